@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalize, DigestError, derivedId, digestOf, sha256Hex } from '../src/index.ts';
+
+interface Vector {
+  id: string;
+  input: string;
+  canonical?: string;
+  sha256?: string;
+  error?: string;
+}
+const vectors = (
+  JSON.parse(readFileSync(fileURLToPath(new URL('../../../conformance/vectors/jcs.json', import.meta.url)), 'utf8')) as {
+    vectors: Vector[];
+  }
+).vectors;
+
+describe('conformance/vectors/jcs.json', () => {
+  it('has unique ids and covers the RFC examples', () => {
+    const ids = vectors.map((v) => v.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain('jcs-rfc-3.2.2-primitives');
+    expect(ids).toContain('jcs-rfc-3.2.3-sorting');
+    expect(ids.filter((id) => id.startsWith('jcs-rfc-appendix-b-')).length).toBe(24);
+  });
+
+  for (const v of vectors) {
+    it(v.id, () => {
+      const parsed = JSON.parse(v.input);
+      if (v.error) {
+        expect(() => canonicalize(parsed)).toThrowError(DigestError);
+        try {
+          canonicalize(parsed);
+        } catch (e) {
+          expect((e as DigestError).code).toBe(v.error);
+        }
+        return;
+      }
+      expect(canonicalize(parsed)).toBe(v.canonical);
+      expect(sha256Hex(v.canonical!)).toBe(v.sha256);
+      expect(digestOf(parsed)).toBe(v.sha256);
+    });
+  }
+});
+
+describe('canonicalize', () => {
+  it('matches the RFC 8785 section 3.2.2 output byte for byte', () => {
+    const input = {
+      numbers: [333333333.33333329, 1e30, 4.5, 2e-3, 0.000000000000000000000000001],
+      string: "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"/",
+      literals: [null, true, false],
+    };
+    expect(canonicalize(input)).toBe(
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+    );
+  });
+
+  it.each([
+    ['undefined', undefined, ''],
+    ['NaN', { a: Number.NaN }, '/a'],
+    ['Infinity', [1, Number.POSITIVE_INFINITY], '/1'],
+    ['a bigint', { n: 1n }, '/n'],
+    ['a function', { f: () => 1 }, '/f'],
+    ['a Date', { d: new Date(0) }, '/d'],
+    ['a Map', new Map(), ''],
+    ['an undefined property', { a: { b: undefined } }, '/a/b'],
+    ['an array hole', [1, , 3], '/1'],
+    ['a key with a slash', { 'a/b': Number.NaN }, '/a~1b'],
+  ])('refuses %s with DIGEST_INPUT_INVALID and a JSON Pointer', (_label, value, path) => {
+    try {
+      canonicalize(value);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(DigestError);
+      expect((e as DigestError).code).toBe('DIGEST_INPUT_INVALID');
+      expect((e as DigestError).path).toBe(path);
+      expect((e as DigestError).message).toMatch(/plain JSON data/);
+    }
+  });
+
+  it('refuses cycles but accepts shared (acyclic) references', () => {
+    const shared = { x: 1 };
+    expect(canonicalize({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => canonicalize(cyclic)).toThrowError(/cycle/);
+  });
+
+  it('accepts objects with a null prototype', () => {
+    const o = Object.create(null) as Record<string, unknown>;
+    o.b = 1;
+    o.a = 2;
+    expect(canonicalize(o)).toBe('{"a":2,"b":1}');
+  });
+
+  it('is a fixed point: parsing the canonical form and canonicalizing again gives the same text', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const once = canonicalize(value);
+        expect(canonicalize(JSON.parse(once))).toBe(once);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('does not depend on property insertion order', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (dict) => {
+        const reversed = Object.fromEntries(Object.entries(dict).reverse());
+        expect(canonicalize(reversed)).toBe(canonicalize(dict));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('agrees with JSON.stringify on key-sorted data without lone surrogates', () => {
+    const sortDeep = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(sortDeep)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.keys(v)
+                .sort()
+                .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
+            )
+          : v;
+    fc.assert(
+      fc.property(fc.jsonValue({ noUnicodeString: false }), (value) => {
+        const text = JSON.stringify(sortDeep(value));
+        expect(canonicalize(value)).toBe(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('digestOf and derivedId', () => {
+  it('hash the canonical UTF-8 bytes', () => {
+    expect(digestOf({ b: 1, a: 'é' })).toBe(sha256Hex('{"a":"é","b":1}'));
+    expect(digestOf({ b: 1, a: 'é' })).toMatch(/^[a-f0-9]{64}$/);
+    expect(sha256Hex(new TextEncoder().encode('abc'))).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+  });
+
+  it('derive a prefixed id from a digest prefix', () => {
+    const id = derivedId('plan-', { planContentId: 'x' }, 24);
+    expect(id).toBe(`plan-${digestOf({ planContentId: 'x' }).slice(0, 24)}`);
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * A digest or derived-id field of a contract, and how to recompute it.
+ *
+ * Every digest in the spec is RFC 8785 JCS + SHA-256 (lowercase hex) over an explicitly named
+ * set of fields (`covers`); derived ids are a prefix plus a digest or part of one. Validators
+ * recompute `compute(document)` and compare it with the value at `pointer`.
+ */
+export interface DigestRule {
+  /** Contract name (the document's `schemaVersion`). */
+  readonly contract: string;
+  /**
+   * JSON Pointer of the digest field inside the document. A `*` token stands for every index of
+   * an array, e.g. `/events/*\/eventDigest`.
+   */
+  readonly pointer: string;
+  /** Human-readable statement of exactly what is hashed, copied into the spec. */
+  readonly covers: string;
+  /**
+   * Recompute every value the rule describes. Returns one entry per concrete pointer (so rules
+   * over arrays return one per element). `expected` is `null` where the field must be null.
+   */
+  compute(document: unknown): Array<{ pointer: string; expected: string | null }>;
+}

@@ -1,0 +1,4 @@
+import type { DigestRule } from '../digest-rules.js';
+
+/** Digest rules of this area's contracts. */
+export const CONTEXT_ACQUISITION_DIGEST_RULES: readonly DigestRule[] = [];
