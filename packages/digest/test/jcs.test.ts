@@ -12,7 +12,9 @@ interface Vector {
   error?: string;
 }
 const vectors = (
-  JSON.parse(readFileSync(fileURLToPath(new URL('../../../conformance/vectors/jcs.json', import.meta.url)), 'utf8')) as {
+  JSON.parse(
+    readFileSync(fileURLToPath(new URL('../../../conformance/vectors/jcs.json', import.meta.url)), 'utf8'),
+  ) as {
     vectors: Vector[];
   }
 ).vectors;
@@ -48,8 +50,9 @@ describe('conformance/vectors/jcs.json', () => {
 describe('canonicalize', () => {
   it('matches the RFC 8785 section 3.2.2 output byte for byte', () => {
     const input = {
+      // biome-ignore lint/correctness/noPrecisionLoss: the RFC's own example input
       numbers: [333333333.33333329, 1e30, 4.5, 2e-3, 0.000000000000000000000000001],
-      string: "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"/",
+      string: '\u20ac$\u000F\u000aA\'\u0042\u0022\u005c\\"/',
       literals: [null, true, false],
     };
     expect(canonicalize(input)).toBe(
@@ -66,6 +69,7 @@ describe('canonicalize', () => {
     ['a Date', { d: new Date(0) }, '/d'],
     ['a Map', new Map(), ''],
     ['an undefined property', { a: { b: undefined } }, '/a/b'],
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what is being tested
     ['an array hole', [1, , 3], '/1'],
     ['a key with a slash', { 'a/b': Number.NaN }, '/a~1b'],
   ])('refuses %s with DIGEST_INPUT_INVALID and a JSON Pointer', (_label, value, path) => {

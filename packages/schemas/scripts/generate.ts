@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as TJS from 'typescript-json-schema';
 import { CONTRACTS } from '../src/catalog.ts';
 import { SCHEMA_BASE_URI, schemaFileFor } from '../src/ids.ts';
+import { fillFieldTables } from './field-tables.ts';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(pkgDir, '../..');
@@ -21,15 +22,22 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function lint(name: string, schema: Json, path: string, problems: string[]): void {
   if (Array.isArray(schema)) {
-    schema.forEach((s, i) => lint(name, s, `${path}/${i}`, problems));
+    for (const [i, s] of schema.entries()) lint(name, s, `${path}/${i}`, problems);
     return;
   }
   if (schema === null || typeof schema !== 'object') return;
   const props = schema.properties;
   if (props && typeof props === 'object' && !Array.isArray(props)) {
-    if (schema.additionalProperties !== false) problems.push(`${name}${path}: object is not closed (additionalProperties)`);
+    if (schema.additionalProperties !== false)
+      problems.push(`${name}${path}: object is not closed (additionalProperties)`);
     for (const [key, sub] of Object.entries(props)) {
-      if (!sub || typeof sub !== 'object' || Array.isArray(sub) || typeof sub.description !== 'string' || !sub.description.trim()) {
+      if (
+        !sub ||
+        typeof sub !== 'object' ||
+        Array.isArray(sub) ||
+        typeof sub.description !== 'string' ||
+        !sub.description.trim()
+      ) {
         problems.push(`${name}${path}/properties/${key}: property has no description (add a JSDoc comment)`);
       }
     }
@@ -53,7 +61,8 @@ function generate(): Map<string, string> {
     propOrder: false,
     ignoreErrors: lenient,
   });
-  if (!generator) throw new Error('typescript-json-schema could not build a generator: fix the type errors above.');
+  if (!generator)
+    throw new Error('typescript-json-schema could not build a generator: fix the type errors above.');
 
   const files = new Map<string, string>();
   const problems: string[] = [];
@@ -86,6 +95,19 @@ function generate(): Map<string, string> {
       sha256: createHash('sha256').update(text).digest('hex'),
       ...(contract.compatibility ? { compatibility: contract.compatibility } : {}),
     });
+  }
+  // Field tables in the spec pages.
+  for (const dir of ['docs/spec', 'docs/spec/parts']) {
+    const abs = join(repoDir, dir);
+    if (!existsSync(abs)) continue;
+    for (const f of readdirSync(abs).filter((n) => n.endsWith('.md'))) {
+      const file = `${dir}/${f}`;
+      const before = readFileSync(join(repoDir, file), 'utf8');
+      const after = fillFieldTables(before, embedded as Record<string, { [key: string]: unknown }>, (name) =>
+        problems.push(`${file}: field table for unknown contract ${name}`),
+      );
+      if (after !== before) files.set(file, after);
+    }
   }
   if (problems.length) {
     throw new Error(`schema lint failed:\n  ${problems.join('\n  ')}`);
@@ -135,5 +157,7 @@ if (check) {
     writeFileSync(path, text);
   }
   for (const file of stale) console.warn(`schemas: ${file} has no contract behind it; delete it`);
-  console.log(`schemas: wrote ${CONTRACTS.length} contract schemas (${relative(process.cwd(), join(repoDir, 'schemas'))})`);
+  console.log(
+    `schemas: wrote ${CONTRACTS.length} contract schemas (${relative(process.cwd(), join(repoDir, 'schemas'))})`,
+  );
 }

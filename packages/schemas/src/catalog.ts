@@ -6,6 +6,7 @@ import { CONTEXT_RECEIPTS_CONTRACTS } from './contracts/context-receipts.js';
 import { LOCAL_TASK_TRACE_CONTRACTS } from './contracts/local-task-trace.js';
 import { TASK_CONTINUITY_CONTRACTS } from './contracts/task-continuity.js';
 import { TURN_LIVENESS_CONTRACTS } from './contracts/turn-liveness.js';
+import type { DigestRule } from './digest-rules.js';
 import { ARCHITECTURE_REPORT_DIGEST_RULES } from './digests/architecture-report.js';
 import { CAPABILITY_DOMAIN_DIGEST_RULES } from './digests/capability-domain.js';
 import { CONTEXT_ACQUISITION_DIGEST_RULES } from './digests/context-acquisition.js';
@@ -13,7 +14,6 @@ import { CONTEXT_RECEIPTS_DIGEST_RULES } from './digests/context-receipts.js';
 import { LOCAL_TASK_TRACE_DIGEST_RULES } from './digests/local-task-trace.js';
 import { TASK_CONTINUITY_DIGEST_RULES } from './digests/task-continuity.js';
 import { TURN_LIVENESS_DIGEST_RULES } from './digests/turn-liveness.js';
-import type { DigestRule } from './digest-rules.js';
 import type { ContractEntry } from './gates.js';
 
 /** Every contract of the spec, grouped by gate, in spec order. */

@@ -1,6 +1,6 @@
-export * from './contracts/index.js';
 export { CONTRACTS, DIGEST_RULES, findContract } from './catalog.js';
+export * from './contracts/index.js';
 export type { DigestRule } from './digest-rules.js';
-export { GATES, type ContractEntry, type GateName } from './gates.js';
+export { type ContractEntry, GATES, type GateName } from './gates.js';
 export { SCHEMA_BASE_URI, schemaFileFor, schemaIdFor } from './ids.js';
-export { allSchemas, getSchema, getSchemaById, SCHEMA_NAMES, type JsonSchemaDocument } from './registry.js';
+export { allSchemas, getSchema, getSchemaById, type JsonSchemaDocument, SCHEMA_NAMES } from './registry.js';

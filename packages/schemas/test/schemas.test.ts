@@ -24,7 +24,9 @@ describe('published schemas', () => {
   for (const contract of CONTRACTS) {
     describe(contract.name, () => {
       const schema = getSchema(contract.name)!;
-      const file = JSON.parse(readFileSync(join(repoRoot, `schemas/contracts/${contract.name}.schema.json`), 'utf8'));
+      const file = JSON.parse(
+        readFileSync(join(repoRoot, `schemas/contracts/${contract.name}.schema.json`), 'utf8'),
+      );
 
       it('the committed file is what the package embeds, and resolves by $id offline', () => {
         expect(file).toEqual(schema);

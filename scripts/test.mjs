@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// The one test command (README, CI): every generated-artifact check, lint, typecheck and the
+// vitest suite. Ends with a plain "N passed, N failed" line; exits 1 when anything failed.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Binaries come from node_modules/.bin, which pnpm puts on PATH for scripts; pnpm itself may
+// only be reachable through corepack, so it is not called from here.
+const tsx = (script, ...args) => ['tsx', '--conditions=@agent-contracts/source', script, ...args];
+const checks = [
+  ['schemas:check', tsx('packages/schemas/scripts/generate.ts', '--check')],
+  ['fixtures:check', tsx('scripts/fixtures/generate.ts', '--check')],
+  ['vectors:check', tsx('scripts/vectors/generate.ts', '--check')],
+  ['lint', ['biome', 'ci', '.']],
+  ['typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+];
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+const run = (cmd) => spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env: process.env });
+
+for (const [name, cmd] of checks) {
+  process.stderr.write(`\n== ${name}\n`);
+  const r = run(cmd);
+  if (r.status === 0) passed++;
+  else {
+    failed++;
+    failures.push(name);
+  }
+}
+
+process.stderr.write('\n== vitest\n');
+const dir = mkdtempSync(join(tmpdir(), 'agent-contracts-test-'));
+const report = join(dir, 'vitest.json');
+const extra = process.argv.slice(2);
+const r = run([
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+  ...extra,
+]);
+let vitest = null;
+try {
+  vitest = JSON.parse(readFileSync(report, 'utf8'));
+} catch {}
+rmSync(dir, { recursive: true, force: true });
+if (vitest) {
+  passed += vitest.numPassedTests;
+  failed += vitest.numFailedTests;
+  // A skipped or todo test in CI is a defect: count it as failed.
+  const skipped = (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+  if (skipped) {
+    failed += skipped;
+    failures.push(`${skipped} skipped/todo tests`);
+  }
+  if (vitest.numTotalTests === 0) {
+    failed++;
+    failures.push('vitest ran no test');
+  }
+  if (r.status !== 0 && vitest.numFailedTests === 0) {
+    failed++;
+    failures.push('vitest exited non-zero (a suite failed to load?)');
+  }
+} else {
+  failed++;
+  failures.push('vitest produced no report');
+}
+
+if (failures.length) process.stderr.write(`\nfailed: ${failures.join(', ')}\n`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
