@@ -5,8 +5,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allSchemas, DIGEST_RULES, getSchema } from '@agent-contracts/schemas';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS with a default export; under NodeNext the callable is `.default`.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const fixturesRoot = join(repoRoot, 'conformance/fixtures');
@@ -72,7 +75,9 @@ export function ajvFor(contract: string): ValidateFunction {
   if (!fn) {
     const schema = getSchema(contract);
     if (!schema) throw new Error(`no schema for ${contract}`);
-    fn = shared.getSchema(schema.$id as string)!;
+    const found = shared.getSchema(schema.$id as string);
+    if (!found) throw new Error(`schema ${schema.$id} is not loaded`);
+    fn = found;
     compiled.set(contract, fn);
   }
   return fn;

@@ -54,7 +54,8 @@ export const VECTOR_CASES: VectorCase[] = [
   },
   {
     id: 'jcs-rfc-3.2.3-sorting',
-    description: 'RFC 8785 section 3.2.3 example: keys sorted by UTF-16 code units, including a surrogate pair.',
+    description:
+      'RFC 8785 section 3.2.3 example: keys sorted by UTF-16 code units, including a surrogate pair.',
     input:
       '{\n  "\\u20ac": "Euro Sign",\n  "\\r": "Carriage Return",\n  "\\ufb33": "Hebrew Letter Dalet With Dagesh",\n  "1": "One",\n  "\\ud83d\\ude00": "Emoji: Grinning Face",\n  "\\u0080": "Control",\n  "\\u00f6": "Latin Small Letter O With Diaeresis"\n}',
     rfcCanonical:

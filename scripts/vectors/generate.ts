@@ -58,7 +58,9 @@ if (process.argv.includes('--check')) {
     current = readFileSync(out, 'utf8');
   } catch {}
   if (current !== text) {
-    console.error('conformance/vectors/jcs.json is out of date. Run `pnpm vectors:generate` and commit the result.');
+    console.error(
+      'conformance/vectors/jcs.json is out of date. Run `pnpm vectors:generate` and commit the result.',
+    );
     process.exit(1);
   }
   console.log(`vectors: ${vectors.length} JCS vectors up to date`);

@@ -12,9 +12,9 @@ function branches(schema: Schema): Schema[] {
 
 function typeOf(schema: Schema): string {
   if ('const' in schema) return `\`${JSON.stringify(schema.const)}\``;
-  if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(' \\| ');
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(' | ');
   const alts = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
-  if (alts) return alts.map(typeOf).join(' \\| ');
+  if (alts) return alts.map(typeOf).join(' | ');
   const t = schema.type;
   const names = Array.isArray(t) ? (t as string[]) : t ? [t as string] : [];
   if (names.length === 0) return 'any';
@@ -26,7 +26,7 @@ function typeOf(schema: Schema): string {
       }
       return n;
     })
-    .join(' \\| ');
+    .join(' | ');
 }
 
 function constraints(schema: Schema): string[] {

@@ -4,3 +4,4 @@ export type { DigestRule } from './digest-rules.js';
 export { type ContractEntry, GATES, type GateName } from './gates.js';
 export { SCHEMA_BASE_URI, schemaFileFor, schemaIdFor } from './ids.js';
 export { allSchemas, getSchema, getSchemaById, type JsonSchemaDocument, SCHEMA_NAMES } from './registry.js';
+export * from './digests/index.js';

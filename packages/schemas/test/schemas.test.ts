@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@cfworker/json-schema';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS, GATES, getSchema, getSchemaById, SCHEMA_NAMES, schemaIdFor } from '../src/index.ts';
 import { repoRoot } from './helpers.ts';
+
+// ajv-formats is CommonJS with a default export; under NodeNext the callable is `.default`.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 const index = JSON.parse(readFileSync(join(repoRoot, 'schemas/index.json'), 'utf8')) as {
   schemas: Array<{ name: string; $id: string; file: string; gate: string }>;

@@ -1,4 +1,380 @@
-import type { ContractEntry } from '../gates.js';
+import type { ContractEntry, GateName } from '../gates.js';
+import type { NullableCompletenessObject, SystemSubjectRef } from './capability-domain.js';
+import type { NullableSha256Hex, Timestamp } from './common.js';
+
+/** Names of the 13 output fields, in the order a rendering of the report lists them. */
+export type ArchitectureFieldName =
+  | 'intentRouting'
+  | 'toolPermissionBoundary'
+  | 'contextMemoryModel'
+  | 'contextAcquisition'
+  | 'contextReadReceipt'
+  | 'stateMachineHandoff'
+  | 'observabilityReplay'
+  | 'turnLivenessContract'
+  | 'taskContinuityWriteContract'
+  | 'humanInLoopBoundary'
+  | 'capabilitySurfaceEvidence'
+  | 'evidenceMatrix'
+  | 'agentCapabilityDomainMatrix';
+
+/** The 13 output fields in rendering order. */
+export const ARCHITECTURE_FIELD_ORDER: readonly ArchitectureFieldName[] = [
+  'intentRouting',
+  'toolPermissionBoundary',
+  'contextMemoryModel',
+  'contextAcquisition',
+  'contextReadReceipt',
+  'stateMachineHandoff',
+  'observabilityReplay',
+  'turnLivenessContract',
+  'taskContinuityWriteContract',
+  'humanInLoopBoundary',
+  'capabilitySurfaceEvidence',
+  'evidenceMatrix',
+  'agentCapabilityDomainMatrix',
+];
+
+/** Fields that may never be `not-applicable`: the gate's routing, tools, context, state, observation and human boundary. */
+export const ARCHITECTURE_MANDATORY_FIELDS: readonly ArchitectureFieldName[] = [
+  'intentRouting',
+  'toolPermissionBoundary',
+  'contextMemoryModel',
+  'stateMachineHandoff',
+  'observabilityReplay',
+  'humanInLoopBoundary',
+];
+
+/** Evidence kinds that are direct evidence of behaviour (`report` and `memory` are text about it). */
+export const DIRECT_EVIDENCE_KINDS: readonly EvidenceRef['kind'][] = ['hook', 'runtime', 'replay', 'tests'];
+
+/** A pointer to one piece of evidence. */
+export interface EvidenceRef {
+  /**
+   * Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`
+   * (state or output captured from the running system), `report` (a written report or design
+   * document), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay
+   * result), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.
+   */
+  kind: 'hook' | 'runtime' | 'report' | 'memory' | 'replay' | 'tests';
+  /**
+   * Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,
+   * or a test case id.
+   * @minLength 1
+   * @maxLength 1024
+   */
+  locator: string;
+  /** SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned. */
+  digest: NullableSha256Hex;
+}
+
+/**
+ * The id of a referenced document, or `null` when its contract has no id field.
+ * @minLength 1
+ * @maxLength 256
+ */
+export type NullableDocumentId = string | null;
+
+/**
+ * A reference to another contract's document, never the document itself.
+ */
+export interface ContractDocumentRef {
+  /**
+   * Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.
+   * @pattern ^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$
+   * @maxLength 128
+   */
+  contract: string;
+  /**
+   * The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or
+   * `null` when the contract has no id field.
+   */
+  documentId: NullableDocumentId;
+  /**
+   * `digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.
+   * @pattern ^[a-f0-9]{64}$
+   */
+  documentDigest: string;
+}
+
+/**
+ * A reason, or `null`. Non-null exactly when the field's `status` is `not-applicable`.
+ * @minLength 1
+ * @maxLength 2000
+ */
+export type NullableSkipReason = string | null;
+
+/** Status of one report field. */
+export type ArchitectureFieldStatus = 'evidenced' | 'unverified' | 'not-applicable';
+
+/** One row of the report: a statement plus the evidence behind it. */
+export interface ArchitectureFieldSection {
+  /**
+   * `evidenced` (the summary is backed by the listed evidence), `unverified` (stated without
+   * sufficient evidence; fails the gate for mandatory fields), `not-applicable` (the concern does
+   * not arise in this system; `skipReason` says why; forbidden for mandatory fields).
+   */
+  status: ArchitectureFieldStatus;
+  /**
+   * What the system does for this concern (the "content" column of the report table).
+   * @minLength 1
+   * @maxLength 4000
+   */
+  summary: string;
+  /** Why the field does not apply; non-null iff `status` is `not-applicable`. */
+  skipReason: NullableSkipReason;
+  /**
+   * Evidence behind the summary; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `status` is `evidenced`.
+   * @maxItems 32
+   */
+  evidence: EvidenceRef[];
+}
+
+/** A report row that is backed by documents of other contracts of this spec. */
+export interface ContractBackedFieldSection {
+  /**
+   * `evidenced` (backed by at least one referenced contract document), `unverified`,
+   * `not-applicable` (with `skipReason`).
+   */
+  status: ArchitectureFieldStatus;
+  /**
+   * What the system does for this concern.
+   * @minLength 1
+   * @maxLength 4000
+   */
+  summary: string;
+  /** Why the field does not apply; non-null iff `status` is `not-applicable`. */
+  skipReason: NullableSkipReason;
+  /**
+   * Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.
+   * @maxItems 32
+   */
+  evidence: EvidenceRef[];
+  /**
+   * The contract documents that back the field, each a contract of the field's gate; at least
+   * one when `status` is `evidenced`, none when `not-applicable`.
+   * @maxItems 16
+   */
+  contracts: ContractDocumentRef[];
+}
+
+/** One capability surface (a tool, protocol capability or host feature the agent can call) and the evidence of its boundary. */
+export interface CapabilitySurfaceEntry {
+  /**
+   * Id of the central capability-surface decision this entry provides evidence for. The report
+   * reads the decision; it never decides or copies the decision's canonical fields.
+   * @minLength 1
+   * @maxLength 256
+   */
+  decisionRef: string;
+  /**
+   * Name of the capability surface, e.g. `tool:shell.exec` or `mcp:filesystem/read_file`.
+   * @minLength 1
+   * @maxLength 256
+   */
+  surface: string;
+  /**
+   * Who controls invocation: `model` (the model decides to call it), `application` (the
+   * application code calls it), `user` (a user action triggers it), `host` (the agent host
+   * decides and enforces it).
+   */
+  controllingParty: 'model' | 'application' | 'user' | 'host';
+  /**
+   * Rights the surface exercises, each at most once, in the order read, write, execute.
+   * @minItems 1
+   * @maxItems 3
+   * @uniqueItems true
+   */
+  access: Array<'read' | 'write' | 'execute'>;
+  /**
+   * Who grants and can revoke those rights, e.g. `host permission prompt per call`.
+   * @minLength 1
+   * @maxLength 1000
+   */
+  authority: string;
+  /**
+   * State machine and task semantics of a call: task negotiation, cancellation, timeout and idempotency.
+   * @minLength 1
+   * @maxLength 2000
+   */
+  stateAndTask: string;
+  /**
+   * `verified` only with direct evidence (`hook`, `runtime`, `replay` or `tests`) of the
+   * behaviour; `unverified` otherwise, including every behaviour inferred from a name, a
+   * document or similarity to another capability.
+   */
+  evidenceStatus: 'verified' | 'unverified';
+  /**
+   * Evidence of the entry's boundary.
+   * @maxItems 32
+   */
+  evidence: EvidenceRef[];
+}
+
+/** The capability-surface evidence the report provides to central capability-surface decisions. */
+export interface CapabilitySurfaceEvidenceSection {
+  /**
+   * `evidenced` (at least one entry, every entry `verified`), `unverified` (some entry
+   * `unverified`), `not-applicable` (no capability surface is added or changed; no entries).
+   */
+  status: ArchitectureFieldStatus;
+  /**
+   * Summary of the surfaces and their control.
+   * @minLength 1
+   * @maxLength 4000
+   */
+  summary: string;
+  /** Why the field does not apply; non-null iff `status` is `not-applicable`. */
+  skipReason: NullableSkipReason;
+  /**
+   * One entry per capability surface, unique by `(decisionRef, surface)`.
+   * @maxItems 64
+   */
+  entries: CapabilitySurfaceEntry[];
+}
+
+/** One claim of the report and the evidence behind it. */
+export interface EvidenceMatrixRow {
+  /**
+   * The claim, as one sentence, e.g. `A dispatched mutation is never retried automatically.`
+   * @minLength 1
+   * @maxLength 1000
+   */
+  claim: string;
+  /** The report field the claim supports, or `null` for a claim about the system as a whole. */
+  field: ArchitectureFieldName | null;
+  /**
+   * Evidence per kind (hook / runtime / report / memory / replay / tests).
+   * @maxItems 32
+   */
+  evidence: EvidenceRef[];
+  /** `verified` only when at least one evidence entry is direct (`hook`, `runtime`, `replay`, `tests`). */
+  status: 'verified' | 'unverified';
+}
+
+/** Claim -> evidence rows. */
+export interface EvidenceMatrixSection {
+  /**
+   * Summary of what the matrix shows.
+   * @minLength 1
+   * @maxLength 4000
+   */
+  summary: string;
+  /**
+   * The claims of the report, unique by `claim`.
+   * @minItems 1
+   * @maxItems 128
+   */
+  rows: EvidenceMatrixRow[];
+}
+
+/** The capability-domain completeness row: which object the report claims, and the matrix proving it. */
+export interface CapabilityDomainMatrixFieldSection {
+  /**
+   * `evidenced` (one `AgentCapabilityDomainMatrixV1` is referenced), `unverified`,
+   * `not-applicable` (the report makes no completeness claim and references no matrix).
+   */
+  status: ArchitectureFieldStatus;
+  /**
+   * Summary: object, claim and verdict of the referenced matrix.
+   * @minLength 1
+   * @maxLength 4000
+   */
+  summary: string;
+  /** Why the field does not apply; non-null iff `status` is `not-applicable`. */
+  skipReason: NullableSkipReason;
+  /**
+   * Further evidence beside the matrix.
+   * @maxItems 32
+   */
+  evidence: EvidenceRef[];
+  /**
+   * The `AgentCapabilityDomainMatrixV1` document(s): exactly one when `evidenced`, none when `not-applicable`.
+   * @maxItems 1
+   */
+  contracts: ContractDocumentRef[];
+  /**
+   * The object the report's text claims complete (any "complete/final/no new domains" wording),
+   * or `null` when it claims no completeness. A claim needs a matrix whose object is at least
+   * this wide and whose verdict is complete.
+   */
+  claimedObject: NullableCompletenessObject;
+}
+
+/**
+ * The AiAgentSystemArchitectureGate output of one agent system revision: the 13 fields of the
+ * report table, each a statement with its evidence, referring to other contracts' documents by
+ * contract name, id and digest.
+ */
+export interface AiAgentSystemArchitectureReportV1 {
+  /** Contract discriminator. */
+  schemaVersion: 'AiAgentSystemArchitectureReportV1';
+  /**
+   * `arch-` + the first 24 hex characters of the digest of `{subject, generatedAt}`.
+   * @pattern ^arch-[a-f0-9]{24}$
+   */
+  reportId: string;
+  /** The system and revision the report is about. */
+  subject: SystemSubjectRef;
+  /** When the report was written. */
+  generatedAt: Timestamp;
+  /** Intent, routing choice (skill/workflow), mode, and the degradation path. */
+  intentRouting: ArchitectureFieldSection;
+  /** Tool permissions, who holds them, confirmation, dangerous operations and fallback. */
+  toolPermissionBoundary: ArchitectureFieldSection;
+  /** Context, memory, handoff, summary and state freshness. */
+  contextMemoryModel: ArchitectureFieldSection;
+  /** Intent seed, unique target, read plan, selected/excluded sources, full-read reason, fallback (ContextAcquisitionGate contracts). */
+  contextAcquisition: ContractBackedFieldSection;
+  /** Post-success read receipts: content identity, reuse source, missing sources, completion status (ContextAcquisitionGate contracts). */
+  contextReadReceipt: ContractBackedFieldSection;
+  /** State machine, recovery, blocking and handoff. */
+  stateMachineHandoff: ArchitectureFieldSection;
+  /** Replay, fixtures, logs and validator evidence. */
+  observabilityReplay: ArchitectureFieldSection;
+  /** States, events, lease, ACK, terminal, two-phase checkpoint, local task trace, capability boundary, fault matrix (TurnLivenessRecoveryGate and LocalTaskTraceGate contracts). */
+  turnLivenessContract: ContractBackedFieldSection;
+  /** Store owner, state/writer fence, canonical write context, operation state machine, terminal/reopen, TTL boundary, negative probes (TaskContinuityWriteGate contracts). */
+  taskContinuityWriteContract: ContractBackedFieldSection;
+  /** User confirmation, automatic actions, human review and final responsibility. */
+  humanInLoopBoundary: ArchitectureFieldSection;
+  /** Capability surfaces: decision reference, controlling party, read/write/execute, authority, state/task, direct-evidence boundary. */
+  capabilitySurfaceEvidence: CapabilitySurfaceEvidenceSection;
+  /** Claim -> hook / runtime / report / memory / replay / tests. */
+  evidenceMatrix: EvidenceMatrixSection;
+  /** Completeness object -> domain -> owner / boundary / runtime / validation, by reference to an AgentCapabilityDomainMatrixV1. */
+  agentCapabilityDomainMatrix: CapabilityDomainMatrixFieldSection;
+  /**
+   * Digest of the whole document except `reportDigest`.
+   * @pattern ^[a-f0-9]{64}$
+   */
+  reportDigest: string;
+}
+
+/** Gate of each contract-backed field: a referenced contract's catalogue entry must name one of these gates. */
+export const ARCHITECTURE_FIELD_GATES: Readonly<
+  Record<
+    | 'contextAcquisition'
+    | 'contextReadReceipt'
+    | 'turnLivenessContract'
+    | 'taskContinuityWriteContract'
+    | 'agentCapabilityDomainMatrix',
+    readonly GateName[]
+  >
+> = {
+  contextAcquisition: ['ContextAcquisitionGate'],
+  contextReadReceipt: ['ContextAcquisitionGate'],
+  turnLivenessContract: ['TurnLivenessRecoveryGate', 'LocalTaskTraceGate'],
+  taskContinuityWriteContract: ['TaskContinuityWriteGate'],
+  agentCapabilityDomainMatrix: ['AgentCapabilityDomainCompletenessGate'],
+};
 
 /** Catalogue entries of this area, in spec order. */
-export const ARCHITECTURE_REPORT_CONTRACTS: readonly ContractEntry[] = [];
+export const ARCHITECTURE_REPORT_CONTRACTS: readonly ContractEntry[] = [
+  {
+    name: 'AiAgentSystemArchitectureReportV1',
+    gate: 'AiAgentSystemArchitectureGate',
+    summary:
+      'The 13-field architecture report of one agent system revision, each field a statement with evidence and references to other contracts by id and digest.',
+  },
+];
