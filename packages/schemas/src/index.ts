@@ -1,7 +1,7 @@
 export { CONTRACTS, DIGEST_RULES, findContract } from './catalog.js';
 export * from './contracts/index.js';
 export type { DigestRule } from './digest-rules.js';
+export * from './digests/index.js';
 export { type ContractEntry, GATES, type GateName } from './gates.js';
 export { SCHEMA_BASE_URI, schemaFileFor, schemaIdFor } from './ids.js';
 export { allSchemas, getSchema, getSchemaById, type JsonSchemaDocument, SCHEMA_NAMES } from './registry.js';
-export * from './digests/index.js';
