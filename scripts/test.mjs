@@ -13,6 +13,8 @@ const checks = [
   ['schemas:check', tsx('packages/schemas/scripts/generate.ts', '--check')],
   ['fixtures:check', tsx('scripts/fixtures/generate.ts', '--check')],
   ['vectors:check', tsx('scripts/vectors/generate.ts', '--check')],
+  ['zod:check', tsx('packages/zod/scripts/generate.ts', '--check')],
+  ['validators:check', tsx('packages/validators/scripts/generate.ts', '--check')],
   ['lint', ['biome', 'ci', '.']],
   ['typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
 ];

@@ -14,13 +14,10 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const fixturesRoot = join(repoRoot, 'conformance/fixtures');
 
-export interface ExpectedFailure {
-  contract: string;
-  layer: string;
-  breaks: string;
-  keyword: string;
-  instancePath: string;
-}
+/** The `.expected.json` beside an invalid fixture. */
+export type ExpectedFailure =
+  | { contract: string; layer: 'schema'; breaks: string; keyword: string; instancePath: string }
+  | { contract: string; layer: 'semantic'; breaks: string; code: string; instancePath: string };
 
 export interface FixtureFile {
   contract: string;
@@ -119,7 +116,11 @@ export interface Verdict {
   errors?: ErrorObject[];
 }
 
-/** Judge one fixture: valid ones must pass schema and digests; invalid ones must fail as recorded. */
+/**
+ * Judge one fixture against the published schemas and digest rules (the reference validator
+ * judges the rule codes): valid ones must pass schema and digests; schema-invalid ones must fail
+ * as recorded; semantic-invalid ones must pass the schema (they break only a semantic rule).
+ */
 export function judge(f: FixtureFile): Verdict {
   const validate = ajvFor(f.contract);
   const valid = validate(f.document) as boolean;
@@ -131,16 +132,22 @@ export function judge(f: FixtureFile): Verdict {
     }
     return { ok: true, detail: 'accepted' };
   }
-  if (!f.expected) return { ok: false, detail: 'no .expected.json beside it' };
+  const expected = f.expected;
+  if (!expected) return { ok: false, detail: 'no .expected.json beside it' };
+  if (expected.layer === 'semantic') {
+    return valid
+      ? { ok: true, detail: `schema-valid; breaks ${expected.code} at "${expected.instancePath}"` }
+      : { ok: false, detail: 'a semantic fixture must pass the schema', errors: validate.errors ?? [] };
+  }
   if (valid) return { ok: false, detail: 'accepted by the schema' };
   const hit = (validate.errors ?? []).some(
-    (e) => e.keyword === f.expected!.keyword && e.instancePath === f.expected!.instancePath,
+    (e) => e.keyword === expected.keyword && e.instancePath === expected.instancePath,
   );
   return hit
-    ? { ok: true, detail: `rejected: ${f.expected.keyword} at "${f.expected.instancePath}"` }
+    ? { ok: true, detail: `rejected: ${expected.keyword} at "${expected.instancePath}"` }
     : {
         ok: false,
-        detail: `rejected, but not with ${f.expected.keyword} at "${f.expected.instancePath}"`,
+        detail: `rejected, but not with ${expected.keyword} at "${expected.instancePath}"`,
         errors: validate.errors ?? [],
       };
 }

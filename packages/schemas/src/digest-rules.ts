@@ -16,6 +16,11 @@ export interface DigestRule {
   /** Human-readable statement of exactly what is hashed, copied into the spec. */
   readonly covers: string;
   /**
+   * The spec's error code for a value that does not recompute (e.g. `TASK_OPERATION_RECORD_DIGEST_MISMATCH`).
+   * Validators report `DIGEST_MISMATCH` when a rule names none.
+   */
+  readonly code?: string;
+  /**
    * Recompute every value the rule describes. Returns one entry per concrete pointer (so rules
    * over arrays return one per element). `expected` is `null` where the field must be null.
    */

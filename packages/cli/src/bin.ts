@@ -1,0 +1,10 @@
+// Process entry of `agent-contracts` (bin/agent-contracts.js imports the built copy of this).
+import { processIo } from './io.js';
+import { main } from './main.js';
+
+// A closed pipe (`agent-contracts validate dir | head`) is not an error worth a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+});
+
+process.exitCode = await main(process.argv.slice(2), processIo());

@@ -1,0 +1,38 @@
+/**
+ * Stable codes of `agent-contracts` (documented in docs/cli.md). Input codes describe one file and
+ * appear as issues in its result; usage codes stop the command before it reads anything.
+ */
+export const CLI_CODES = {
+  USAGE_UNKNOWN_COMMAND: 'The first argument is not a command. Exit 2.',
+  USAGE_UNKNOWN_OPTION: 'An option the command does not define. Exit 2.',
+  USAGE_BAD_VALUE: 'An option value is malformed (e.g. `--max-bytes ten`). Exit 2.',
+  USAGE_MISSING_ARGUMENT: 'The command needs at least one file, directory or `-`. Exit 2.',
+  USAGE_STDIN_TWICE: '`-` (standard input) is given more than once. Exit 2.',
+  INPUT_NOT_FOUND: 'A file or directory argument does not exist. Exit 2.',
+  INPUT_READ_FAILED: 'A file or directory could not be read (permissions, I/O error). Exit 2.',
+  INPUT_NO_FILES: 'The arguments named no file to validate (e.g. a directory without *.json files). Exit 2.',
+  INPUT_EMPTY: 'The file is empty or only whitespace. Exit 1.',
+  INPUT_TOO_LARGE: 'The file is larger than `--max-bytes` (default 16 MiB); it is not read. Exit 1.',
+  INPUT_INVALID_UTF8: 'The bytes are not valid UTF-8 (UTF-16 is refused too). Exit 1.',
+  INPUT_BOM:
+    'Warning: the file starts with a UTF-8 byte order mark; it is ignored (RFC 8259 section 8.1). Exit 0.',
+  INPUT_TOO_DEEP:
+    'Arrays and objects are nested deeper than `--max-depth` (default 512); it is not parsed. Exit 1.',
+  INPUT_NOT_JSON: 'The text is not JSON; the message gives the parser position. Exit 1.',
+  CLI_INTERNAL_ERROR: 'The CLI failed unexpectedly (a bug; report it). Exit 2.',
+} as const;
+
+/** A code of {@link CLI_CODES}. */
+export type CliCode = keyof typeof CLI_CODES;
+
+/** A usage error: reported on stderr as `agent-contracts: <code>: <message>`, exit 2. */
+export class CliError extends Error {
+  /** Stable code from {@link CLI_CODES}. */
+  readonly code: CliCode;
+
+  constructor(code: CliCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CliError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,22 @@
+// Every code the CLI or the validators can produce, and every option, is documented in docs/cli.md.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ISSUE_CODES } from '@agent-contracts/validators';
+import { describe, expect, it } from 'vitest';
+import { validateCommand } from '../src/commands/validate/index.ts';
+import { CLI_CODES } from '../src/errors.ts';
+import { repoRoot } from './helpers.ts';
+
+const doc = readFileSync(join(repoRoot, 'docs/cli.md'), 'utf8');
+
+describe('docs/cli.md', () => {
+  it.each(Object.keys({ ...CLI_CODES, ...ISSUE_CODES }))('documents %s', (code) => {
+    expect(doc).toContain(`\`${code}\``);
+  });
+
+  it('documents every option of validate --help', () => {
+    const options = [...validateCommand.help.matchAll(/(?<=\s)--[a-z-]+/g)].map((m) => m[0]);
+    expect(options.length).toBeGreaterThan(4);
+    for (const option of new Set(options)) expect(doc, option).toContain(`\`${option}`);
+  });
+});

@@ -1,0 +1,7 @@
+import type { BundleRule, SemanticRule } from './types.js';
+
+/** Semantic rules of this area's contracts (one per code), in spec order. */
+export const TURN_LIVENESS_RULES: readonly SemanticRule[] = [];
+
+/** Cross-document rules of this area's bundle kinds. */
+export const TURN_LIVENESS_BUNDLE_RULES: readonly BundleRule[] = [];

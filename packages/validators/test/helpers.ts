@@ -1,0 +1,1 @@
+export { type FixtureFile, listFixtures, repoRoot } from '../../../scripts/lib/fixture-corpus.ts';
