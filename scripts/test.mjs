@@ -15,6 +15,9 @@ const checks = [
   ['vectors:check', tsx('scripts/vectors/generate.ts', '--check')],
   ['zod:check', tsx('packages/zod/scripts/generate.ts', '--check')],
   ['validators:check', tsx('packages/validators/scripts/generate.ts', '--check')],
+  ['harness:schemas:check', ['tsx', 'packages/harness/scripts/generate-schemas.ts', '--check']],
+  ['cases:check', tsx('scripts/cases/generate.ts', '--check')],
+  ['rules:check', tsx('packages/validators/scripts/rules-doc.ts', '--check')],
   ['lint', ['biome', 'ci', '.']],
   ['typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
 ];

@@ -19,6 +19,11 @@ export const CLI_CODES = {
   INPUT_TOO_DEEP:
     'Arrays and objects are nested deeper than `--max-depth` (default 512); it is not parsed. Exit 1.',
   INPUT_NOT_JSON: 'The text is not JSON; the message gives the parser position. Exit 1.',
+  CASES_INVALID:
+    'The conformance cases (conformance/cases) are malformed: a kit bug or a bad `--conformance` directory. Exit 2.',
+  BASELINE_INVALID:
+    'The `--baseline` file is missing, not JSON, or not `{ "expectedFailures": [{ "id", "reason" }] }`. Exit 2.',
+  REPORT_INVALID: 'A report file is missing or is not an agent-contracts JSONL report. Exit 2.',
   CLI_INTERNAL_ERROR: 'The CLI failed unexpectedly (a bug; report it). Exit 2.',
 } as const;
 

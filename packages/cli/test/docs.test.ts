@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ISSUE_CODES } from '@agent-contracts/validators';
 import { describe, expect, it } from 'vitest';
-import { validateCommand } from '../src/commands/validate/index.ts';
+import { COMMANDS } from '../src/commands/index.ts';
 import { CLI_CODES } from '../src/errors.ts';
 import { repoRoot } from './helpers.ts';
 
@@ -14,9 +14,11 @@ describe('docs/cli.md', () => {
     expect(doc).toContain(`\`${code}\``);
   });
 
-  it('documents every option of validate --help', () => {
-    const options = [...validateCommand.help.matchAll(/(?<=\s)--[a-z-]+/g)].map((m) => m[0]);
-    expect(options.length).toBeGreaterThan(4);
+  it.each(COMMANDS.map((c) => c.name))('documents the %s command and every option of its --help', (name) => {
+    const command = COMMANDS.find((c) => c.name === name)!;
+    expect(doc).toContain(`## \`agent-contracts ${name}`);
+    const options = [...command.help.matchAll(/(?<=\s)--[a-z-]+/g)].map((m) => m[0]);
+    expect(options.length).toBeGreaterThan(0);
     for (const option of new Set(options)) expect(doc, option).toContain(`\`${option}`);
   });
 });

@@ -195,7 +195,7 @@ describe('agent-contracts validate: bad input gets a coded message, never a cras
     mkdirSync(many);
     const n = 4000;
     for (let i = 0; i < n; i++) {
-      const doc = i % 1000 === 7 ? { ...VALID, stateSequence: -1 } : { ...VALID, stateSequence: i };
+      const doc = i % 1000 === 7 ? { ...VALID, stateSequence: -1 } : { ...VALID, stateSequence: i + 10 };
       writeFileSync(join(many, `doc-${String(i).padStart(5, '0')}.json`), JSON.stringify(doc));
     }
     // A 64 MB old-space cap: enough to run, far too little to keep thousands of documents around.

@@ -1,5 +1,15 @@
 import type { Command } from '../command.js';
+import { baselineCommand } from './baseline/index.js';
+import { conformCommand } from './conform/index.js';
+import { diffCommand } from './diff/index.js';
+import { reportCommand } from './report/index.js';
 import { validateCommand } from './validate/index.js';
 
 /** Every command, by name. */
-export const COMMANDS: readonly Command[] = [validateCommand];
+export const COMMANDS: readonly Command[] = [
+  validateCommand,
+  conformCommand,
+  baselineCommand,
+  reportCommand,
+  diffCommand,
+];

@@ -1,1 +1,3 @@
-export {};
+// Checkpoints and their validation (TurnLivenessRecoveryGate): pure, with an injected clock.
+export * from './checkpoint.js';
+export * from './validation.js';

@@ -30,6 +30,7 @@ export const ARCHITECTURE_REPORT_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'AiAgentSystemArchitectureReportV1',
     pointer: '/reportId',
+    code: 'ARCH_REPORT_ID_MISMATCH',
     covers: '`"arch-"` + the first 24 hex characters of digestOf(`{subject, generatedAt}`).',
     compute: (document) => [
       { pointer: '/reportId', expected: computeReportId(document as AiAgentSystemArchitectureReportV1) },
@@ -38,6 +39,7 @@ export const ARCHITECTURE_REPORT_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'AiAgentSystemArchitectureReportV1',
     pointer: '/reportDigest',
+    code: 'ARCH_REPORT_DIGEST_MISMATCH',
     covers:
       'digestOf(the whole document without the `reportDigest` member): schemaVersion, reportId, subject, generatedAt and the 13 field sections.',
     compute: (document) => [

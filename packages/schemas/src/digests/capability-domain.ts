@@ -26,6 +26,7 @@ export const CAPABILITY_DOMAIN_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'AgentCapabilityDomainMatrixV1',
     pointer: '/matrixId',
+    code: 'CAPABILITY_MATRIX_ID_MISMATCH',
     covers:
       '`"acdm-"` + the first 24 hex characters of digestOf(`{subject: {system: subject.system}, completenessObject}`); `subject.revision` is excluded so the id is stable across revisions.',
     compute: (document) => [
@@ -35,6 +36,7 @@ export const CAPABILITY_DOMAIN_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'AgentCapabilityDomainMatrixV1',
     pointer: '/matrixDigest',
+    code: 'CAPABILITY_MATRIX_DIGEST_MISMATCH',
     covers:
       'digestOf(the whole document without the `matrixDigest` member): schemaVersion, matrixId, subject, completenessObject, claim, evaluatedAt, domains and verdict.',
     compute: (document) => [

@@ -206,6 +206,7 @@ function refDigestRule(
     contract,
     pointer: nested ? `${arrayPointer}/*/sourceRefs/*/metadataDigest` : `${arrayPointer}/*/metadataDigest`,
     covers: '`digestOf({path, layer, exists, size, mtimeMs})` of the same source ref.',
+    code: 'CONTEXT_SOURCE_METADATA_DIGEST_MISMATCH',
     compute(document) {
       const out: Array<{ pointer: string; expected: string | null }> = [];
       const items = pick(document as Loose);
@@ -231,6 +232,7 @@ export const CONTEXT_ACQUISITION_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: V2,
     pointer: '/planContentId',
+    code: 'CONTEXT_PLAN_CONTENT_ID_MISMATCH',
     covers: '`plan-content-` + `digestOf(identityInputs)` (the whole `identityInputs` object, full 64 hex).',
     compute: (d) => [
       { pointer: '/planContentId', expected: contextPlanContentId((d as Loose).identityInputs) },
@@ -239,6 +241,7 @@ export const CONTEXT_ACQUISITION_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: V2,
     pointer: '/planId',
+    code: 'CONTEXT_PLAN_ID_MISMATCH',
     covers:
       '`plan-` + the first 24 hex of `digestOf({planContentId, contextEpoch: identity.contextEpoch, invocationNonce: identity.invocationNonce})`.',
     compute: (d) => {
@@ -254,6 +257,7 @@ export const CONTEXT_ACQUISITION_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: V2,
     pointer: '/contextBinding',
+    code: 'CONTEXT_BINDING_MISMATCH',
     covers:
       'Copies, not digests: `contextBinding.planId` = `planId`, `.planContentId` = `planContentId`, `.contextEpoch` = `identity.contextEpoch`, `.activeRoot` = `identity.activeRoot`, `.project` = `identity.project`.',
     compute: (d) => {
@@ -270,6 +274,7 @@ export const CONTEXT_ACQUISITION_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: V2,
     pointer: '/baselineDigest',
+    code: 'CONTEXT_BASELINE_STALE',
     covers:
       "`digestOf({activeRoot, project, baseline, cataloguedIds, inventoryIds, candidates})` where `activeRoot`/`project` are from `identity`; `baseline` = `baselineSources` sorted by `sourceId` as `{sourceId, contentIdentity, metadataDigests}`; `cataloguedIds`/`inventoryIds` = `candidateCoverage`, sorted; `candidates` = every non-`memory` source of `selectedSources`, `excludedSources` and `unclassifiedSources`, sorted by `sourceId`, as `{sourceId, requiredToExist, metadataDigests}`; `metadataDigests` = the refs' `metadataDigest` in ref order.",
     compute: (d) => [
@@ -283,6 +288,7 @@ export const CONTEXT_ACQUISITION_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: V1,
     pointer: '/planId',
+    code: 'CONTEXT_PLAN_ID_MISMATCH',
     covers:
       '`plan-` + the first 24 hex of `digestOf(plan)` over every member except `planId` and `planningTelemetry`.',
     compute: (d) => [{ pointer: '/planId', expected: contextPlanV1Id(d) }],
@@ -290,6 +296,7 @@ export const CONTEXT_ACQUISITION_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: V1,
     pointer: '/baselineContext/baselineDigest',
+    code: 'CONTEXT_BASELINE_STALE',
     covers: '`digestOf(baselineContext)` over every member of `baselineContext` except `baselineDigest`.',
     compute: (d) => [
       {

@@ -38,6 +38,7 @@ function observationIdRule(contract: string): DigestRule {
   return {
     contract,
     pointer: '/observations/*/observationId',
+    code: 'CONTEXT_OBSERVATION_ID_MISMATCH',
     covers:
       '`obs-` + first 24 hex of JCS SHA-256 of the observation record without `observationId`, `attemptedAt`, `observedAt`, `bytes`, `chars`, `hostDeliveredBytes`, `latencyMs` and `tokens`.',
     compute: (doc) =>
@@ -62,6 +63,7 @@ export const CONTEXT_RECEIPTS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'ContextReadReceiptV1',
     pointer: '/receiptId',
+    code: 'CONTEXT_RECEIPT_ID_MISMATCH',
     covers: '`receipt-` + first 24 hex of JCS SHA-256 of `{planId, verificationMode}`.',
     compute: (doc) => {
       const d = asDoc(doc);
@@ -77,6 +79,7 @@ export const CONTEXT_RECEIPTS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'ContextReadReceiptV2',
     pointer: '/reuseFrom/sourceIdentitiesDigest',
+    code: 'CONTEXT_RECEIPT_REUSE_INCONSISTENT',
     covers:
       'JCS SHA-256 of the receipt\u2019s own `sourceIdentities` array (delivery reuse requires the prior receipt\u2019s to be equal); only when `reuseFrom` is not null.',
     compute: (doc) => {
@@ -89,6 +92,7 @@ export const CONTEXT_RECEIPTS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'ContextReadReceiptV2',
     pointer: '/receiptId',
+    code: 'CONTEXT_RECEIPT_ID_MISMATCH',
     covers:
       '`receipt-` + first 24 hex of JCS SHA-256 of the whole receipt without `receiptId` and `updatedAt`.',
     compute: (doc) => [
@@ -98,6 +102,7 @@ export const CONTEXT_RECEIPTS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'ContextReuseDecisionV1',
     pointer: '/decisionId',
+    code: 'CONTEXT_REUSE_DECISION_ID_MISMATCH',
     covers: '`reuse-` + first 24 hex of JCS SHA-256 of the whole decision without `decisionId`.',
     compute: (doc) => [
       { pointer: '/decisionId', expected: derivedId('reuse-', omit(doc, ['decisionId']), 24) },
@@ -106,6 +111,7 @@ export const CONTEXT_RECEIPTS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'ContextSourceObservationLedgerV1',
     pointer: '/ledgerId',
+    code: 'CONTEXT_SOURCE_OBSERVATION_LEDGER_ID_MISMATCH',
     covers: '`ledger-` + first 24 hex of JCS SHA-256 of `{contextEpoch}` (the `identity.contextEpoch`).',
     compute: (doc) => [
       { pointer: '/ledgerId', expected: ledgerIdOf(String(asDoc(asDoc(doc).identity).contextEpoch)) },
@@ -115,6 +121,7 @@ export const CONTEXT_RECEIPTS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'ContextSourceObservationLedgerV1',
     pointer: '/fold/foldDigest',
+    code: 'CONTEXT_SOURCE_OBSERVATION_FOLD_DIGEST_MISMATCH',
     covers:
       'JCS SHA-256 of `{identity, sources, satisfiedSourceIds, missingSourceIds}`: the ledger\u2019s `identity` and the fold\u2019s three lists; only when `fold` is not null.',
     compute: (doc) => {
@@ -137,6 +144,7 @@ export const CONTEXT_RECEIPTS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'ContextSourceObservationLedgerV1',
     pointer: '/ledgerDigest',
+    code: 'CONTEXT_SOURCE_OBSERVATION_LEDGER_DIGEST_MISMATCH',
     covers: 'JCS SHA-256 of the whole ledger without `ledgerDigest`.',
     compute: (doc) => [{ pointer: '/ledgerDigest', expected: digestOf(omit(doc, ['ledgerDigest'])) }],
   },

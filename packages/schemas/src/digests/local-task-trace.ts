@@ -70,6 +70,7 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'LocalTaskTraceV1',
     pointer: '/traceId',
+    code: 'TRACE_ID_MISMATCH',
     covers:
       '`"trace-"` + the first 24 hex characters of `digestOf({turnKey, openedAt})`, both exactly as written in the trace.',
     compute(document) {
@@ -80,6 +81,7 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'LocalTaskTraceV1',
     pointer: '/events/*/eventId',
+    code: 'TRACE_ID_MISMATCH',
     covers:
       '`"event-"` + the first 24 hex characters of `digestOf({traceId, type, occurrenceKey})`: the trace\'s `traceId` and the event\'s own `type` and `occurrenceKey`.',
     compute(document) {
@@ -90,6 +92,7 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'LocalTaskTraceV1',
     pointer: '/prefixDigest',
+    code: 'TRACE_PREFIX_INVALID',
     covers:
       'Oldest-first fold over the dropped events e_1..e_n (n = `droppedEvents`), each the complete event object exactly as it was retained: `p_0 = null`, `p_k = digestOf({prefixDigest: p_(k-1), event: e_k})`, `prefixDigest = p_n`. `null` iff n = 0. Recomputable from one document only when n = 0; otherwise from the dropped events (an earlier copy of the trace).',
     compute(document) {
@@ -100,6 +103,7 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'LocalTaskTraceReplayV1',
     pointer: '/traceDigest',
+    code: 'TRACE_REPLAY_MISMATCH',
     covers:
       '`digestOf` of the whole LocalTaskTraceV1 document the replay read, every field included. When `ok`, equal to `digestOf({schemaVersion: "LocalTaskTraceV1", traceId, turnKey, status, sequence, openedAt, completedAt, sequenceBase, droppedEvents, prefixDigest, events})` rebuilt from the replay\'s own copies; when not `ok`, recomputable only from the input (or `null` when none was read).',
     compute(document) {
@@ -110,6 +114,7 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'LocalTaskTraceReplayV1',
     pointer: '/traceId',
+    code: 'TRACE_REPLAY_MISMATCH',
     covers:
       'When `ok`: `"trace-"` + the first 24 hex characters of `digestOf({turnKey, openedAt})` of the replay\'s copies; `null` when not `ok`.',
     compute(document) {
@@ -125,6 +130,7 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'LocalTaskTraceReplayV1',
     pointer: '/events/*/eventId',
+    code: 'TRACE_REPLAY_MISMATCH',
     covers:
       'When `ok`: `"event-"` + the first 24 hex characters of `digestOf({traceId, type, occurrenceKey})`, as in the trace (events are empty when not `ok`).',
     compute(document) {

@@ -70,21 +70,25 @@ function leaseHits(lease: unknown, base: string): Hit[] {
   return hits;
 }
 
-function recordHits(record: unknown, base: string): Hit[] {
+// The record's two digests have distinct codes, so they are collected (and ruled) separately.
+function targetSetHits(record: unknown, base: string): Hit[] {
   if (!isObject(record)) return [];
   return [
     { pointer: `${base}/targetSetDigest`, expected: targetSetDigestOf(record.exactTargets as string[]) },
-    { pointer: `${base}/recordDigest`, expected: recordDigestOf(record) },
   ];
+}
+
+function recordHits(record: unknown, base: string): Hit[] {
+  if (!isObject(record)) return [];
+  return [{ pointer: `${base}/recordDigest`, expected: recordDigestOf(record) }];
 }
 
 function setHits(set: unknown, base: string): Hit[] {
   if (!isObject(set)) return [];
-  return [
-    ...recordHits(set.unresolved, `${base}/unresolved`),
-    { pointer: `${base}/settledSetDigest`, expected: settledSetDigestOf(set) },
-  ];
+  return [{ pointer: `${base}/settledSetDigest`, expected: settledSetDigestOf(set) }];
 }
+
+const unresolvedOf = (set: unknown): unknown => (isObject(set) ? set.unresolved : undefined);
 
 function receiptHits(receipt: unknown, base: string): Hit[] {
   if (!isObject(receipt)) return [];
@@ -97,6 +101,7 @@ export const TASK_CONTINUITY_DIGEST_RULES: readonly DigestRule[] = [
     contract: 'TaskRecoveryStateV5',
     pointer: '/stateDigest',
     covers: 'digestOf(state): the application state payload, exactly as stored.',
+    code: 'LIFECYCLE_STATE_DIGEST_MISMATCH',
     compute: (doc) => [{ pointer: '/stateDigest', expected: stateDigestOf(doc as Json) }],
   },
   {
@@ -104,18 +109,37 @@ export const TASK_CONTINUITY_DIGEST_RULES: readonly DigestRule[] = [
     pointer: '/owner/leaseDigest',
     covers:
       'The embedded lease and its refs, per the FencedTaskWriteOwnerLeaseV2 rules (refDigest of each non-null ref, then leaseDigest).',
+    code: 'FENCED_TASK_WRITE_OWNER_DIGEST_MISMATCH',
     compute: (doc) => leaseHits((doc as Json).owner, '/owner'),
   },
   {
     contract: 'TaskRecoveryStateV5',
+    pointer: '/operations/unresolved/targetSetDigest',
+    covers:
+      'The embedded unresolved record when non-null, per the TaskOperationRecordV1 rule (targetSetDigest).',
+    code: 'TASK_OPERATION_TARGET_SET_DIGEST_MISMATCH',
+    compute: (doc) => targetSetHits(unresolvedOf((doc as Json).operations), '/operations/unresolved'),
+  },
+  {
+    contract: 'TaskRecoveryStateV5',
+    pointer: '/operations/unresolved/recordDigest',
+    covers:
+      'The embedded unresolved record when non-null, per the TaskOperationRecordV1 rule (recordDigest).',
+    code: 'TASK_OPERATION_RECORD_DIGEST_MISMATCH',
+    compute: (doc) => recordHits(unresolvedOf((doc as Json).operations), '/operations/unresolved'),
+  },
+  {
+    contract: 'TaskRecoveryStateV5',
     pointer: '/operations/settledSetDigest',
-    covers: 'The embedded operation set, per the TaskOperationSetV1 and TaskOperationRecordV1 rules.',
+    covers: 'The embedded operation set, per the TaskOperationSetV1 rule (settledSetDigest).',
+    code: 'TASK_OPERATION_SET_DIGEST_MISMATCH',
     compute: (doc) => setHits((doc as Json).operations, '/operations'),
   },
   {
     contract: 'TaskRecoveryStateV5',
     pointer: '/terminalReceipt/receiptDigest',
     covers: 'The embedded terminal receipt when non-null, per the WorkflowTaskTerminalReceiptV1 rule.',
+    code: 'TASK_TERMINAL_RECEIPT_DIGEST_MISMATCH',
     compute: (doc) => receiptHits((doc as Json).terminalReceipt, '/terminalReceipt'),
   },
   {
@@ -123,6 +147,7 @@ export const TASK_CONTINUITY_DIGEST_RULES: readonly DigestRule[] = [
     pointer: '/envelopeDigest',
     covers:
       'digestOf(envelope without envelopeDigest): schemaVersion, taskId, projectRootIdentity, sequence, writerGeneration, lifecycleRevision, commitKind, committedAt, previousEnvelopeDigest, owner, operations, terminalReceipt, terminalLineage, state, stateDigest (embedded documents whole, with their own digests).',
+    code: 'LIFECYCLE_STATE_DIGEST_MISMATCH',
     compute: (doc) => [{ pointer: '/envelopeDigest', expected: envelopeDigestOf(doc as Json) }],
   },
   {
@@ -130,6 +155,7 @@ export const TASK_CONTINUITY_DIGEST_RULES: readonly DigestRule[] = [
     pointer: '/transitionRef/refDigest',
     covers:
       'digestOf(ref without refDigest) for transitionRef and for handoffRef / takeoverRef when non-null.',
+    code: 'FENCED_TASK_WRITE_OWNER_DIGEST_MISMATCH',
     compute: (doc) => leaseHits(doc, '').filter((h) => h.pointer !== '/leaseDigest'),
   },
   {
@@ -137,6 +163,7 @@ export const TASK_CONTINUITY_DIGEST_RULES: readonly DigestRule[] = [
     pointer: '/leaseDigest',
     covers:
       'digestOf(lease without leaseDigest): schemaVersion, taskId, projectRootIdentity, sessionDigest, contextEpoch, routeRevision, ownerGeneration, ownerNonce, leaseRevision, issuedAt, expiresAt, handoffRef, takeoverRef, transitionRef, reopenGeneration, revocationEpoch, status.',
+    code: 'FENCED_TASK_WRITE_OWNER_DIGEST_MISMATCH',
     compute: (doc) => [{ pointer: '/leaseDigest', expected: leaseDigestOf(doc as Json) }],
   },
   {
@@ -144,12 +171,14 @@ export const TASK_CONTINUITY_DIGEST_RULES: readonly DigestRule[] = [
     pointer: '/contextDigest',
     covers:
       'digestOf(context without contextDigest and readAt): schemaVersion, taskId, projectRootIdentity, lifecycleRevision, stateSequence, writerGeneration, holderSession, contextEpoch, routeRevision, ownerLeaseDigest, ownerStatus, operationSetDigest, settledSetDigest, runtimeGeneration, envelopeDigest.',
+    code: 'TASK_WRITE_CONTEXT_DIGEST_MISMATCH',
     compute: (doc) => [{ pointer: '/contextDigest', expected: contextDigestOf(doc as Json) }],
   },
   {
     contract: 'TaskOperationRecordV1',
     pointer: '/targetSetDigest',
     covers: 'digestOf(exactTargets): the sorted, unique target array.',
+    code: 'TASK_OPERATION_TARGET_SET_DIGEST_MISMATCH',
     compute: (doc) => [
       { pointer: '/targetSetDigest', expected: targetSetDigestOf((doc as Json).exactTargets as string[]) },
     ],
@@ -159,13 +188,21 @@ export const TASK_CONTINUITY_DIGEST_RULES: readonly DigestRule[] = [
     pointer: '/recordDigest',
     covers:
       'digestOf(record without recordDigest): schemaVersion, operationId, idempotencyKey, writerGeneration, expectedStateSequence, kind, exactTargets, targetSetDigest, beforeDigest, phase, effect, preparedAt, dispatchedAt, observedAt, settledAt, resultDigest, evidenceDigest.',
+    code: 'TASK_OPERATION_RECORD_DIGEST_MISMATCH',
     compute: (doc) => [{ pointer: '/recordDigest', expected: recordDigestOf(doc as Json) }],
   },
   {
     contract: 'TaskOperationSetV1',
+    pointer: '/unresolved/targetSetDigest',
+    covers: 'The unresolved record when non-null, per the TaskOperationRecordV1 rule (targetSetDigest).',
+    code: 'TASK_OPERATION_TARGET_SET_DIGEST_MISMATCH',
+    compute: (doc) => targetSetHits((doc as Json).unresolved, '/unresolved'),
+  },
+  {
+    contract: 'TaskOperationSetV1',
     pointer: '/unresolved/recordDigest',
-    covers:
-      'The unresolved record when non-null, per the TaskOperationRecordV1 rules (targetSetDigest, recordDigest).',
+    covers: 'The unresolved record when non-null, per the TaskOperationRecordV1 rule (recordDigest).',
+    code: 'TASK_OPERATION_RECORD_DIGEST_MISMATCH',
     compute: (doc) => recordHits((doc as Json).unresolved, '/unresolved'),
   },
   {
@@ -173,6 +210,7 @@ export const TASK_CONTINUITY_DIGEST_RULES: readonly DigestRule[] = [
     pointer: '/settledSetDigest',
     covers:
       "digestOf({ schemaVersion: 'TaskOperationSetV1', settledTotal, settled }); `unresolved` is not covered.",
+    code: 'TASK_OPERATION_SET_DIGEST_MISMATCH',
     compute: (doc) => [{ pointer: '/settledSetDigest', expected: settledSetDigestOf(doc as Json) }],
   },
   {
@@ -180,6 +218,7 @@ export const TASK_CONTINUITY_DIGEST_RULES: readonly DigestRule[] = [
     pointer: '/receiptDigest',
     covers:
       'digestOf(receipt without receiptDigest): schemaVersion, taskId, projectRootIdentity, terminalStatus, lifecycleRevision, expectedStateSequence, expectedWriterGeneration, writeContextDigest, priorOwnerLeaseDigest, terminalOwnerLeaseDigest, ownerGeneration, terminalGeneration, holderSession, settledSetDigest, evidence, issuedAt.',
+    code: 'TASK_TERMINAL_RECEIPT_DIGEST_MISMATCH',
     compute: (doc) => [{ pointer: '/receiptDigest', expected: receiptDigestOf(doc as Json) }],
   },
 ];

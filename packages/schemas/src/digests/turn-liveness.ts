@@ -70,6 +70,7 @@ export const TURN_LIVENESS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'TurnLivenessContractV1',
     pointer: '/contractDigest',
+    code: 'TURN_CONTRACT_DIGEST_MISMATCH',
     covers:
       'digestOf(the whole document without contractDigest): schemaVersion, runtimeName, runtimeVersion, frozenAt, all nine rows and thresholds',
     compute: (doc) => [{ pointer: '/contractDigest', expected: turnLivenessContractDigest(asDoc(doc)) }],
@@ -77,24 +78,28 @@ export const TURN_LIVENESS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'CheckpointV1',
     pointer: '/resumeToken',
+    code: 'TURN_CHECKPOINT_KEY_MISMATCH',
     covers: CHECKPOINT_COVERS,
     compute: (doc) => checkpointKeys(doc, ''),
   },
   {
     contract: 'TurnLivenessStateV1',
     pointer: '/checkpoint/resumeToken',
+    code: 'TURN_CHECKPOINT_KEY_MISMATCH',
     covers: `the embedded checkpoint, when not null: ${CHECKPOINT_COVERS}`,
     compute: (doc) => checkpointKeys(asDoc(doc).checkpoint, '/checkpoint'),
   },
   {
     contract: 'TurnLivenessEvidenceV1',
     pointer: '/checkpoint/resumeToken',
+    code: 'TURN_CHECKPOINT_KEY_MISMATCH',
     covers: `the copied checkpoint, when not null: ${CHECKPOINT_COVERS}`,
     compute: (doc) => checkpointKeys(asDoc(doc).checkpoint, '/checkpoint'),
   },
   {
     contract: 'TurnRecoveryCardV1',
     pointer: '/noticeKey',
+    code: 'TURN_RECOVERY_NOTICE_KEY_MISMATCH',
     covers:
       "derivedId('turn-notice-', {turnKey, referenceAt, priorState, reason}, 24) over the card's own fields of those names",
     compute: (doc) => {
@@ -115,6 +120,7 @@ export const TURN_LIVENESS_DIGEST_RULES: readonly DigestRule[] = [
   {
     contract: 'TurnRecoveryCardV1',
     pointer: '/checkpoint/resumeToken',
+    code: 'TURN_CHECKPOINT_KEY_MISMATCH',
     covers: `the copied checkpoint: ${CHECKPOINT_COVERS}`,
     compute: (doc) => checkpointKeys(asDoc(doc).checkpoint, '/checkpoint'),
   },

@@ -1,0 +1,1 @@
+export { createHandler, type HandlerOptions, InvalidParams, MethodNotFound } from './handler.js';

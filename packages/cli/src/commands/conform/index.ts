@@ -1,0 +1,377 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  type Baseline,
+  type Case,
+  CaseCorpusError,
+  type CaseLine,
+  type CaseResult,
+  countOutcomes,
+  expectedFailureFor,
+  globMatch,
+  HarnessError,
+  type Implementation,
+  inShard,
+  judgeRun,
+  loadCases,
+  PROTOCOL_VERSION,
+  parseBaseline,
+  parseShard,
+  REPORT_VERSION,
+  type RunLine,
+  runSuite,
+  type SummaryLine,
+  startSubprocess,
+} from '@agent-contracts/harness';
+import { GATES } from '@agent-contracts/schemas';
+import { painter, useColor } from '../../color.js';
+import type { Command } from '../../command.js';
+import { CliError } from '../../errors.js';
+import type { Io } from '../../io.js';
+
+/** Gates in spec order, then the conventions (digests). */
+const GATE_ORDER = [...Object.keys(GATES), 'Digests'];
+
+const DEFAULT_CONFORMANCE = fileURLToPath(new URL('../../../../../conformance/', import.meta.url));
+
+const HELP = `Usage: agent-contracts conform --impl "<command>" [options]
+
+Run the conformance kit against an implementation: the command is started as a long-running
+subprocess speaking protocol v${PROTOCOL_VERSION} (newline-delimited JSON-RPC 2.0 on stdin/stdout; docs/protocol.md).
+Every golden case ends as pass, fail, error, timeout, crash or not-applicable.
+
+Options:
+  --impl <command>        the implementation's command line (run by /bin/sh -c)   [required]
+  --filter <glob>         only cases whose id matches (repeatable; * matches anything)
+  --shard <i/n>           only the i-th of n shards (stable hashing of case ids)
+  --jobs <n>              run n implementation processes in parallel (default 1)
+  --timeout <ms>          deadline of one request (default 10000)
+  --restart-budget <n>    restarts allowed after crashes or hangs (default 3)
+  --baseline <file>       expected failures (JSON); an unexpected failure fails the run, and so
+                          does a baseline entry that now passes
+  --report <file>         write the canonical JSONL report there
+  --state <dir>           durable state location for the implementation (default: a temp dir)
+  --conformance <dir>     the conformance data (default: the kit's own)
+  --color, --no-color     force colour on or off
+  -h, --help              show this help
+
+Exit codes: 0 conforms (given the baseline); 1 does not (including an implementation that cannot
+be started or does not answer); 2 usage error, or a harness error (malformed cases or baseline).
+`;
+
+function parse(args: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...args],
+      allowPositionals: false,
+      strict: true,
+      options: {
+        impl: { type: 'string' },
+        filter: { type: 'string', multiple: true },
+        shard: { type: 'string' },
+        jobs: { type: 'string' },
+        timeout: { type: 'string' },
+        'restart-budget': { type: 'string' },
+        baseline: { type: 'string' },
+        report: { type: 'string' },
+        state: { type: 'string' },
+        conformance: { type: 'string' },
+        color: { type: 'boolean' },
+        'no-color': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new CliError(
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'USAGE_UNKNOWN_OPTION' : 'USAGE_BAD_VALUE',
+      `${(err as Error).message.split('\n')[0]} Run \`agent-contracts conform --help\`.`,
+    );
+  }
+}
+
+function intOption(
+  name: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (text === undefined) return fallback;
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new CliError(
+      'USAGE_BAD_VALUE',
+      `--${name} ${JSON.stringify(text)} must be an integer from ${min} to ${max}.`,
+    );
+  }
+  return n;
+}
+
+function kitVersion(): string {
+  try {
+    return (
+      JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** `agent-contracts conform`. */
+export const conformCommand: Command = {
+  name: 'conform',
+  summary: 'run the conformance kit against an implementation (a subprocess speaking protocol v1)',
+  help: HELP,
+  async run(args, io) {
+    const { values } = parse(args);
+    if (values.help) {
+      await io.out(HELP);
+      return 0;
+    }
+    if (!values.impl?.trim()) {
+      throw new CliError(
+        'USAGE_MISSING_ARGUMENT',
+        'name the implementation with --impl "<command>". Run `agent-contracts conform --help`.',
+      );
+    }
+    const shard = values.shard === undefined ? null : parseShard(values.shard);
+    if (values.shard !== undefined && !shard) {
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        `--shard ${JSON.stringify(values.shard)} must be i/n with 1 <= i <= n, e.g. 2/4.`,
+      );
+    }
+    const jobs = intOption('jobs', values.jobs, 1, 1, 64);
+    const timeoutMs = intOption('timeout', values.timeout, 10_000, 1, 3_600_000);
+    const restartBudget = intOption('restart-budget', values['restart-budget'], 3, 0, 1000);
+    const conformanceDir = resolve(values.conformance ?? DEFAULT_CONFORMANCE);
+    const colorFlag = values['no-color'] ? false : values.color ? true : undefined;
+    const paint = painter(useColor(io, colorFlag));
+
+    let baseline: Baseline | null = null;
+    if (values.baseline !== undefined) {
+      let text: string;
+      try {
+        text = readFileSync(values.baseline, 'utf8');
+      } catch (e) {
+        throw new CliError(
+          'BASELINE_INVALID',
+          `cannot read --baseline ${values.baseline}: ${(e as Error).message}`,
+        );
+      }
+      try {
+        baseline = parseBaseline(text);
+      } catch (e) {
+        throw new CliError('BASELINE_INVALID', `--baseline ${values.baseline}: ${(e as Error).message}`);
+      }
+    }
+
+    let cases: Case[];
+    try {
+      cases = loadCases(conformanceDir);
+    } catch (e) {
+      if (e instanceof CaseCorpusError) throw new CliError('CASES_INVALID', e.message);
+      throw new CliError(
+        'CASES_INVALID',
+        `cannot read cases from ${conformanceDir}: ${(e as Error).message}`,
+      );
+    }
+    const filters = values.filter ?? [];
+    cases = cases.filter(
+      (c) => (!filters.length || filters.some((g) => globMatch(g, c.id))) && (!shard || inShard(c.id, shard)),
+    );
+    if (cases.length === 0)
+      throw new CliError('USAGE_BAD_VALUE', 'no case matches --filter/--shard; nothing to run.');
+
+    const ownState = values.state === undefined;
+    const stateRoot = values.state ?? mkdtempSync(join(tmpdir(), 'agent-contracts-state-'));
+    const started = Date.now();
+    const lines: string[] = [];
+    const results: CaseResult[] = [];
+    let done = 0;
+    const progress = async (r: CaseResult) => {
+      done++;
+      results.push(r);
+      const mark = { pass: '.', fail: 'F', error: 'E', timeout: 'T', crash: 'C', 'not-applicable': '-' }[
+        r.outcome
+      ];
+      await io.err(mark);
+      if (done % 80 === 0 || done === cases.length) await io.err(` ${done}/${cases.length}\n`);
+    };
+
+    // Partition the cases over the jobs, each with its own process and state location.
+    const parts = Array.from({ length: jobs }, (_, i) => cases.filter((_, j) => j % jobs === i)).filter(
+      (p) => p.length,
+    );
+    let hello: Implementation['hello'] | null = null;
+    let unreachable: string | null = null;
+    await Promise.all(
+      parts.map(async (part, i) => {
+        const state = join(stateRoot, `job-${i + 1}`);
+        mkdirSync(state, { recursive: true });
+        let impl: Implementation;
+        try {
+          impl = await startSubprocess({
+            command: values.impl!,
+            stateLocation: state,
+            requestTimeoutMs: timeoutMs,
+          });
+        } catch (e) {
+          const why =
+            e instanceof HarnessError
+              ? `${e.code}: ${e.message}${e.stderrTail ? `\n${e.stderrTail.slice(-2000)}` : ''}`
+              : String(e);
+          unreachable = why;
+          for (const c of part) {
+            await progress({
+              id: c.id,
+              gate: c.gate,
+              subject: c.subject,
+              level: c.level,
+              outcome: 'error',
+              detail: `the implementation could not be started: ${why.split('\n')[0]}`,
+              durationMs: 0,
+            });
+          }
+          return;
+        }
+        hello ??= impl.hello;
+        try {
+          await runSuite(impl, part, {
+            conformanceDir,
+            timeoutMs,
+            restartBudget,
+            onResult: (r) => void progress(r),
+          });
+        } finally {
+          await impl.close().catch(() => {});
+        }
+      }),
+    );
+    if (ownState) rmSync(stateRoot, { recursive: true, force: true });
+
+    // Results in case order, whatever order the jobs finished in.
+    const order = new Map(cases.map((c, i) => [c.id, i]));
+    results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    const verdict = judgeRun(results, baseline);
+    const h = hello as Implementation['hello'] | null;
+    const run: RunLine = {
+      type: 'run',
+      reportVersion: REPORT_VERSION,
+      kit: { name: '@agent-contracts/cli', version: kitVersion() },
+      protocolVersion: PROTOCOL_VERSION,
+      implementation: {
+        name: h?.name ?? 'unknown',
+        version: h?.version ?? 'unknown',
+        language: h?.language ?? 'unknown',
+        command: values.impl,
+        capabilities: h?.capabilities ?? null,
+      },
+      startedAt: new Date(started).toISOString(),
+      filter: filters,
+      shard: values.shard ?? null,
+      baseline: values.baseline ?? null,
+    };
+    const caseLines: CaseLine[] = results.map((r) => {
+      const e = expectedFailureFor(baseline, r.id);
+      return e && r.outcome !== 'pass' && r.outcome !== 'not-applicable'
+        ? { type: 'case', ...r, expectedFailure: e.reason }
+        : { type: 'case', ...r };
+    });
+    const summary: SummaryLine = {
+      type: 'summary',
+      finishedAt: new Date().toISOString(),
+      durationMs: Date.now() - started,
+      counts: countOutcomes(results),
+      conforms: verdict.conforms && !unreachable,
+      unexpectedFailures: verdict.unexpectedFailures,
+      stalePassing: verdict.stalePassing,
+    };
+    lines.push(JSON.stringify(run), ...caseLines.map((l) => JSON.stringify(l)), JSON.stringify(summary));
+    if (values.report !== undefined) writeFileSync(values.report, `${lines.join('\n')}\n`);
+
+    await io.out(renderSummary(run, caseLines, summary, paint, unreachable));
+    return summary.conforms ? 0 : 1;
+  },
+};
+
+function renderSummary(
+  run: RunLine,
+  cases: readonly CaseLine[],
+  summary: SummaryLine,
+  paint: ReturnType<typeof painter>,
+  unreachable: string | null,
+): string {
+  const impl = run.implementation;
+  const out: string[] = [
+    `\nConformance of ${impl.name} ${impl.version} (${impl.language}), protocol v${run.protocolVersion}\n`,
+  ];
+  if (unreachable)
+    out.push(
+      paint.red(
+        `The implementation could not be started or did not answer hello:\n  ${unreachable.replace(/\n/g, '\n  ')}\n`,
+      ),
+    );
+  const groups = new Map<string, Map<string, CaseLine[]>>();
+  for (const c of cases) {
+    const g = groups.get(c.gate) ?? new Map<string, CaseLine[]>();
+    g.set(c.subject, [...(g.get(c.subject) ?? []), c]);
+    groups.set(c.gate, g);
+  }
+  const cell = (list: readonly CaseLine[]) => {
+    const n = countOutcomes(list);
+    const applicable = list.length - n['not-applicable'];
+    const bad = n.fail + n.error + n.timeout + n.crash;
+    const text = applicable === 0 ? 'n/a' : `${n.pass}/${applicable}`;
+    const extra = bad
+      ? `  (${[n.fail && `${n.fail} fail`, n.error && `${n.error} error`, n.timeout && `${n.timeout} timeout`, n.crash && `${n.crash} crash`].filter(Boolean).join(', ')})`
+      : '';
+    return { text, extra, ok: bad === 0 && applicable > 0 };
+  };
+  const rank = (g: string) => {
+    const i = GATE_ORDER.indexOf(g);
+    return i === -1 ? GATE_ORDER.length : i;
+  };
+  for (const [gate, subjects] of [...groups].sort((a, b) => rank(a[0]) - rank(b[0]))) {
+    const all = [...subjects.values()].flat();
+    const g = cell(all);
+    out.push(`${paint.bold(gate.padEnd(40))} ${g.ok ? paint.green(g.text) : paint.red(g.text)}${g.extra}`);
+    for (const [subject, list] of subjects) {
+      const s = cell(list);
+      out.push(`  ${subject.padEnd(38)} ${s.ok ? s.text : paint.red(s.text)}${s.extra}`);
+    }
+  }
+  const bad = cases.filter((c) => !['pass', 'not-applicable'].includes(c.outcome));
+  if (bad.length) {
+    out.push('', 'Not passing:');
+    for (const c of bad.slice(0, 50)) {
+      out.push(
+        `  ${c.outcome.padEnd(8)} ${c.id}${c.expectedFailure ? ' (expected by the baseline)' : ''}\n           ${c.detail}`,
+      );
+    }
+    if (bad.length > 50) out.push(`  ... and ${bad.length - 50} more (see the JSONL report)`);
+  }
+  if (summary.stalePassing.length) {
+    out.push(
+      '',
+      paint.red('Baseline entries that now pass (remove them: `agent-contracts baseline update`):'),
+    );
+    for (const id of summary.stalePassing) out.push(`  ${id}`);
+  }
+  const n = summary.counts;
+  out.push(
+    '',
+    `${cases.length} cases: ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.timeout} timeout, ${n.crash} crash, ${n['not-applicable']} not applicable (${(summary.durationMs / 1000).toFixed(1)} s)`,
+    summary.conforms ? paint.green('CONFORMS') : paint.red('DOES NOT CONFORM'),
+    '',
+  );
+  return out.join('\n');
+}
+
+export type { Io };

@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+import { diffReports } from '@agent-contracts/harness';
+import type { Command } from '../../command.js';
+import { CliError } from '../../errors.js';
+import { readReport, usage } from '../report-io.js';
+
+const HELP = `Usage: agent-contracts diff [--json] <before.jsonl> <after.jsonl>
+
+Compare two conformance reports by case id: fixed (not passing before, passing after), broken
+(passing before, not after), changed (not passing in both, different outcome), added, removed.
+
+Options:
+  --json         write the diff as one JSON object
+  -h, --help     show this help
+
+Exit codes: 0 nothing broke; 1 some case broke; 2 usage error or an unreadable report.
+`;
+
+/** `agent-contracts diff`. */
+export const diffCommand: Command = {
+  name: 'diff',
+  summary: 'compare two JSONL reports: fixed, broken and new cases by id',
+  help: HELP,
+  async run(args, io) {
+    let values: { json?: boolean; help?: boolean };
+    let positionals: string[];
+    try {
+      ({ values, positionals } = parseArgs({
+        args: [...args],
+        allowPositionals: true,
+        strict: true,
+        options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      }));
+    } catch (e) {
+      throw usage('diff', e);
+    }
+    if (values.help) {
+      await io.out(HELP);
+      return 0;
+    }
+    if (positionals.length !== 2)
+      throw new CliError(
+        'USAGE_MISSING_ARGUMENT',
+        'diff needs exactly two reports: <before.jsonl> <after.jsonl>.',
+      );
+    const d = diffReports(readReport(positionals[0]!), readReport(positionals[1]!));
+    if (values.json) await io.out(`${JSON.stringify(d, null, 2)}\n`);
+    else {
+      const section = (title: string, ids: readonly string[]) =>
+        ids.length ? `${title} (${ids.length}):\n${ids.map((i) => `  ${i}`).join('\n')}\n` : '';
+      const text =
+        section('Broken', d.broken) +
+        section('Fixed', d.fixed) +
+        section('Changed', d.changed) +
+        section('Added', d.added) +
+        section('Removed', d.removed);
+      await io.out(text || 'No differences.\n');
+    }
+    return d.broken.length ? 1 : 0;
+  },
+};

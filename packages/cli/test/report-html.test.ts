@@ -1,0 +1,109 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// The HTML report, opened in headless Chromium: gates x cases, one column per implementation.
+// CI installs Chromium (.ci/run); elsewhere a missing browser skips loudly, never silently.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const required = Boolean(process.env.CI || process.env.AGENT_CONTRACTS_REQUIRE_PG);
+const missing = !existsSync(CHROMIUM);
+if (missing && !required)
+  console.warn(`report-html: SKIPPED, no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'report-html-'));
+const cli = (...args: string[]) =>
+  spawnSync(
+    process.execPath,
+    [
+      '--conditions=@agent-contracts/source',
+      '--import',
+      'tsx',
+      join(repo, 'packages/cli/src/bin.ts'),
+      ...args,
+    ],
+    {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 120_000,
+    },
+  );
+
+describe.skipIf(missing && !required)('HTML report in headless Chromium', () => {
+  it('shows every case of every report, per gate, with the outcomes in the right columns', async () => {
+    const reference = join(tmp, 'reference.jsonl');
+    const liar = join(tmp, 'liar.jsonl');
+    const filter = 'validate/TaskRecoveryCommitFenceV1/*';
+    const ref = `node --conditions=@agent-contracts/source --import tsx ${join(repo, 'examples/reference-node/src/main.ts')}`;
+    expect(
+      cli(
+        'conform',
+        '--impl',
+        ref,
+        '--filter',
+        filter,
+        '--filter',
+        'digest/jcs/jcs-rfc-*',
+        '--report',
+        reference,
+      ).status,
+    ).toBe(0);
+    const fake = join(repo, 'packages/harness/test/fakes/fake-conform-impl.mjs');
+    expect(cli('conform', '--impl', `node ${fake} liar`, '--filter', filter, '--report', liar).status).toBe(
+      1,
+    );
+    const html = cli('report', '--format', 'html', reference, liar);
+    expect(html.status).toBe(0);
+    const page = join(tmp, 'report.html');
+    writeFileSync(page, html.stdout);
+
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(pathToFileURL(page).href);
+      const heads = await tab.$$eval('thead th[data-impl]', (ths) =>
+        ths.map((t) => t.getAttribute('data-impl')),
+      );
+      expect(heads).toEqual(['agent-contracts reference (node)', 'fake-liar']);
+      const gates = await tab.$$eval('tbody[data-gate]', (bs) => bs.map((b) => b.getAttribute('data-gate')));
+      expect(gates).toEqual(expect.arrayContaining(['TaskContinuityWriteGate', 'Digests']));
+      // One row per case, in both columns.
+      const row = (id: string) =>
+        tab.$$eval(
+          `tbody tr`,
+          (rows, id) => {
+            const r = rows.find((x) => x.querySelector('code')?.textContent === id);
+            return r ? [...r.querySelectorAll('td')].map((td) => td.className) : null;
+          },
+          id,
+        );
+      expect(await row('validate/TaskRecoveryCommitFenceV1/invalid/state-sequence-negative')).toEqual([
+        'pass',
+        'fail',
+      ]);
+      expect(await row('digest/jcs/jcs-rfc-3.2.2-primitives')).toEqual(['pass', 'missing']);
+      // The cells are coloured by outcome.
+      const colour = await tab.$eval('td.fail', (td) => getComputedStyle(td).backgroundColor);
+      expect(colour).toBe('rgb(248, 208, 208)');
+      await tab.screenshot({ path: join(tmp, 'report.png'), fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,12 @@
+/** Outcome of a pure check: `ok`, or a refusal with the spec's code and a message saying what to do. */
+export type TaskCheckResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+/** The passing {@link TaskCheckResult}. */
+export const OK: TaskCheckResult = Object.freeze({ ok: true as const });
+
+/** A failing {@link TaskCheckResult}. */
+export function fail(code: string, message: string): TaskCheckResult {
+  return { ok: false, code, message };
+}

@@ -1,0 +1,76 @@
+// Expected-failure baselines, kept in the implementer's repository. An entry names case ids (or
+// globs) that are known to fail, with a reason; an unexpected failure fails the run, and so does
+// an entry that now passes (stale), so the baseline only ever shrinks.
+
+import type { CaseResult } from './runner.js';
+import { globMatch } from './shard.js';
+
+export interface BaselineEntry {
+  /** A case id, or a glob with `*`. */
+  readonly id: string;
+  readonly reason: string;
+}
+
+export interface Baseline {
+  readonly $comment?: string;
+  readonly expectedFailures: readonly BaselineEntry[];
+}
+
+/** Parse a baseline file's JSON; throws an Error saying what is wrong. */
+export function parseBaseline(text: string): Baseline {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(
+      'the baseline is not JSON; expected { "expectedFailures": [{ "id": ..., "reason": ... }] }',
+    );
+  }
+  const list = (data as Baseline | null)?.expectedFailures;
+  if (!Array.isArray(list)) throw new Error('the baseline needs an "expectedFailures" array');
+  for (const [i, e] of list.entries()) {
+    if (!e || typeof e.id !== 'string' || !e.id || typeof e.reason !== 'string' || !e.reason.trim()) {
+      throw new Error(`expectedFailures[${i}] needs a non-empty "id" and "reason"`);
+    }
+  }
+  return data as Baseline;
+}
+
+const FAILING = new Set(['fail', 'error', 'timeout', 'crash']);
+
+/** The baseline entry matching a case id, if any. */
+export function expectedFailureFor(baseline: Baseline | null, id: string): BaselineEntry | undefined {
+  return baseline?.expectedFailures.find((e) => globMatch(e.id, id));
+}
+
+/** Judge a run against a baseline. */
+export function judgeRun(results: readonly CaseResult[], baseline: Baseline | null) {
+  const unexpectedFailures = results
+    .filter((r) => FAILING.has(r.outcome) && !expectedFailureFor(baseline, r.id))
+    .map((r) => r.id);
+  const stalePassing: string[] = [];
+  for (const entry of baseline?.expectedFailures ?? []) {
+    const matched = results.filter((r) => globMatch(entry.id, r.id));
+    // An entry that matched cases which all pass is stale; entries matching nothing this run
+    // (another shard, a filter) are left alone.
+    if (matched.length && matched.every((r) => r.outcome === 'pass')) stalePassing.push(entry.id);
+  }
+  const applicable = results.filter((r) => r.outcome !== 'not-applicable');
+  return {
+    unexpectedFailures,
+    stalePassing,
+    conforms: applicable.length > 0 && unexpectedFailures.length === 0 && stalePassing.length === 0,
+  };
+}
+
+/** A baseline listing exactly the current failures, keeping the reasons of entries that still apply. */
+export function updatedBaseline(results: readonly CaseResult[], previous: Baseline | null): Baseline {
+  const failing = results.filter((r) => FAILING.has(r.outcome));
+  return {
+    $comment: 'Expected failures of this implementation; `agent-contracts baseline update` rewrites it.',
+    expectedFailures: failing.map((r) => ({
+      id: r.id,
+      reason: expectedFailureFor(previous, r.id)?.reason ?? `${r.outcome}: ${r.detail}`.slice(0, 300),
+    })),
+  };
+}

@@ -1,0 +1,167 @@
+// Golden cases: data files under conformance/cases/, each a list of cases with stable ids. A
+// case's steps are protocol requests with an expected outcome; `{"$fixture": "..."}` and
+// `{"$bundle": "..."}` in params stand for the content of a file of conformance/fixtures or
+// conformance/bundles, so documents are never copied into the cases.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** How strongly the spec requires what a case checks. */
+export type Level = 'MUST' | 'SHOULD';
+
+/** What a step expects. Exactly one member. */
+export type Expectation =
+  /** `validate`/`validateBundle`: the document or bundle is accepted. */
+  | { readonly valid: true }
+  /** `validate`/`validateBundle`: refused, with (at least) this issue. */
+  | { readonly issue: { readonly code: string; readonly path: string } }
+  /** The result deep-equals this value. */
+  | { readonly result: unknown }
+  /** The request is refused with a JSON-RPC error whose `data.code` is this spec code. */
+  | { readonly error: string };
+
+/** One request of a case and what it must produce. */
+export interface Step {
+  readonly method: string;
+  readonly params?: unknown;
+  readonly expect: Expectation;
+}
+
+/** One golden case. */
+export interface Case {
+  /** Stable id: never changes, never reused (baselines and diffs key on it). */
+  readonly id: string;
+  readonly title: string;
+  /** The gate whose page specifies the behaviour. */
+  readonly gate: string;
+  /** The contract (or bundle kind, or `jcs`) the case is about, for the summary. */
+  readonly subject: string;
+  /** `docs/spec/<page>.md#<anchor>` of the requirement. */
+  readonly spec: string;
+  readonly level: Level;
+  /** Capability tokens: `contract:<Name>`, `bundle:<kind>`, `digest`, `store`, `liveness`, ... */
+  readonly requires: readonly string[];
+  readonly steps: readonly Step[];
+}
+
+/** A case file: `{ "cases": [...] }`. */
+export interface CaseFile {
+  readonly $comment?: string;
+  readonly cases: readonly Case[];
+}
+
+/** A case with where it came from. */
+export interface LoadedCase extends Case {
+  /** Path of its file, relative to the conformance directory. */
+  readonly file: string;
+}
+
+const ID = /^[a-z][a-z0-9-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)+$/;
+const CAPABILITY =
+  /^(contract:[A-Za-z0-9]+|bundle:[a-z0-9-]+|digest|store|liveness|checkpoint|trace|clock|crash:[a-z0-9-]+)$/;
+
+/** Every problem with a case file's shape, as readable strings; empty when well-formed. */
+export function lintCases(file: string, data: unknown, seen: Set<string>): string[] {
+  const problems: string[] = [];
+  const cases = (data as CaseFile | null)?.cases;
+  if (!Array.isArray(cases) || cases.length === 0) return [`${file}: needs a non-empty "cases" array`];
+  for (const [i, c] of cases.entries()) {
+    const at = `${file} case ${i} (${(c as Case)?.id ?? 'no id'})`;
+    if (!c || typeof c !== 'object') {
+      problems.push(`${at}: not an object`);
+      continue;
+    }
+    if (typeof c.id !== 'string' || !ID.test(c.id)) problems.push(`${at}: id must match ${ID}`);
+    else if (seen.has(c.id)) problems.push(`${at}: duplicate id`);
+    else seen.add(c.id);
+    for (const key of ['title', 'gate', 'subject', 'spec'] as const) {
+      if (typeof c[key] !== 'string' || !c[key]) problems.push(`${at}: "${key}" must be a non-empty string`);
+    }
+    if (typeof c.spec === 'string' && !/^docs\/spec\/[a-z0-9-]+\.md#[a-z0-9-]+$/.test(c.spec)) {
+      problems.push(`${at}: "spec" must be docs/spec/<page>.md#<anchor>`);
+    }
+    if (c.level !== 'MUST' && c.level !== 'SHOULD') problems.push(`${at}: "level" must be MUST or SHOULD`);
+    if (
+      !Array.isArray(c.requires) ||
+      c.requires.some((r: unknown) => typeof r !== 'string' || !CAPABILITY.test(r))
+    ) {
+      problems.push(`${at}: "requires" must list capability tokens (${CAPABILITY})`);
+    }
+    if (!Array.isArray(c.steps) || c.steps.length === 0) {
+      problems.push(`${at}: needs at least one step (a case that observes nothing cannot pass)`);
+      continue;
+    }
+    for (const [j, s] of c.steps.entries()) {
+      if (!s || typeof s.method !== 'string' || !s.method) problems.push(`${at} step ${j}: needs a method`);
+      const keys = s?.expect && typeof s.expect === 'object' ? Object.keys(s.expect) : [];
+      if (keys.length !== 1 || !['valid', 'issue', 'result', 'error'].includes(keys[0]!)) {
+        problems.push(`${at} step ${j}: "expect" needs exactly one of valid, issue, result, error`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Thrown when the case corpus itself is broken (a harness error, exit code 2). */
+export class CaseCorpusError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`the conformance cases are malformed:\n  ${problems.slice(0, 20).join('\n  ')}`);
+    this.name = 'CaseCorpusError';
+  }
+}
+
+/** Load and lint every case file under `<conformanceDir>/cases`, sorted by id. */
+export function loadCases(conformanceDir: string): LoadedCase[] {
+  const root = join(conformanceDir, 'cases');
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const abs = join(dir, e.name);
+      if (e.isDirectory()) walk(abs);
+      else if (e.name.endsWith('.json')) files.push(abs);
+    }
+  };
+  if (existsSync(root)) walk(root);
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  const out: LoadedCase[] = [];
+  for (const abs of files.sort()) {
+    const file = relative(conformanceDir, abs);
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(abs, 'utf8'));
+    } catch (e) {
+      problems.push(`${file}: not JSON (${(e as Error).message})`);
+      continue;
+    }
+    const p = lintCases(file, data, seen);
+    problems.push(...p);
+    if (!p.length) for (const c of (data as CaseFile).cases) out.push({ ...c, file });
+  }
+  if (problems.length) throw new CaseCorpusError(problems);
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+const refCache = new Map<string, unknown>();
+
+/**
+ * Replace `{"$fixture": p}` / `{"$bundle": p}` with the referenced file's content. Files are read
+ * once per process; the values are shared, so callers must not mutate them.
+ */
+export function resolveRefs(value: unknown, conformanceDir: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, conformanceDir));
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && (keys[0] === '$fixture' || keys[0] === '$bundle')) {
+    const dir = keys[0] === '$fixture' ? 'fixtures' : 'bundles';
+    const rel = String((value as Record<string, unknown>)[keys[0]]);
+    if (rel.includes('..')) throw new CaseCorpusError([`reference ${rel} leaves the conformance directory`]);
+    const path = join(conformanceDir, dir, rel);
+    let parsed = refCache.get(path);
+    if (parsed === undefined) {
+      parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+      refCache.set(path, parsed);
+    }
+    return parsed;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, conformanceDir)]));
+}

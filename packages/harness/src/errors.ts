@@ -1,0 +1,49 @@
+/**
+ * Stable codes of what the harness observes about an implementation under test. None of them is
+ * ever a pass: a case that ends in one of these is reported as `error`, `timeout` or `crash`.
+ *
+ * - `IMPL_SPAWN_FAILED`: the command could not be started (not found, not executable).
+ * - `IMPL_EXITED`: the process exited or was killed while a request was outstanding.
+ * - `IMPL_STDOUT_CLOSED`: the process closed stdout but kept running.
+ * - `IMPL_TIMEOUT`: no reply to a request within the per-request timeout.
+ * - `IMPL_GARBAGE_OUTPUT`: a stdout line that is not a JSON-RPC 2.0 response object.
+ * - `IMPL_OVERSIZED_OUTPUT`: a stdout line longer than the harness's line limit.
+ * - `IMPL_UNKNOWN_ID`: a response whose id matches no outstanding request (wrong or duplicate id).
+ * - `IMPL_MISSING_ID`: a response without an id.
+ * - `IMPL_RPC_ERROR`: the implementation answered with a JSON-RPC error object.
+ * - `IMPL_NOT_RUNNING`: a request was made while the process was not running.
+ * - `IMPL_RESTART_BUDGET_EXHAUSTED`: the process crashed more often than the restart budget allows.
+ */
+export type HarnessErrorCode =
+  | 'IMPL_SPAWN_FAILED'
+  | 'IMPL_EXITED'
+  | 'IMPL_STDOUT_CLOSED'
+  | 'IMPL_TIMEOUT'
+  | 'IMPL_GARBAGE_OUTPUT'
+  | 'IMPL_OVERSIZED_OUTPUT'
+  | 'IMPL_UNKNOWN_ID'
+  | 'IMPL_MISSING_ID'
+  | 'IMPL_RPC_ERROR'
+  | 'IMPL_NOT_RUNNING'
+  | 'IMPL_RESTART_BUDGET_EXHAUSTED';
+
+/** What went wrong talking to the implementation, with its stderr tail as context. */
+export class HarnessError extends Error {
+  readonly code: HarnessErrorCode;
+  /** The last lines the implementation wrote to stderr (kept as context, never as a verdict). */
+  readonly stderrTail: string;
+  /** Extra machine-readable detail (exit code, signal, the offending line, the RPC error). */
+  readonly detail: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: HarnessErrorCode,
+    message: string,
+    options: { stderrTail?: string; detail?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'HarnessError';
+    this.code = code;
+    this.stderrTail = options.stderrTail ?? '';
+    this.detail = options.detail ?? {};
+  }
+}

@@ -1,0 +1,178 @@
+// An implementation under test, however it runs: a subprocess speaking the protocol on stdio, or
+// a TypeScript object in the harness's own process (the in-process adapter). The runner only
+// sees this interface.
+import { HarnessError } from './errors.js';
+import { type Capabilities, type HelloResult, PROTOCOL_VERSION, SPEC_ERROR } from './protocol.js';
+import { ImplementationProcess, type ProcessOptions } from './transport/process.js';
+
+/** A live session with an implementation. */
+export interface Implementation {
+  /** What `hello` answered. */
+  readonly hello: HelloResult;
+  /** Send one request; throws {@link HarnessError} for anything but a result. */
+  request(method: string, params?: unknown, options?: { timeoutMs?: number }): Promise<unknown>;
+  /** The implementation's recent stderr (empty in-process). */
+  readonly stderrTail: string;
+  /** Stop it; after a crash, start a fresh one on the same state location. */
+  restart(): Promise<void>;
+  /** kill -9 (subprocess) or drop (in-process) without any shutdown. */
+  kill(): Promise<void>;
+  /** SIGSTOP / SIGCONT (subprocess only; in-process: no-op). */
+  pause(): void;
+  resume(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * An implementation in the harness's own process: a request handler. A refusal defined by the
+ * spec is thrown as {@link ProtocolRefusal}; anything else thrown is an implementation error.
+ */
+export interface InProcessAdapter {
+  handle(method: string, params: unknown): Promise<unknown>;
+  /** Called by `restart()`: drop in-memory state, reopen durable state. */
+  reset?(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** A spec-defined refusal from an in-process adapter (JSON-RPC error -32000 with `data.code`). */
+export class ProtocolRefusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly data: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+    this.name = 'ProtocolRefusal';
+  }
+}
+
+const CAPABILITY_KEYS: ReadonlyArray<keyof Capabilities> = [
+  'contracts',
+  'bundles',
+  'digest',
+  'store',
+  'liveness',
+  'checkpoint',
+  'trace',
+  'clock',
+  'crashPoints',
+];
+
+/** Check a `hello` result's shape; throws IMPL_GARBAGE_OUTPUT naming what is wrong. */
+export function checkHello(value: unknown): HelloResult {
+  const bad = (why: string) =>
+    new HarnessError(
+      'IMPL_GARBAGE_OUTPUT',
+      `hello returned an invalid result: ${why} (see docs/protocol.md#hello)`,
+    );
+  if (!value || typeof value !== 'object') throw bad('not an object');
+  const h = value as Record<string, unknown>;
+  for (const k of ['name', 'version', 'language'])
+    if (typeof h[k] !== 'string' || !h[k]) throw bad(`"${k}" must be a non-empty string`);
+  if (h.protocolVersion !== PROTOCOL_VERSION) throw bad(`"protocolVersion" must be ${PROTOCOL_VERSION}`);
+  const caps = h.capabilities as Record<string, unknown> | undefined;
+  if (!caps || typeof caps !== 'object') throw bad('"capabilities" must be an object');
+  for (const k of CAPABILITY_KEYS) {
+    const v = caps[k];
+    const list = k === 'contracts' || k === 'bundles' || k === 'crashPoints';
+    if (list ? !Array.isArray(v) || v.some((x) => typeof x !== 'string') : typeof v !== 'boolean') {
+      throw bad(`"capabilities.${k}" must be ${list ? 'an array of strings' : 'a boolean'}`);
+    }
+  }
+  return value as HelloResult;
+}
+
+/** Options of a subprocess implementation. */
+export interface SubprocessOptions extends ProcessOptions {
+  /** Durable state location handed to `hello` (a directory or a database URL). */
+  readonly stateLocation: string | null;
+}
+
+/** Start an implementation as a subprocess and greet it. Throws HarnessError if it cannot. */
+export async function startSubprocess(options: SubprocessOptions): Promise<Implementation> {
+  let proc = ImplementationProcess.start(options);
+  const greet = async () =>
+    checkHello(
+      await proc.request('hello', {
+        protocolVersion: PROTOCOL_VERSION,
+        stateLocation: options.stateLocation,
+      }),
+    );
+  let hello: HelloResult;
+  try {
+    hello = await greet();
+  } catch (e) {
+    await proc.kill();
+    throw e;
+  }
+  return {
+    get hello() {
+      return hello;
+    },
+    get stderrTail() {
+      return proc.stderrTail;
+    },
+    request: (method, params, opts) => proc.request(method, params, opts),
+    async restart() {
+      await proc.kill();
+      proc = ImplementationProcess.start(options);
+      hello = await greet();
+    },
+    async kill() {
+      await proc.kill();
+    },
+    pause: () => proc.signal('SIGSTOP'),
+    resume: () => proc.signal('SIGCONT'),
+    async close() {
+      await proc.close();
+    },
+  };
+}
+
+/** Run an in-process adapter through the same interface (same cases, no subprocess). */
+export async function startInProcess(
+  adapter: InProcessAdapter,
+  stateLocation: string | null,
+): Promise<Implementation> {
+  const call = async (method: string, params: unknown) => {
+    try {
+      return await adapter.handle(method, params);
+    } catch (e) {
+      if (e instanceof ProtocolRefusal) {
+        throw new HarnessError('IMPL_RPC_ERROR', `${method} failed: ${e.message}`, {
+          detail: {
+            method,
+            error: { code: SPEC_ERROR, message: e.message, data: { ...e.data, code: e.code } },
+          },
+        });
+      }
+      throw new HarnessError(
+        'IMPL_EXITED',
+        `${method}: the in-process implementation threw: ${(e as Error).message}`,
+        {
+          cause: e,
+        },
+      );
+    }
+  };
+  let hello = checkHello(await call('hello', { protocolVersion: PROTOCOL_VERSION, stateLocation }));
+  return {
+    get hello() {
+      return hello;
+    },
+    stderrTail: '',
+    request: (method, params) => call(method, params),
+    async restart() {
+      await adapter.reset?.();
+      hello = checkHello(await call('hello', { protocolVersion: PROTOCOL_VERSION, stateLocation }));
+    },
+    async kill() {
+      await adapter.reset?.();
+    },
+    pause() {},
+    resume() {},
+    async close() {
+      await adapter.close?.();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * The agent-contracts conformance harness.
+ *
+ * @packageDocumentation
+ */
+export * from './baseline.js';
+export * from './cases.js';
+export * from './diff.js';
+export * from './errors.js';
+export * from './implementation.js';
+export * from './protocol.js';
+export * from './report.js';
+export * from './runner.js';
+export * from './shard.js';
+export * from './transport/process.js';

@@ -1,0 +1,82 @@
+// Protocol v1 between the harness and an implementation under test (docs/protocol.md): JSON-RPC
+// 2.0, one JSON object per line, on the implementation's stdin (requests) and stdout (replies).
+
+/** The protocol version this harness speaks. */
+export const PROTOCOL_VERSION = 1;
+
+/** Parameters of `hello`, the first request of every session. */
+export interface HelloParams {
+  /** Protocol version the harness speaks; an implementation that cannot speak it answers an error. */
+  readonly protocolVersion: number;
+  /**
+   * Where the implementation keeps durable state for this session (a directory, or a database
+   * URL). The harness passes the same location again after killing and restarting the process.
+   */
+  readonly stateLocation: string | null;
+}
+
+/** What an implementation supports; cases needing anything else are reported not-applicable. */
+export interface Capabilities {
+  /** Contracts (`schemaVersion` names) whose documents `validate` judges. */
+  readonly contracts: readonly string[];
+  /** Bundle kinds `validateBundle` judges. */
+  readonly bundles: readonly string[];
+  /** Whether `digest` (RFC 8785 JCS + SHA-256) is implemented. */
+  readonly digest: boolean;
+  /** Whether the `store.*` methods are implemented. */
+  readonly store: boolean;
+  /** Whether the `liveness.*` methods are implemented. */
+  readonly liveness: boolean;
+  /** Whether `checkpoint.validate` is implemented. */
+  readonly checkpoint: boolean;
+  /** Whether the `trace.*` methods are implemented. */
+  readonly trace: boolean;
+  /** Whether `clock.set` / `clock.advance` control the implementation's clock. */
+  readonly clock: boolean;
+  /** Named crash points `crash.arm` accepts. */
+  readonly crashPoints: readonly string[];
+}
+
+/** Result of `hello`. */
+export interface HelloResult {
+  readonly name: string;
+  readonly version: string;
+  /** Implementation language, e.g. `typescript`, `rust`, `python`. */
+  readonly language: string;
+  readonly protocolVersion: number;
+  readonly capabilities: Capabilities;
+}
+
+/** One issue as an implementation reports it: the stable code and the JSON Pointer. */
+export interface ReportedIssue {
+  readonly code: string;
+  readonly path: string;
+}
+
+/** Result of `validate` and `validateBundle`. */
+export interface ValidateResult {
+  readonly ok: boolean;
+  readonly issues: readonly ReportedIssue[];
+}
+
+/** Result of `digest`: the canonical form and its SHA-256, or an error with `DIGEST_INPUT_INVALID`. */
+export interface DigestResult {
+  readonly canonical: string;
+  readonly sha256: string;
+}
+
+/**
+ * A JSON-RPC error's `data` as implementations fill it: the spec's code for a refused operation
+ * (e.g. `LIFECYCLE_STATE_FENCE_MISMATCH`) and any detail (e.g. the current fence).
+ */
+export interface ProtocolErrorData {
+  readonly code: string;
+  readonly [key: string]: unknown;
+}
+
+/** JSON-RPC error code for a refusal defined by the spec (the spec code is in `data.code`). */
+export const SPEC_ERROR = -32000;
+/** JSON-RPC error code for a method the implementation does not implement. */
+export const METHOD_NOT_FOUND = -32601;
+/** JSON-RPC error code for malformed params. */
+export const INVALID_PARAMS = -32602;

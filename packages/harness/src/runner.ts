@@ -1,0 +1,207 @@
+// Runs golden cases against implementations. Every case ends as exactly one outcome; nothing is
+// a pass unless the harness saw the expected reply to every step.
+import { isDeepStrictEqual } from 'node:util';
+import { type Case, type Expectation, resolveRefs } from './cases.js';
+import { HarnessError } from './errors.js';
+import type { Implementation } from './implementation.js';
+import type { Capabilities } from './protocol.js';
+
+/** How a case ended. */
+export type Outcome = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'not-applicable';
+
+/** The result of one case. */
+export interface CaseResult {
+  readonly id: string;
+  readonly gate: string;
+  readonly subject: string;
+  readonly level: string;
+  readonly outcome: Outcome;
+  /** Why: what was expected and what was seen, or why the case did not apply. */
+  readonly detail: string;
+  readonly durationMs: number;
+  /** The implementation's stderr tail, for error/timeout/crash outcomes. */
+  readonly stderrTail?: string;
+}
+
+/** Which required capabilities the implementation does not declare. */
+export function missingCapabilities(requires: readonly string[], caps: Capabilities): string[] {
+  return requires.filter((token) => {
+    const [kind, name] = token.split(':') as [string, string | undefined];
+    switch (kind) {
+      case 'contract':
+        return !caps.contracts.includes(name!);
+      case 'bundle':
+        return !caps.bundles.includes(name!);
+      case 'crash':
+        return !caps.crashPoints.includes(name!);
+      case 'digest':
+      case 'store':
+      case 'liveness':
+      case 'checkpoint':
+      case 'trace':
+      case 'clock':
+        return !caps[kind];
+      default:
+        return true;
+    }
+  });
+}
+
+const short = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 300 ? `${s.slice(0, 300)}…` : s;
+};
+
+interface ValidateLike {
+  ok: boolean;
+  issues: Array<{ code: string; path: string }>;
+}
+
+function asValidateResult(value: unknown): ValidateLike | string {
+  const v = value as Partial<ValidateLike> | null;
+  if (!v || typeof v !== 'object' || typeof v.ok !== 'boolean' || !Array.isArray(v.issues)) {
+    return `expected a validate result { ok: boolean, issues: [...] }, got ${short(value)}`;
+  }
+  if (v.issues.some((i) => !i || typeof i.code !== 'string' || typeof i.path !== 'string')) {
+    return `every issue needs a string "code" and "path", got ${short(v.issues)}`;
+  }
+  return v as ValidateLike;
+}
+
+/** Judge one reply against a step's expectation: null when it matches, else why not. */
+export function judgeReply(
+  expect: Expectation,
+  reply: { result: unknown } | { error: HarnessError },
+): string | null {
+  if ('error' in expect) {
+    if ('result' in reply) return `expected refusal ${expect.error}, got result ${short(reply.result)}`;
+    const data = (reply.error.detail.error as { data?: { code?: unknown } } | undefined)?.data;
+    return data?.code === expect.error
+      ? null
+      : `expected refusal ${expect.error}, got ${short(reply.error.detail.error)}`;
+  }
+  if ('error' in reply)
+    return `expected a result, got error ${short(reply.error.detail.error ?? reply.error.message)}`;
+  if ('result' in expect) {
+    return isDeepStrictEqual(reply.result, expect.result)
+      ? null
+      : `expected ${short(expect.result)}, got ${short(reply.result)}`;
+  }
+  const r = asValidateResult(reply.result);
+  if (typeof r === 'string') return r;
+  if ('valid' in expect) {
+    return r.ok && r.issues.length === 0
+      ? null
+      : `expected valid, got ok=${r.ok} with issues ${short(r.issues)}`;
+  }
+  if (r.ok) return `expected ${expect.issue.code} at "${expect.issue.path}", but the document was accepted`;
+  return r.issues.some((i) => i.code === expect.issue.code && i.path === expect.issue.path)
+    ? null
+    : `expected ${expect.issue.code} at "${expect.issue.path}", got ${short(r.issues)}`;
+}
+
+const FAULT_OUTCOME: Partial<Record<HarnessError['code'], Outcome>> = {
+  IMPL_TIMEOUT: 'timeout',
+  IMPL_EXITED: 'crash',
+  IMPL_STDOUT_CLOSED: 'crash',
+  IMPL_SPAWN_FAILED: 'crash',
+  IMPL_NOT_RUNNING: 'crash',
+};
+
+/** Run one case. Never throws. */
+export async function runCase(
+  impl: Implementation,
+  c: Case,
+  options: { conformanceDir: string; timeoutMs: number },
+): Promise<CaseResult> {
+  const started = performance.now();
+  const base = { id: c.id, gate: c.gate, subject: c.subject, level: c.level };
+  const done = (outcome: Outcome, detail: string, withStderr = false): CaseResult => ({
+    ...base,
+    outcome,
+    detail,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    ...(withStderr && impl.stderrTail ? { stderrTail: impl.stderrTail.slice(-4096) } : {}),
+  });
+  const missing = missingCapabilities(c.requires, impl.hello.capabilities);
+  if (missing.length)
+    return done('not-applicable', `the implementation does not declare ${missing.join(', ')}`);
+  for (const [i, step] of c.steps.entries()) {
+    let params: unknown;
+    try {
+      params = resolveRefs(step.params, options.conformanceDir);
+    } catch (e) {
+      return done('error', `step ${i}: cannot resolve its params: ${(e as Error).message}`);
+    }
+    let reply: { result: unknown } | { error: HarnessError };
+    try {
+      reply = { result: await impl.request(step.method, params, { timeoutMs: options.timeoutMs }) };
+    } catch (e) {
+      if (!(e instanceof HarnessError))
+        return done('error', `step ${i} (${step.method}): ${(e as Error).message}`);
+      const fault = FAULT_OUTCOME[e.code];
+      if (fault) return done(fault, `step ${i} (${step.method}): ${e.code}: ${e.message}`, true);
+      if (e.code !== 'IMPL_RPC_ERROR')
+        return done('error', `step ${i} (${step.method}): ${e.code}: ${e.message}`, true);
+      reply = { error: e };
+    }
+    const why = judgeReply(step.expect, reply);
+    if (why) return done('fail', `step ${i} (${step.method}): ${why}`);
+  }
+  return done('pass', `${c.steps.length} step${c.steps.length === 1 ? '' : 's'} as expected`);
+}
+
+/** Options of {@link runSuite}. */
+export interface SuiteOptions {
+  readonly conformanceDir: string;
+  readonly timeoutMs: number;
+  /** How many crashes (or timeouts, which restart too) the implementation may have in a run. */
+  readonly restartBudget: number;
+  /** Called with each result as soon as it is known (progress, streaming reports). */
+  readonly onResult?: (result: CaseResult) => void;
+}
+
+/**
+ * Run cases on one implementation session, in order, restarting it after a crash or timeout
+ * while the budget lasts; once it is spent, the remaining cases end as `error`.
+ */
+export async function runSuite(
+  impl: Implementation,
+  cases: readonly Case[],
+  options: SuiteOptions,
+): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  let restarts = 0;
+  let dead: string | null = null;
+  for (const c of cases) {
+    let result: CaseResult;
+    if (dead) {
+      result = {
+        id: c.id,
+        gate: c.gate,
+        subject: c.subject,
+        level: c.level,
+        outcome: 'error',
+        detail: dead,
+        durationMs: 0,
+      };
+    } else {
+      result = await runCase(impl, c, options);
+      if (result.outcome === 'crash' || result.outcome === 'timeout') {
+        if (restarts >= options.restartBudget) {
+          dead = `not run: the implementation crashed or hung ${restarts + 1} times, more than the restart budget (${options.restartBudget}) allows`;
+        } else {
+          restarts++;
+          try {
+            await impl.restart();
+          } catch (e) {
+            dead = `not run: the implementation could not be restarted (${(e as Error).message})`;
+          }
+        }
+      }
+    }
+    results.push(result);
+    options.onResult?.(result);
+  }
+  return results;
+}

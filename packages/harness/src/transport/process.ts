@@ -1,0 +1,327 @@
+// One implementation under test, as a long-running child process speaking newline-delimited
+// JSON-RPC 2.0 on stdin/stdout. The harness trusts nothing it says: every reply is checked for
+// shape and id, every request has a deadline, and a crash, a closed stdout, garbage or an
+// oversized line fails the outstanding requests at once with a coded HarnessError instead of
+// letting them hang. stderr is free for the implementation's logs and is kept as context.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { HarnessError, type HarnessErrorCode } from '../errors.js';
+
+/** How to start an implementation and how patient to be with it. */
+export interface ProcessOptions {
+  /** The command line, run by `/bin/sh -c` (so `node impl.js --flag` and `./impl` both work). */
+  readonly command: string;
+  readonly cwd?: string;
+  /** Extra environment variables (merged over the harness's own environment). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Default deadline of one request, in ms (default 10 000). */
+  readonly requestTimeoutMs?: number;
+  /** Longest stdout line accepted, in bytes (default 16 MiB). */
+  readonly maxLineBytes?: number;
+  /** How much of stderr to keep as context, in bytes (default 64 KiB). */
+  readonly stderrTailBytes?: number;
+}
+
+/** A protocol violation seen on stdout, kept for the report even when no request was waiting. */
+export interface ProtocolViolation {
+  readonly code: HarnessErrorCode;
+  readonly message: string;
+  /** The first 200 characters of the offending line, if any. */
+  readonly excerpt?: string;
+}
+
+/** How the process ended. */
+export interface ExitInfo {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+interface Pending {
+  readonly method: string;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: HarnessError) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+const DEFAULTS = { requestTimeoutMs: 10_000, maxLineBytes: 16 * 1024 * 1024, stderrTailBytes: 64 * 1024 };
+
+/**
+ * A running implementation. Create with {@link ImplementationProcess.start}.
+ *
+ * @example
+ * const impl = ImplementationProcess.start({ command: 'node impl.js' });
+ * const hello = await impl.request('hello', { protocolVersion: 1 });
+ * await impl.close();
+ */
+export class ImplementationProcess {
+  readonly options: Required<Omit<ProcessOptions, 'cwd' | 'env'>> & Pick<ProcessOptions, 'cwd' | 'env'>;
+  /** Resolves once, when the process has exited (or failed to start). */
+  readonly exited: Promise<ExitInfo>;
+  /** Every protocol violation seen so far. */
+  readonly violations: ProtocolViolation[] = [];
+
+  #child: ChildProcess;
+  #nextId = 1;
+  #pending = new Map<number, Pending>();
+  /** Ids whose request timed out: a reply to one of them is late, not foreign. */
+  #expired = new Set<number>();
+  #stdoutChunks: Buffer[] = [];
+  #stdoutBytes = 0;
+  #discarding = false;
+  #stderr = '';
+  #exit: ExitInfo | null = null;
+  #stdoutClosed = false;
+  #spawnError: Error | null = null;
+
+  private constructor(options: ProcessOptions) {
+    this.options = { ...DEFAULTS, ...options };
+    this.#child = spawn(options.command, {
+      shell: true,
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // A process group of its own, so a kill reaches the shell and everything it started.
+      detached: true,
+    });
+    this.exited = new Promise<ExitInfo>((resolve) => {
+      this.#child.once('error', (err) => {
+        this.#spawnError = err;
+        this.#exit = { code: null, signal: null };
+        this.#failAll('IMPL_SPAWN_FAILED', `could not start "${options.command}": ${err.message}`);
+        resolve(this.#exit);
+      });
+      this.#child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.#failAll('IMPL_EXITED', `the implementation ${how} while a request was outstanding`, {
+          code,
+          signal,
+        });
+        resolve(this.#exit);
+      });
+    });
+    this.#child.stdout!.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+    this.#child.stdout!.on('end', () => {
+      this.#stdoutClosed = true;
+      // stdout also ends when the process exits; give the exit event the chance to name the
+      // real cause before calling it a closed stdout.
+      setTimeout(() => {
+        if (this.running)
+          this.#failAll('IMPL_STDOUT_CLOSED', 'the implementation closed stdout but kept running');
+      }, 100).unref();
+    });
+    this.#child.stderr!.setEncoding('utf8');
+    this.#child.stderr!.on('data', (text: string) => {
+      this.#stderr = (this.#stderr + text).slice(-this.options.stderrTailBytes);
+    });
+    // Writing to a process that died raises EPIPE on stdin; the exit handler reports it.
+    this.#child.stdin!.on('error', () => {});
+  }
+
+  /** Start an implementation. Never throws: a spawn failure surfaces on the first request. */
+  static start(options: ProcessOptions): ImplementationProcess {
+    return new ImplementationProcess(options);
+  }
+
+  /** The operating-system process id, or undefined if it never started. */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /** Whether the process is still running. */
+  get running(): boolean {
+    return this.#exit === null && this.#spawnError === null;
+  }
+
+  /** The tail of what the implementation wrote to stderr. */
+  get stderrTail(): string {
+    return this.#stderr;
+  }
+
+  /**
+   * Send one JSON-RPC request and wait for its reply.
+   *
+   * @throws {HarnessError} with the code of whatever went wrong; `IMPL_RPC_ERROR` carries the
+   *   implementation's error object in `detail.error`.
+   */
+  request<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
+    if (!this.running || this.#stdoutClosed) {
+      const code = this.#spawnError
+        ? 'IMPL_SPAWN_FAILED'
+        : this.#stdoutClosed && this.running
+          ? 'IMPL_STDOUT_CLOSED'
+          : 'IMPL_NOT_RUNNING';
+      return Promise.reject(this.#error(code, `cannot call ${method}: the implementation is not running`));
+    }
+    const id = this.#nextId++;
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        this.#expired.add(id);
+        if (this.#expired.size > 1024) this.#expired.delete(this.#expired.values().next().value as number);
+        reject(
+          this.#error('IMPL_TIMEOUT', `no reply to ${method} within ${timeoutMs} ms`, { method, timeoutMs }),
+        );
+      }, timeoutMs);
+      this.#pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
+      const line = `${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`;
+      this.#child.stdin!.write(line);
+    });
+  }
+
+  /** Send a signal to the whole process group (SIGKILL, SIGSTOP, SIGCONT, SIGTERM). */
+  signal(signal: NodeJS.Signals): void {
+    const pid = this.#child.pid;
+    if (pid === undefined || this.#exit) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      try {
+        this.#child.kill(signal);
+      } catch {}
+    }
+  }
+
+  /** kill -9 the implementation and wait until it is gone. */
+  async kill(): Promise<ExitInfo> {
+    this.signal('SIGCONT');
+    this.signal('SIGKILL');
+    return this.exited;
+  }
+
+  /**
+   * Ask the implementation to shut down (`shutdown`), then close stdin; kill it if it has not
+   * exited after `graceMs`.
+   */
+  async close(graceMs = 2_000): Promise<ExitInfo> {
+    if (this.running && !this.#stdoutClosed) {
+      await this.request('shutdown', undefined, { timeoutMs: graceMs }).catch(() => {});
+    }
+    this.#child.stdin!.end();
+    const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    const exit = await this.exited;
+    clearTimeout(timer);
+    return exit;
+  }
+
+  #error(code: HarnessErrorCode, message: string, detail: Record<string, unknown> = {}): HarnessError {
+    return new HarnessError(code, message, { stderrTail: this.#stderr, detail });
+  }
+
+  #failAll(code: HarnessErrorCode, message: string, detail: Record<string, unknown> = {}): void {
+    for (const [id, p] of this.#pending) {
+      clearTimeout(p.timer);
+      this.#pending.delete(id);
+      p.reject(this.#error(code, `${p.method}: ${message}`, { ...detail, method: p.method }));
+    }
+  }
+
+  #violation(code: HarnessErrorCode, message: string, line?: string): void {
+    this.violations.push({ code, message, ...(line === undefined ? {} : { excerpt: line.slice(0, 200) }) });
+    // A reply we cannot attribute means the request it belonged to will never be answered
+    // correctly: fail everything outstanding now rather than wait for the timeout.
+    this.#failAll(code, message);
+  }
+
+  #onStdout(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) break;
+      const part = chunk.subarray(start, nl);
+      start = nl + 1;
+      if (this.#discarding) {
+        this.#discarding = false;
+        this.#stdoutChunks = [];
+        this.#stdoutBytes = 0;
+        continue;
+      }
+      const line = Buffer.concat([...this.#stdoutChunks, part]).toString('utf8');
+      this.#stdoutChunks = [];
+      this.#stdoutBytes = 0;
+      this.#onLine(line);
+    }
+    if (start < chunk.length && !this.#discarding) {
+      const rest = chunk.subarray(start);
+      this.#stdoutBytes += rest.length;
+      if (this.#stdoutBytes > this.options.maxLineBytes) {
+        this.#stdoutChunks = [];
+        this.#stdoutBytes = 0;
+        this.#discarding = true;
+        this.#violation(
+          'IMPL_OVERSIZED_OUTPUT',
+          `a stdout line exceeded ${this.options.maxLineBytes} bytes; replies must be one line each and bounded`,
+        );
+      } else this.#stdoutChunks.push(rest);
+    }
+  }
+
+  #onLine(raw: string): void {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.#violation(
+        'IMPL_GARBAGE_OUTPUT',
+        'stdout carried a line that is not JSON (logs belong on stderr)',
+        line,
+      );
+      return;
+    }
+    if (
+      msg === null ||
+      typeof msg !== 'object' ||
+      Array.isArray(msg) ||
+      (msg as { jsonrpc?: unknown }).jsonrpc !== '2.0'
+    ) {
+      this.#violation('IMPL_GARBAGE_OUTPUT', 'stdout carried a line that is not a JSON-RPC 2.0 object', line);
+      return;
+    }
+    const m = msg as { id?: unknown; result?: unknown; error?: unknown };
+    const hasResult = Object.hasOwn(m, 'result');
+    const hasError = Object.hasOwn(m, 'error');
+    if (hasResult === hasError) {
+      this.#violation(
+        'IMPL_GARBAGE_OUTPUT',
+        'a response must carry exactly one of "result" and "error"',
+        line,
+      );
+      return;
+    }
+    if (m.id === undefined || m.id === null) {
+      this.#violation('IMPL_MISSING_ID', 'a response carried no id', line);
+      return;
+    }
+    const pending = typeof m.id === 'number' ? this.#pending.get(m.id) : undefined;
+    if (!pending && typeof m.id === 'number' && this.#expired.delete(m.id)) {
+      // The reply to a request that already timed out: recorded, but it answers nobody.
+      this.violations.push({
+        code: 'IMPL_TIMEOUT',
+        message: `a reply to request ${m.id} arrived after its deadline`,
+        excerpt: line.slice(0, 200),
+      });
+      return;
+    }
+    if (!pending) {
+      this.#violation(
+        'IMPL_UNKNOWN_ID',
+        `a response carried id ${JSON.stringify(m.id)}, which no outstanding request has`,
+        line,
+      );
+      return;
+    }
+    this.#pending.delete(m.id as number);
+    clearTimeout(pending.timer);
+    if (hasError) {
+      const error = m.error as { code?: unknown; message?: unknown; data?: unknown } | null;
+      pending.reject(
+        this.#error('IMPL_RPC_ERROR', `${pending.method} failed: ${String(error?.message ?? 'error')}`, {
+          method: pending.method,
+          error,
+        }),
+      );
+    } else pending.resolve(m.result);
+  }
+}

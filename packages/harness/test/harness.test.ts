@@ -1,0 +1,196 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  CaseCorpusError,
+  type CaseResult,
+  diffReports,
+  globMatch,
+  HarnessError,
+  inShard,
+  judgeReply,
+  judgeRun,
+  lintCases,
+  loadCases,
+  missingCapabilities,
+  parseBaseline,
+  parseReport,
+  parseShard,
+  updatedBaseline,
+} from '../src/index.ts';
+
+const conformanceDir = fileURLToPath(new URL('../../../conformance/', import.meta.url));
+const result = (id: string, outcome: CaseResult['outcome']): CaseResult => ({
+  id,
+  gate: 'G',
+  subject: 'S',
+  level: 'MUST',
+  outcome,
+  detail: outcome,
+  durationMs: 1,
+});
+
+describe('golden cases', () => {
+  it('the committed cases are well-formed, with unique ids, covering every fixture and vector', () => {
+    const cases = loadCases(conformanceDir);
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+    expect(cases.filter((c) => c.id.startsWith('digest/jcs/')).length).toBe(41);
+    expect(cases.some((c) => c.id.startsWith('validate/TaskOperationRecordV1/invalid/'))).toBe(true);
+  });
+
+  it('lint refuses duplicate ids, missing steps, bad capability tokens and bad expectations', () => {
+    const good = {
+      id: 'g/x/1',
+      title: 't',
+      gate: 'G',
+      subject: 'S',
+      spec: 'docs/spec/index.md#gates',
+      level: 'MUST',
+      requires: ['digest'],
+      steps: [{ method: 'digest', params: {}, expect: { result: 1 } }],
+    };
+    expect(lintCases('f', { cases: [good] }, new Set())).toEqual([]);
+    expect(lintCases('f', { cases: [good, good] }, new Set()).join()).toMatch(/duplicate id/);
+    expect(lintCases('f', { cases: [{ ...good, steps: [] }] }, new Set()).join()).toMatch(/observes nothing/);
+    expect(lintCases('f', { cases: [{ ...good, requires: ['telepathy'] }] }, new Set()).join()).toMatch(
+      /capability/,
+    );
+    expect(
+      lintCases(
+        'f',
+        { cases: [{ ...good, steps: [{ method: 'm', expect: { valid: true, result: 1 } }] }] },
+        new Set(),
+      ).join(),
+    ).toMatch(/exactly one/);
+    expect(lintCases('f', { cases: [{ ...good, level: 'MAY' }] }, new Set()).join()).toMatch(/level/);
+    expect(lintCases('f', {}, new Set())).toHaveLength(1);
+  });
+
+  it('a malformed case corpus is a CaseCorpusError naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cases-'));
+    mkdirSync(join(dir, 'cases'));
+    writeFileSync(join(dir, 'cases', 'broken.json'), '{ not json');
+    expect(() => loadCases(dir)).toThrow(CaseCorpusError);
+    expect(() => loadCases(dir)).toThrow(/broken\.json/);
+  });
+});
+
+describe('judging replies', () => {
+  const rpcError = (code: string) =>
+    new HarnessError('IMPL_RPC_ERROR', 'x', {
+      detail: { error: { code: -32000, message: 'm', data: { code } } },
+    });
+
+  it('valid needs ok and no issues; issue needs the exact code at the exact path', () => {
+    expect(judgeReply({ valid: true }, { result: { ok: true, issues: [] } })).toBeNull();
+    expect(judgeReply({ valid: true }, { result: { ok: false, issues: [{ code: 'X', path: '' }] } })).toMatch(
+      /expected valid/,
+    );
+    const issue = { issue: { code: 'SCHEMA_MINIMUM', path: '/a' } } as const;
+    expect(
+      judgeReply(issue, { result: { ok: false, issues: [{ code: 'SCHEMA_MINIMUM', path: '/a' }] } }),
+    ).toBeNull();
+    expect(
+      judgeReply(issue, { result: { ok: false, issues: [{ code: 'SCHEMA_MINIMUM', path: '/b' }] } }),
+    ).toMatch(/expected/);
+    expect(judgeReply(issue, { result: { ok: true, issues: [] } })).toMatch(/accepted/);
+  });
+
+  it('a malformed result is a failure, never a pass', () => {
+    expect(judgeReply({ valid: true }, { result: true })).toMatch(/validate result/);
+    expect(judgeReply({ valid: true }, { result: { ok: true, issues: [{ code: 1 }] } })).toMatch(/string/);
+  });
+
+  it('error expectations match the spec code in data.code', () => {
+    expect(
+      judgeReply({ error: 'DIGEST_INPUT_INVALID' }, { error: rpcError('DIGEST_INPUT_INVALID') }),
+    ).toBeNull();
+    expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, { error: rpcError('OTHER') })).toMatch(
+      /expected refusal/,
+    );
+    expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, { result: {} })).toMatch(/got result/);
+    expect(judgeReply({ result: { a: 1 } }, { error: rpcError('X') })).toMatch(/expected a result/);
+  });
+
+  it('capabilities decide applicability', () => {
+    const caps = {
+      contracts: ['A'],
+      bundles: [],
+      digest: true,
+      store: false,
+      liveness: false,
+      checkpoint: false,
+      trace: false,
+      clock: false,
+      crashPoints: [],
+    };
+    expect(missingCapabilities(['contract:A', 'digest'], caps)).toEqual([]);
+    expect(missingCapabilities(['contract:B', 'store', 'crash:after-prepare'], caps)).toEqual([
+      'contract:B',
+      'store',
+      'crash:after-prepare',
+    ]);
+  });
+});
+
+describe('shards, globs, baselines, diffs', () => {
+  it('shards are stable and partition any id set', () => {
+    expect(parseShard('2/3')).toEqual({ index: 2, total: 3 });
+    for (const bad of ['0/3', '4/3', '1/0', 'x', '1-3']) expect(parseShard(bad)).toBeNull();
+    const ids = Array.from({ length: 500 }, (_, i) => `validate/C/valid/case-${i}`);
+    const shards = [1, 2, 3, 4].map((index) => ids.filter((id) => inShard(id, { index, total: 4 })));
+    expect(shards.flat().sort()).toEqual([...ids].sort());
+    for (const s of shards) expect(s.length).toBeGreaterThan(80);
+    expect(inShard('a/b', { index: 1, total: 1 })).toBe(true);
+  });
+
+  it('globs match ids with * across slashes, and escape regex characters', () => {
+    expect(globMatch('validate/*/invalid/*', 'validate/X/invalid/y')).toBe(true);
+    expect(globMatch('digest/jcs/jcs-rfc-3.2.2-*', 'digest/jcs/jcs-rfc-3.2.2-primitives')).toBe(true);
+    expect(globMatch('digest/jcs/jcs-rfc-3.2.2-*', 'digest/jcs/jcs-rfc-3x2x2-primitives')).toBe(false);
+  });
+
+  it('a run conforms only with no unexpected failure, no stale entry and something applicable', () => {
+    const base = parseBaseline(JSON.stringify({ expectedFailures: [{ id: 'a/*', reason: 'known' }] }));
+    expect(judgeRun([result('a/1', 'fail'), result('b/1', 'pass')], base).conforms).toBe(true);
+    expect(judgeRun([result('a/1', 'fail'), result('b/1', 'crash')], base).unexpectedFailures).toEqual([
+      'b/1',
+    ]);
+    expect(judgeRun([result('a/1', 'pass'), result('b/1', 'pass')], base).stalePassing).toEqual(['a/*']);
+    expect(judgeRun([result('b/1', 'not-applicable')], null).conforms).toBe(false);
+    expect(judgeRun([result('b/1', 'timeout')], null).conforms).toBe(false);
+  });
+
+  it('baseline update keeps reasons and lists exactly the failures', () => {
+    const prev = parseBaseline(
+      JSON.stringify({ expectedFailures: [{ id: 'a/1', reason: 'tracked in #12' }] }),
+    );
+    const next = updatedBaseline(
+      [result('a/1', 'fail'), result('a/2', 'error'), result('a/3', 'pass')],
+      prev,
+    );
+    expect(next.expectedFailures).toEqual([
+      { id: 'a/1', reason: 'tracked in #12' },
+      { id: 'a/2', reason: 'error: error' },
+    ]);
+    expect(() => parseBaseline('[]')).toThrow(/expectedFailures/);
+    expect(() => parseBaseline('{"expectedFailures":[{"id":"x"}]}')).toThrow(/reason/);
+  });
+
+  it('diff classifies by id', () => {
+    const report = (cases: CaseResult[]) =>
+      parseReport(
+        [{ type: 'run' }, ...cases.map((c) => ({ type: 'case', ...c }))]
+          .map((l) => JSON.stringify(l))
+          .join('\n'),
+      );
+    const d = diffReports(
+      report([result('x', 'pass'), result('y', 'fail'), result('z', 'fail'), result('gone', 'pass')]),
+      report([result('x', 'fail'), result('y', 'pass'), result('z', 'crash'), result('new', 'pass')]),
+    );
+    expect(d).toEqual({ fixed: ['y'], broken: ['x'], added: ['new'], removed: ['gone'], changed: ['z'] });
+    expect(() => parseReport('{"type":"case"}')).toThrow(/no "run" line/);
+  });
+});

@@ -1,0 +1,110 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HarnessError } from '../src/errors.ts';
+import { ImplementationProcess } from '../src/transport/process.ts';
+
+const fake = fileURLToPath(new URL('./fakes/fake-impl.mjs', import.meta.url));
+const started: ImplementationProcess[] = [];
+function start(mode: string, extra: Partial<Parameters<typeof ImplementationProcess.start>[0]> = {}) {
+  const p = ImplementationProcess.start({
+    command: `node ${fake} ${mode}`,
+    requestTimeoutMs: 3_000,
+    ...extra,
+  });
+  started.push(p);
+  return p;
+}
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((p) => p.kill()));
+});
+
+async function failure(promise: Promise<unknown>): Promise<HarnessError> {
+  try {
+    await promise;
+  } catch (e) {
+    expect(e).toBeInstanceOf(HarnessError);
+    return e as HarnessError;
+  }
+  throw new Error('expected the request to fail, but it succeeded');
+}
+
+describe('ImplementationProcess', () => {
+  it('round-trips requests over one long-running process and shuts it down cleanly', async () => {
+    const p = start('ok');
+    for (let i = 0; i < 20; i++) {
+      expect(await p.request('echo', { i })).toEqual({ method: 'echo', params: { i } });
+    }
+    const exit = await p.close();
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(p.stderrTail).toContain('fake-impl starting in mode ok');
+  });
+
+  it('matches out-of-order replies by id', async () => {
+    const p = start('out-of-order');
+    const [a, b] = await Promise.all([p.request('first', 1), p.request('second', 2)]);
+    expect(a).toEqual({ method: 'first', params: 1 });
+    expect(b).toEqual({ method: 'second', params: 2 });
+  });
+
+  it('reassembles a reply split across writes, and tolerates CRLF line ends', async () => {
+    expect(await start('split').request('x')).toEqual({ method: 'x' });
+    expect(await start('crlf').request('y')).toEqual({ method: 'y' });
+  });
+
+  it.each([
+    ['hang', 'IMPL_TIMEOUT'],
+    ['garbage', 'IMPL_GARBAGE_OUTPUT'],
+    ['not-jsonrpc', 'IMPL_GARBAGE_OUTPUT'],
+    ['both-result-and-error', 'IMPL_GARBAGE_OUTPUT'],
+    ['wrong-id', 'IMPL_UNKNOWN_ID'],
+    ['missing-id', 'IMPL_MISSING_ID'],
+    ['rpc-error', 'IMPL_RPC_ERROR'],
+    ['crash', 'IMPL_EXITED'],
+    ['kill-self', 'IMPL_EXITED'],
+    ['close-stdout', 'IMPL_STDOUT_CLOSED'],
+  ])('a %s implementation fails the request with %s, never hangs', async (mode, code) => {
+    const p = start(mode, { requestTimeoutMs: mode === 'hang' ? 300 : 3_000 });
+    const err = await failure(p.request('hello', {}));
+    expect(err.code).toBe(code);
+    expect(err.stderrTail).toContain(`mode ${mode}`);
+  });
+
+  it('records protocol violations even after the request failed', async () => {
+    const p = start('wrong-id');
+    await failure(p.request('a'));
+    expect(p.violations.map((v) => v.code)).toEqual(['IMPL_UNKNOWN_ID']);
+    expect(p.violations[0]!.excerpt).toContain('"id":1001');
+  });
+
+  it('refuses an oversized line without buffering it whole, and recovers for the next request', async () => {
+    const p = start('oversized', { maxLineBytes: 1024 * 1024 });
+    const err = await failure(p.request('big'));
+    expect(err.code).toBe('IMPL_OVERSIZED_OUTPUT');
+  });
+
+  it('reports a command that cannot start as IMPL_SPAWN_FAILED or IMPL_EXITED, with stderr', async () => {
+    const p = ImplementationProcess.start({ command: '/nonexistent/impl --serve', requestTimeoutMs: 2_000 });
+    started.push(p);
+    const err = await failure(p.request('hello'));
+    expect(['IMPL_SPAWN_FAILED', 'IMPL_EXITED', 'IMPL_NOT_RUNNING']).toContain(err.code);
+    expect(err.stderrTail + err.message).toMatch(/nonexistent|not found|could not start|exited/);
+    await p.exited;
+    expect(p.running).toBe(false);
+    expect((await failure(p.request('again'))).code).toMatch(/IMPL_(NOT_RUNNING|SPAWN_FAILED)/);
+    expect(p.stderrTail).toMatch(/not found|No such file/);
+  });
+
+  it('SIGSTOP makes requests time out; SIGCONT resumes; kill -9 ends it', async () => {
+    const p = start('ok');
+    expect(await p.request('before')).toEqual({ method: 'before', params: null });
+    p.signal('SIGSTOP');
+    expect((await failure(p.request('paused', undefined, { timeoutMs: 300 }))).code).toBe('IMPL_TIMEOUT');
+    p.signal('SIGCONT');
+    // The paused request's late reply arrives for an id nobody waits for any more: recorded as
+    // late, and it does not disturb the next request.
+    expect(await p.request('after')).toEqual({ method: 'after', params: null });
+    expect(p.violations.map((v) => v.code)).toEqual(['IMPL_TIMEOUT']);
+    const exit = await p.kill();
+    expect(exit.signal).toBe('SIGKILL');
+  });
+});

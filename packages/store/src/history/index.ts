@@ -1,0 +1,3 @@
+export * from './history.js';
+export * from './invariants.js';
+export * from './linearizability.js';
