@@ -16,14 +16,26 @@ export type Expectation =
   | { readonly issue: { readonly code: string; readonly path: string } }
   /** The result deep-equals this value. */
   | { readonly result: unknown }
+  /**
+   * The result contains this value: objects match when every member given here matches (extra
+   * members in the result are allowed), arrays when they have the same length and match element
+   * by element, anything else when equal.
+   */
+  | { readonly match: unknown }
   /** The request is refused with a JSON-RPC error whose `data.code` is this spec code. */
   | { readonly error: string };
 
 /** One request of a case and what it must produce. */
 export interface Step {
   readonly method: string;
+  /** Request params; `{"$var": "name"}` anywhere stands for a value captured by an earlier step. */
   readonly params?: unknown;
   readonly expect: Expectation;
+  /**
+   * Values to remember for later steps of the same case: name -> JSON Pointer into this step's
+   * result (or, for a refusal, into its error `data`).
+   */
+  readonly capture?: Readonly<Record<string, string>>;
 }
 
 /** One golden case. */
@@ -93,8 +105,17 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
     for (const [j, s] of c.steps.entries()) {
       if (!s || typeof s.method !== 'string' || !s.method) problems.push(`${at} step ${j}: needs a method`);
       const keys = s?.expect && typeof s.expect === 'object' ? Object.keys(s.expect) : [];
-      if (keys.length !== 1 || !['valid', 'issue', 'result', 'error'].includes(keys[0]!)) {
-        problems.push(`${at} step ${j}: "expect" needs exactly one of valid, issue, result, error`);
+      if (keys.length !== 1 || !['valid', 'issue', 'result', 'match', 'error'].includes(keys[0]!)) {
+        problems.push(`${at} step ${j}: "expect" needs exactly one of valid, issue, result, match, error`);
+      }
+      if (s?.capture !== undefined) {
+        const ok =
+          s.capture &&
+          typeof s.capture === 'object' &&
+          Object.entries(s.capture).every(
+            ([k, v]) => /^[A-Za-z][A-Za-z0-9_]*$/.test(k) && typeof v === 'string' && /^(\/.*)?$/.test(v),
+          );
+        if (!ok) problems.push(`${at} step ${j}: "capture" maps names to JSON Pointers`);
       }
     }
   }
@@ -164,4 +185,54 @@ export function resolveRefs(value: unknown, conformanceDir: string): unknown {
     return parsed;
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, conformanceDir)]));
+}
+
+/** Thrown when a step uses a `$var` no earlier step captured. */
+export class UnboundVariableError extends Error {}
+
+/** Replace every `{"$var": name}` with the captured value. */
+export function substituteVars(value: unknown, vars: ReadonlyMap<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((v) => substituteVars(v, vars));
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === '$var') {
+    const name = String((value as { $var: unknown }).$var);
+    if (!vars.has(name)) throw new UnboundVariableError(`no earlier step captured "${name}"`);
+    return vars.get(name);
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteVars(v, vars)]));
+}
+
+/** Resolve a JSON Pointer (RFC 6901) in a value; `undefined` when it does not exist. */
+export function pointerGet(value: unknown, pointer: string): unknown {
+  if (pointer === '') return value;
+  let node: unknown = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, token)) return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
+/** Whether `actual` contains `expected` (see the `match` expectation); returns the first mismatch path, or null. */
+export function partialMismatch(expected: unknown, actual: unknown, path = ''): string | null {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return path || '/';
+    for (const [i, e] of expected.entries()) {
+      const m = partialMismatch(e, actual[i], `${path}/${i}`);
+      if (m !== null) return m;
+    }
+    return null;
+  }
+  if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return path || '/';
+    for (const [k, e] of Object.entries(expected)) {
+      if (!Object.hasOwn(actual, k)) return `${path}/${k}`;
+      const m = partialMismatch(e, (actual as Record<string, unknown>)[k], `${path}/${k}`);
+      if (m !== null) return m;
+    }
+    return null;
+  }
+  return Object.is(expected, actual) || expected === actual ? null : path || '/';
 }

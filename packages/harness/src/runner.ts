@@ -1,7 +1,14 @@
 // Runs golden cases against implementations. Every case ends as exactly one outcome; nothing is
 // a pass unless the harness saw the expected reply to every step.
 import { isDeepStrictEqual } from 'node:util';
-import { type Case, type Expectation, resolveRefs } from './cases.js';
+import {
+  type Case,
+  type Expectation,
+  partialMismatch,
+  pointerGet,
+  resolveRefs,
+  substituteVars,
+} from './cases.js';
 import { HarnessError } from './errors.js';
 import type { Implementation } from './implementation.js';
 import type { Capabilities } from './protocol.js';
@@ -87,6 +94,12 @@ export function judgeReply(
       ? null
       : `expected ${short(expect.result)}, got ${short(reply.result)}`;
   }
+  if ('match' in expect) {
+    const at = partialMismatch(expect.match, reply.result);
+    if (at === null) return null;
+    const p = at === '/' ? '' : at;
+    return `result differs at ${at}: expected ${short(pointerGet(expect.match, p))}, got ${short(pointerGet(reply.result, p))}`;
+  }
   const r = asValidateResult(reply.result);
   if (typeof r === 'string') return r;
   if ('valid' in expect) {
@@ -126,10 +139,11 @@ export async function runCase(
   const missing = missingCapabilities(c.requires, impl.hello.capabilities);
   if (missing.length)
     return done('not-applicable', `the implementation does not declare ${missing.join(', ')}`);
+  const vars = new Map<string, unknown>();
   for (const [i, step] of c.steps.entries()) {
     let params: unknown;
     try {
-      params = resolveRefs(step.params, options.conformanceDir);
+      params = substituteVars(resolveRefs(step.params, options.conformanceDir), vars);
     } catch (e) {
       return done('error', `step ${i}: cannot resolve its params: ${(e as Error).message}`);
     }
@@ -147,6 +161,14 @@ export async function runCase(
     }
     const why = judgeReply(step.expect, reply);
     if (why) return done('fail', `step ${i} (${step.method}): ${why}`);
+    for (const [name, pointer] of Object.entries(step.capture ?? {})) {
+      const source =
+        'result' in reply ? reply.result : (reply.error.detail.error as { data?: unknown } | undefined)?.data;
+      const value = pointerGet(source, pointer);
+      if (value === undefined)
+        return done('fail', `step ${i} (${step.method}): nothing at ${pointer} to capture as "${name}"`);
+      vars.set(name, value);
+    }
   }
   return done('pass', `${c.steps.length} step${c.steps.length === 1 ? '' : 's'} as expected`);
 }

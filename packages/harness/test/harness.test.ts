@@ -194,3 +194,82 @@ describe('shards, globs, baselines, diffs', () => {
     expect(() => parseReport('{"type":"case"}')).toThrow(/no "run" line/);
   });
 });
+
+describe('partial matches, captures and variables', () => {
+  it('match: objects partially, arrays by length and element', async () => {
+    const { partialMismatch } = await import('../src/cases.ts');
+    expect(partialMismatch({ a: 1 }, { a: 1, b: 2 })).toBeNull();
+    expect(partialMismatch({ a: { b: [1, { c: 2 }] } }, { a: { b: [1, { c: 2, d: 3 }] } })).toBeNull();
+    expect(partialMismatch({ a: [1] }, { a: [1, 2] })).toBe('/a');
+    expect(partialMismatch({ a: 1 }, { a: 2 })).toBe('/a');
+    expect(partialMismatch({ z: null }, {})).toBe('/z');
+  });
+
+  it('runCase captures values and substitutes them into later steps', async () => {
+    const { runCase } = await import('../src/runner.ts');
+    const seen: unknown[] = [];
+    const impl = {
+      hello: {
+        name: 'n',
+        version: 'v',
+        language: 'l',
+        protocolVersion: 1,
+        capabilities: {
+          contracts: [],
+          bundles: [],
+          digest: true,
+          store: false,
+          liveness: false,
+          checkpoint: false,
+          trace: false,
+          clock: false,
+          crashPoints: [],
+        },
+      },
+      stderrTail: '',
+      async request(method: string, params: unknown) {
+        seen.push(params);
+        return method === 'first' ? { token: 'abc', n: 2 } : { echoed: params };
+      },
+      async restart() {},
+      async kill() {},
+      pause() {},
+      resume() {},
+      async close() {},
+    };
+    const base = {
+      id: 'x/y/z',
+      title: 't',
+      gate: 'G',
+      subject: 'S',
+      spec: 'docs/spec/index.md#gates',
+      level: 'MUST' as const,
+      requires: ['digest'],
+    };
+    const ok = await runCase(
+      impl,
+      {
+        ...base,
+        steps: [
+          { method: 'first', expect: { match: { n: 2 } }, capture: { tok: '/token' } },
+          { method: 'second', params: { t: { $var: 'tok' } }, expect: { match: { echoed: { t: 'abc' } } } },
+        ],
+      },
+      { conformanceDir, timeoutMs: 1000 },
+    );
+    expect(ok.outcome, ok.detail).toBe('pass');
+    expect(seen[1]).toEqual({ t: 'abc' });
+    const unbound = await runCase(
+      impl,
+      { ...base, steps: [{ method: 'second', params: { $var: 'nope' }, expect: { match: {} } }] },
+      { conformanceDir, timeoutMs: 1000 },
+    );
+    expect(unbound.outcome).toBe('error');
+    const missing = await runCase(
+      impl,
+      { ...base, steps: [{ method: 'first', expect: { match: {} }, capture: { x: '/absent' } }] },
+      { conformanceDir, timeoutMs: 1000 },
+    );
+    expect(missing.outcome).toBe('fail');
+  });
+});
