@@ -2,12 +2,18 @@
 // as a ratio to a raw NDJSON ping-pong of the same requests with the same child process, in the
 // same run; and the wall time of the whole suite.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
+  FAULT_KIND_NAMES,
   loadCases,
+  loadFaultScenarios,
   PROTOCOL_VERSION,
   resolveRefs,
+  runFaultMatrix,
   runSuite,
   startSubprocess,
 } from '@agent-contracts/harness';
@@ -73,12 +79,38 @@ await runSuite(impl, cases, { conformanceDir, timeoutMs: 10_000, restartBudget: 
 await impl.close();
 const wall = performance.now() - wallStart;
 
+// The fault matrix, as `conform` runs it after the golden cases (one scenario at a time, then two).
+const scenarios = loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES);
+async function faultMatrix(jobs: number): Promise<number> {
+  const state = mkdtempSync(join(tmpdir(), 'bench-faults-'));
+  const t = performance.now();
+  const results = await runFaultMatrix(scenarios, {
+    command,
+    stateLocation: state,
+    timeoutMs: 20_000,
+    conformanceDir,
+    jobs,
+  });
+  const ms = performance.now() - t;
+  rmSync(state, { recursive: true, force: true });
+  const bad = results.filter((x) => x.outcome !== 'pass' && x.outcome !== 'not-applicable');
+  if (bad.length) throw new Error(`the reference implementation failed ${bad.map((x) => x.id).join(', ')}`);
+  return ms;
+}
+const faults1 = await faultMatrix(1);
+const faults2 = await faultMatrix(2);
+
 const r = median(rawTimes);
 const h = median(harnessTimes);
 console.log(`harness benchmark: ${cases.length} cases, ${requests.length} steps, ${rounds} rounds (medians)`);
 console.log(`  raw NDJSON ping-pong, same requests, same process   ${fmt(r * 1000, 1)} µs/step`);
 console.log(`  conformance run (runSuite)                            ${fmt(h * 1000, 1)} µs/step`);
 console.log(`  ratio harness / raw                                   ${fmt(h / r)}x   (target <= 1.5x)`);
+console.log(`  whole suite wall time without faults (--no-faults)    ${fmt(wall / 1000)} s`);
 console.log(
-  `  whole suite wall time, start to shutdown              ${fmt(wall / 1000)} s (golden cases only; the fault matrix is not built yet)`,
+  `  ${`fault matrix (${scenarios.length} scenarios), --jobs 1`.padEnd(54)}${fmt(faults1 / 1000)} s`,
+);
+console.log(`  fault matrix, --jobs 2                                ${fmt(faults2 / 1000)} s`);
+console.log(
+  `  whole suite wall time with faults (--jobs 1)          ${fmt((wall + faults1) / 1000)} s (${fmt((wall + faults1) / wall)}x the golden cases alone)`,
 );

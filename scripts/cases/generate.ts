@@ -8,12 +8,14 @@ import { fileURLToPath } from 'node:url';
 import type { Case } from '@agent-contracts/harness';
 import { CONTRACTS, GATES } from '@agent-contracts/schemas';
 import { KEYWORD_CODES } from '@agent-contracts/validators';
+import { LIVENESS_CASE_GROUPS, livenessCaseFiles } from './liveness.ts';
+import { storeCaseFiles } from './store.ts';
 
 const conformance = fileURLToPath(new URL('../../conformance/', import.meta.url));
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const casesDir = join(conformance, 'cases');
 const check = process.argv.includes('--check');
-const GENERATED = ['validate', 'bundles', 'digest'];
+const GENERATED = ['validate', 'bundles', 'digest', 'store', ...LIVENESS_CASE_GROUPS];
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 const slug = (heading: string) =>
@@ -161,6 +163,9 @@ files.set(
     ),
   }),
 );
+
+for (const [f, data] of livenessCaseFiles()) files.set(f, json(data));
+for (const [f, text] of await storeCaseFiles()) files.set(f, text);
 
 const existing: string[] = [];
 for (const group of GENERATED) for (const f of list(join(casesDir, group))) existing.push(`${group}/${f}`);

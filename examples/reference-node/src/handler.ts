@@ -11,12 +11,23 @@ import {
   type ValidateResult,
 } from '@agent-contracts/harness';
 import {
+  StorageBackendError,
+  StoreError,
+  type StoreRefusal,
+  type TaskKey,
+  type TaskStore,
+} from '@agent-contracts/store';
+import {
   BUNDLE_KINDS,
   type Issue,
   SUPPORTED_CONTRACTS,
   validate,
   validateBundle,
 } from '@agent-contracts/validators';
+import { checkpointMethods } from './checkpoint.js';
+import { createLiveness } from './liveness.js';
+import { openStateStore } from './store.js';
+import { createTrace } from './trace.js';
 
 /** Malformed params: answered as JSON-RPC -32602. */
 export class InvalidParams extends Error {}
@@ -36,6 +47,54 @@ function asObject(params: unknown, method: string): Record<string, unknown> {
 const errorsOnly = (issues: readonly Issue[]) =>
   issues.filter((i) => i.severity === 'error').map((i) => ({ code: i.code, path: i.path }));
 
+/** The task key of `params.task`; a key without both members is the spec's identity refusal. */
+function taskOf(params: unknown, method: string): TaskKey {
+  const task = asObject(params, method).task;
+  if (!task || typeof task !== 'object' || Array.isArray(task))
+    throw new InvalidParams(`${method}: params.task must be { projectRootIdentity, taskId }`);
+  const { projectRootIdentity, taskId } = task as Record<string, unknown>;
+  if (
+    typeof projectRootIdentity !== 'string' ||
+    !projectRootIdentity ||
+    typeof taskId !== 'string' ||
+    !taskId
+  ) {
+    throw new ProtocolRefusal(
+      'LIFECYCLE_TASK_IDENTITY_REQUIRED',
+      `${method}: the task key needs projectRootIdentity and taskId`,
+    );
+  }
+  return { projectRootIdentity, taskId };
+}
+
+/** `params.request`, passed to the store as it is: the engine judges its members. */
+function requestOf<T>(params: unknown, method: string): T {
+  const request = asObject(params, method).request;
+  if (!request || typeof request !== 'object' || Array.isArray(request))
+    throw new InvalidParams(`${method}: params.request must be an object (see docs/protocol.md)`);
+  return request as T;
+}
+
+/** A store result, or its refusal as JSON-RPC -32000 whose `data` is the refusal object. */
+function settled<T extends { readonly ok: boolean }>(result: T | StoreRefusal): T {
+  if (result.ok) return result as T;
+  const { code, message, ...rest } = result as StoreRefusal;
+  throw new ProtocolRefusal(code, message, rest);
+}
+
+/** Storage failures (not refusals) with their stable code and what is known of the outcome. */
+async function storageCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof StorageBackendError) {
+      throw new ProtocolRefusal(e.code, e.message, { retryable: e.retryable, outcome: e.outcome });
+    }
+    if (e instanceof StoreError) throw new ProtocolRefusal(e.code, e.message);
+    throw e;
+  }
+}
+
 /** Options of {@link createHandler}. */
 export interface HandlerOptions {
   /** Where durable state lives (directory or database URL), as the harness's `hello` says. */
@@ -51,12 +110,26 @@ export interface HandlerOptions {
  */
 export function createHandler(
   _options: HandlerOptions = {},
-): InProcessAdapter & { readonly clock: ManualClock } {
+): InProcessAdapter & { readonly clock: ManualClock; close(): Promise<void> } {
   const clock = new ManualClock(systemClock.now());
   let stateLocation: string | null = _options.stateLocation ?? null;
+  // The store of the current state location, opened by `hello` and closed by `shutdown`, by
+  // `reset` (an in-process restart) and by `close`.
+  let store: Promise<TaskStore> | null = null;
+  const closeStore = async () => {
+    const open = store;
+    store = null;
+    if (open) await (await open.catch(() => null))?.close();
+  };
+  const useStore = async <T>(call: (s: TaskStore) => Promise<T>): Promise<T> => {
+    store ??= openStateStore(stateLocation, clock);
+    return storageCall(async () => call(await (store as Promise<TaskStore>)));
+  };
+  const liveness = createLiveness(clock);
+  const trace = createTrace(clock);
 
   const methods: Record<string, (params: unknown) => unknown> = {
-    hello(params): HelloResult {
+    async hello(params): Promise<HelloResult> {
       const p = asObject(params, 'hello') as Partial<HelloParams>;
       if (p.protocolVersion !== PROTOCOL_VERSION) {
         throw new ProtocolRefusal(
@@ -65,6 +138,12 @@ export function createHandler(
         );
       }
       stateLocation = typeof p.stateLocation === 'string' ? p.stateLocation : null;
+      liveness.open(stateLocation);
+      trace.open(stateLocation);
+      // Open (or reopen, after a restart) the store now, so that an unusable location fails
+      // hello instead of every store case.
+      await closeStore();
+      await useStore(async () => null);
       return {
         name: 'agent-contracts reference (node)',
         version: VERSION,
@@ -74,10 +153,10 @@ export function createHandler(
           contracts: [...SUPPORTED_CONTRACTS],
           bundles: [...BUNDLE_KINDS],
           digest: true,
-          store: false,
-          liveness: false,
-          checkpoint: false,
-          trace: false,
+          store: true,
+          liveness: true,
+          checkpoint: true,
+          trace: true,
           clock: true,
           crashPoints: [],
         },
@@ -134,9 +213,41 @@ export function createHandler(
       clock.advance(p.ms);
       return { now: new Date(clock.now()).toISOString() };
     },
-    shutdown() {
+    'store.read': (params) => {
+      const key = taskOf(params, 'store.read');
+      return useStore(async (s) => settled(await s.read(key)));
+    },
+    'store.readWriteContext': (params) => {
+      const key = taskOf(params, 'store.readWriteContext');
+      return useStore(async (s) => settled(await s.readWriteContext(key)));
+    },
+    'store.commitState': (params) => {
+      const request = requestOf<Parameters<TaskStore['commitState']>[0]>(params, 'store.commitState');
+      return useStore(async (s) => settled(await s.commitState(request)));
+    },
+    'store.commitOperation': (params) => {
+      const request = requestOf<Parameters<TaskStore['commitOperation']>[0]>(params, 'store.commitOperation');
+      return useStore(async (s) => settled(await s.commitOperation(request)));
+    },
+    'store.transitionOwner': (params) => {
+      const request = requestOf<Parameters<TaskStore['transitionOwner']>[0]>(params, 'store.transitionOwner');
+      return useStore(async (s) => settled(await s.transitionOwner(request)));
+    },
+    'store.replay': (params) => {
+      const key = taskOf(params, 'store.replay');
+      return useStore(async (s) => settled(await s.replay(key)));
+    },
+    'store.history': (params) => {
+      const key = taskOf(params, 'store.history');
+      return useStore((s) => s.history(key));
+    },
+    async shutdown() {
+      await closeStore();
       return null;
     },
+    ...liveness.methods,
+    ...checkpointMethods(clock),
+    ...trace.methods,
   };
 
   return {
@@ -147,8 +258,13 @@ export function createHandler(
       return fn(params);
     },
     async reset() {
+      // A restart: in-memory state (the clock, a memory store) is gone; durable state is reopened
+      // by the next hello, on the same location.
       clock.set(systemClock.now());
-      void stateLocation;
+      await closeStore();
+    },
+    async close() {
+      await closeStore();
     },
   };
 }

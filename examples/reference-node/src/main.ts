@@ -61,5 +61,8 @@ createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY }).o
   queue = queue.then(() => onLine(line));
 });
 process.stdin.on('end', () => {
-  void queue.then(() => process.exit(0));
+  void queue
+    .then(() => handler.close())
+    .catch(() => {})
+    .then(() => process.exit(0));
 });

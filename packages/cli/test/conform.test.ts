@@ -214,3 +214,50 @@ describe('agent-contracts conform', () => {
     expect(r.err).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('agent-contracts conform --state-url', () => {
+  it.each([
+    [['--state-url', 'mysql://h/db'], /postgres:\/\//],
+    [['--state-url', 'postgres://h/db?schema=Bad-Name'], /lowercase SQL identifier/],
+    [['--state-url', 'postgres://h/db', '--state', '/tmp/x'], /not both/],
+  ])('%j is a usage error (exit 2)', (args, message) => {
+    const r = cli('conform', '--impl', 'true', '--filter', 'digest/*', ...args);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('USAGE_BAD_VALUE');
+    expect(r.err).toMatch(message);
+  });
+
+  it('hands each job its own schema of the PostgreSQL URL, derived from schema= or fresh per run', () => {
+    // A fake implementation that records the state location of its hello, then conforms to nothing.
+    const seen = join(tmp, 'state-urls.txt');
+    const fake = join(tmp, 'record-state.mjs');
+    writeFileSync(
+      fake,
+      `import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const req = JSON.parse(line);
+  if (req.method === 'hello') appendFileSync(${JSON.stringify(seen)}, req.params.stateLocation + '\\n');
+  const caps = { contracts: [], bundles: [], digest: false, store: false, liveness: false, checkpoint: false, trace: false, clock: false, crashPoints: [] };
+  const result = req.method === 'hello' ? { name: 'fake', version: '0', language: 'js', protocolVersion: 1, capabilities: caps } : null;
+  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: req.id, result }) + '\\n');
+  if (req.method === 'shutdown') process.exit(0);
+});
+`,
+    );
+    const run = (url: string) =>
+      cli('conform', '--impl', `node ${fake}`, '--filter', 'digest/*', '--jobs', '2', '--state-url', url);
+    run('postgres://u:p@127.0.0.1:5432/db?schema=ac_mine&sslmode=disable');
+    run('postgresql://u:p@127.0.0.1:5432/db');
+    run('postgresql://u:p@127.0.0.1:5432/db');
+    const urls = readFileSync(seen, 'utf8').trim().split('\n');
+    expect(urls.slice(0, 2).sort()).toEqual([
+      'postgres://u:p@127.0.0.1:5432/db?schema=ac_mine_1&sslmode=disable',
+      'postgres://u:p@127.0.0.1:5432/db?schema=ac_mine_2&sslmode=disable',
+    ]);
+    const schemas = urls.slice(2).map((u) => new URL(u).searchParams.get('schema') ?? '');
+    expect(schemas).toHaveLength(4);
+    for (const s of schemas) expect(s).toMatch(/^ac_conform_[a-z0-9]+_[0-9a-f]{8}_[12]$/);
+    expect(new Set(schemas).size).toBe(4);
+  });
+});

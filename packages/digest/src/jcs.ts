@@ -66,6 +66,84 @@ function serialize(value: unknown, path: string, seen: Set<object>): string {
   }
 }
 
+// The fast path below produces the same text for plain JSON data and gives up (FALLBACK) on
+// anything unusual; `serialize` above then redoes the work and throws the precise DigestError
+// with its JSON Pointer. Keeping the two apart keeps the common case free of path strings and of
+// the cycle set: a cycle shows up as a depth beyond MAX_FAST_DEPTH, which hands over as well.
+
+/** No character JSON.stringify would escape (quote, backslash, controls) and no surrogate at all. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
+const PLAIN_STRING = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+const MAX_FAST_DEPTH = 256;
+const FALLBACK = Symbol('jcs-fallback');
+
+function fastString(value: string): string {
+  if (PLAIN_STRING.test(value)) return `"${value}"`;
+  if (LONE_SURROGATE.test(value)) throw FALLBACK;
+  return JSON.stringify(value);
+}
+
+// Documents repeat a few property names thousands of times; remember the ones that need no
+// escaping (bounded, so hostile documents cannot grow it without limit).
+const PLAIN_KEYS = new Set<string>();
+function fastKey(key: string): string {
+  if (!PLAIN_STRING.test(key)) return fastString(key);
+  if (PLAIN_KEYS.size < 4096 && key.length <= 64) PLAIN_KEYS.add(key);
+  return `"${key}"`;
+}
+
+function fast(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string':
+      return fastString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      // For finite numbers String() and JSON.stringify() are the same Number::toString.
+      if (!Number.isFinite(value)) throw FALLBACK;
+      return String(value);
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth > MAX_FAST_DEPTH) throw FALLBACK;
+      if (Array.isArray(value)) {
+        const n = value.length;
+        if (n === 0) return '[]';
+        let out = '[';
+        for (let i = 0; i < n; i++) {
+          const item: unknown = value[i];
+          // A hole reads as undefined, which is refused either way.
+          if (item === undefined) throw FALLBACK;
+          if (i > 0) out += ',';
+          out += fast(item, depth + 1);
+        }
+        return `${out}]`;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) throw FALLBACK;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      const n = keys.length;
+      if (n === 0) return '{}';
+      for (let i = 1; i < n; i++) {
+        // `>` and the default sort both compare UTF-16 code units (RFC 8785 order).
+        if (keys[i - 1]! > keys[i]!) {
+          keys.sort();
+          break;
+        }
+      }
+      let out = '{';
+      for (let i = 0; i < n; i++) {
+        const key = keys[i]!;
+        if (i > 0) out += ',';
+        out += `${PLAIN_KEYS.has(key) ? `"${key}"` : fastKey(key)}:${fast(record[key], depth + 1)}`;
+      }
+      return `${out}}`;
+    }
+    default:
+      throw FALLBACK;
+  }
+}
+
 /**
  * Serialise a JSON value per RFC 8785 (JCS).
  *
@@ -74,5 +152,10 @@ function serialize(value: unknown, path: string, seen: Set<object>): string {
  * canonicalize({ b: [1, -0], a: 'é' }) === '{"a":"é","b":[1,0]}';
  */
 export function canonicalize(value: unknown): string {
-  return serialize(value, '', new Set());
+  try {
+    return fast(value, 0);
+  } catch (err) {
+    if (err !== FALLBACK) throw err;
+    return serialize(value, '', new Set());
+  }
 }

@@ -11,16 +11,35 @@ export function escapeToken(name: string): string {
   return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** The array index a token spells (`0` or digits without a leading zero), or -1. */
+function arrayIndex(token: string): number {
+  const n = token.length;
+  if (n === 0 || n > 15 || (n > 1 && token.charCodeAt(0) === 48)) return -1;
+  let value = 0;
+  for (let i = 0; i < n; i++) {
+    const c = token.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    value = value * 10 + c;
+  }
+  return value;
+}
+
 /** The value at `pointer`, or `found: false` when any step is missing. */
 export function resolvePointer(doc: unknown, pointer: string): { found: boolean; value: unknown } {
   if (pointer === '') return { found: true, value: doc };
   let node: unknown = doc;
-  for (const raw of pointer.slice(1).split('/')) {
-    const token = unescapeToken(raw);
+  // Walk the tokens with indexOf instead of split: digest checks resolve one pointer per event.
+  let start = 1;
+  while (start <= pointer.length) {
+    let end = pointer.indexOf('/', start);
+    if (end < 0) end = pointer.length;
+    const raw = pointer.slice(start, end);
+    start = end + 1;
+    const token = raw.includes('~') ? unescapeToken(raw) : raw;
     if (Array.isArray(node)) {
-      if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= node.length)
-        return { found: false, value: undefined };
-      node = node[Number(token)];
+      const index = arrayIndex(token);
+      if (index < 0 || index >= node.length) return { found: false, value: undefined };
+      node = node[index];
     } else if (node !== null && typeof node === 'object' && Object.hasOwn(node, token)) {
       node = (node as Record<string, unknown>)[token];
     } else {

@@ -1,4 +1,4 @@
-import { canonicalize, derivedId, digestOf } from '@agent-contracts/digest';
+import { canonicalize, derivedId, digestOf, sha256Hex } from '@agent-contracts/digest';
 import type { DigestRule } from '../digest-rules.js';
 
 // Digests and derived ids of LocalTaskTraceGate. All are RFC 8785 JCS + SHA-256 (digestOf /
@@ -8,13 +8,35 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+// A validator derives one id per event, so the two id functions write the JCS text of their
+// small objects directly when every string is its own JCS form between quotes (no character JSON
+// escapes, no surrogate); anything else goes through derivedId. Same bytes, same digest.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
+const VERBATIM = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
 /** `trace-` + first 24 hex of `digestOf({turnKey, openedAt})`. */
 export function traceIdOf(turnKey: string, openedAt: string): string {
+  if (
+    typeof turnKey === 'string' &&
+    typeof openedAt === 'string' &&
+    VERBATIM.test(turnKey) &&
+    VERBATIM.test(openedAt)
+  )
+    return `trace-${sha256Hex(`{"openedAt":"${openedAt}","turnKey":"${turnKey}"}`).slice(0, 24)}`;
   return derivedId('trace-', { turnKey, openedAt }, 24);
 }
 
 /** `event-` + first 24 hex of `digestOf({traceId, type, occurrenceKey})`. */
 export function traceEventIdOf(traceId: string, type: string, occurrenceKey: string): string {
+  if (
+    typeof traceId === 'string' &&
+    typeof type === 'string' &&
+    typeof occurrenceKey === 'string' &&
+    VERBATIM.test(traceId) &&
+    VERBATIM.test(type) &&
+    VERBATIM.test(occurrenceKey)
+  )
+    return `event-${sha256Hex(`{"occurrenceKey":"${occurrenceKey}","traceId":"${traceId}","type":"${type}"}`).slice(0, 24)}`;
   return derivedId('event-', { traceId, type, occurrenceKey }, 24);
 }
 
@@ -31,12 +53,76 @@ export function prefixDigestOf(events: readonly unknown[], previous: string | nu
   return events.reduce<string | null>((acc, event) => foldPrefixDigest(acc, event), previous);
 }
 
+// jcsByteLength counts the bytes of the JCS text without building it: key order does not change
+// the length, and a string of printable ASCII other than quote and backslash is its length + 2.
+// Anything else (non-ASCII or escaped text, values that are not plain JSON, deep nesting)
+// abandons the count, and the text is built and encoded, which also throws the precise
+// DigestError for values that have no JCS form.
+const UNUSUAL = Symbol('jcs-size-unusual');
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const MAX_COUNT_DEPTH = 256;
+
+// Documents repeat a few property names thousands of times; remember the plain ones.
+const PLAIN_KEYS = new Set<string>();
+function plainKey(key: string): boolean {
+  if (PLAIN_KEYS.has(key)) return true;
+  if (!PLAIN_ASCII.test(key)) return false;
+  if (PLAIN_KEYS.size < 4096 && key.length <= 64) PLAIN_KEYS.add(key);
+  return true;
+}
+
+function jcsSize(value: unknown, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      if (PLAIN_ASCII.test(value)) return value.length + 2;
+      throw UNUSUAL;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'number':
+      if (!Number.isFinite(value)) throw UNUSUAL;
+      return String(value).length;
+    case 'object': {
+      if (value === null) return 4;
+      if (depth > MAX_COUNT_DEPTH) throw UNUSUAL;
+      if (Array.isArray(value)) {
+        const n = value.length;
+        let size = n === 0 ? 2 : n + 1; // brackets and commas
+        for (let i = 0; i < n; i++) {
+          const item: unknown = value[i];
+          if (item === undefined) throw UNUSUAL;
+          size += jcsSize(item, depth + 1);
+        }
+        return size;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) throw UNUSUAL;
+      const record = value as Json;
+      const keys = Object.keys(record);
+      const n = keys.length;
+      let size = n === 0 ? 2 : 2 * n + 1; // braces, colons and commas
+      for (let i = 0; i < n; i++) {
+        const key = keys[i]!;
+        if (!plainKey(key)) throw UNUSUAL;
+        size += key.length + 2 + jcsSize(record[key], depth + 1);
+      }
+      return size;
+    }
+    default:
+      throw UNUSUAL;
+  }
+}
+
 /**
  * Size of a trace (or of a payload) in the sense of the bounds: the UTF-8 byte length of its
  * RFC 8785 (JCS) form. Throws, like `digestOf`, on anything that is not plain JSON data.
  */
 export function jcsByteLength(value: unknown): number {
-  return new TextEncoder().encode(canonicalize(value)).length;
+  try {
+    return jcsSize(value, 0);
+  } catch (err) {
+    if (err !== UNUSUAL) throw err;
+    return new TextEncoder().encode(canonicalize(value)).length;
+  }
 }
 
 /** The LocalTaskTraceV1 a valid replay projects (every copied field, in the trace's shape). */
@@ -58,11 +144,17 @@ export function traceFromReplay(replay: Json): Json {
 
 function eventIdEntries(doc: Json, traceId: unknown): Array<{ pointer: string; expected: string | null }> {
   if (!Array.isArray(doc.events) || typeof traceId !== 'string') return [];
-  return doc.events.flatMap((e, i) =>
-    isObject(e) && typeof e.type === 'string' && typeof e.occurrenceKey === 'string'
-      ? [{ pointer: `/events/${i}/eventId`, expected: traceEventIdOf(traceId, e.type, e.occurrenceKey) }]
-      : [],
-  );
+  const out: Array<{ pointer: string; expected: string | null }> = [];
+  const events: unknown[] = doc.events;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (isObject(e) && typeof e.type === 'string' && typeof e.occurrenceKey === 'string')
+      out.push({
+        pointer: `/events/${i}/eventId`,
+        expected: traceEventIdOf(traceId, e.type, e.occurrenceKey),
+      });
+  }
+  return out;
 }
 
 /** Digest rules of this area's contracts. */

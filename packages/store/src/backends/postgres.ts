@@ -105,6 +105,19 @@ export async function createPostgresBackend(
            body text NOT NULL,
            PRIMARY KEY (project_root_identity, task_id, sequence))`,
       );
+      // A row over ~2 kB makes PostgreSQL try to pglz-compress it down to toast_tuple_target
+      // (default ~2 kB) on every INSERT; digest-heavy envelope JSON rarely compresses enough, so
+      // the attempt is wasted CPU on each append. Up to a page the envelope stays inline and
+      // uncompressed; larger ones are still compressed and moved out of line as before. Set once
+      // (also on tables created by earlier releases); the data and its meaning are unchanged.
+      const toast = await client.query<{ target: number; reloptions: string[] | null }>(
+        `SELECT current_setting('block_size')::int - 32 AS target, reloptions
+           FROM pg_class WHERE oid = to_regclass($1)`,
+        [t('envelopes')],
+      );
+      const wanted = `toast_tuple_target=${toast.rows[0]!.target}`;
+      if (!(toast.rows[0]!.reloptions ?? []).includes(wanted))
+        await client.query(`ALTER TABLE ${t('envelopes')} SET (${wanted.replace('=', ' = ')})`);
       const meta = await client.query<{ value: string }>(
         `SELECT value FROM ${t('store_meta')} WHERE key = $1`,
         ['schema_version'],

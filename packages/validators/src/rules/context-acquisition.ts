@@ -6,6 +6,7 @@
 // with its derivation from the plan's *inputs* (seed, finalIntent, changeTypes, fullReadNote, the
 // buckets and their refs, caller-supplied triggers), never from another derived field, so a
 // single wrong field is reported once, by the rule that owns it (D-CTX-23).
+import { canonicalize } from '@agent-contracts/digest';
 import {
   type ContentIdentityV1,
   type ContextActionClass,
@@ -13,7 +14,6 @@ import {
   type ContextFullReadReason,
   type ContextReadPlanV1,
   type ContextReadPlanV2,
-  contextPlanContentId,
   deriveContextPlanIdentityInputs,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
@@ -201,14 +201,23 @@ function sourcesOf(p: ContextReadPlanV2): SourceView[] {
   const out: SourceView[] = [];
   for (const [bucket, field] of BUCKETS) {
     const items = p[field] as unknown as Array<Record<string, unknown>>;
-    items.forEach((s, i) => {
+    // The view's fields are copied one by one: `{ ...s, mandatory }` costs about 1.5 µs a source
+    // in V8 (the spread leaves its fast path when a later property overrides a copied one).
+    for (let i = 0; i < items.length; i++) {
+      const s = items[i]!;
       out.push({
-        ...(s as unknown as SourceView),
+        sourceId: s.sourceId as string,
+        kind: s.kind as string,
         mandatory: s.mandatory === true,
+        authority: s.authority as string,
+        reasonCode: s.reasonCode as string,
+        sourceLayer: s.sourceLayer as string,
+        requiredToExist: s.requiredToExist as boolean,
+        sourceRefs: s.sourceRefs as SourceView['sourceRefs'],
         bucket,
         pointer: `/${field}/${i}`,
       });
-    });
+    }
   }
   return out;
 }
@@ -811,7 +820,8 @@ const PLAN_V2_RULES: SemanticRule[] = [
       const want = deriveContextPlanIdentityInputs(p) as unknown as Record<string, unknown>;
       const have = p.identityInputs as unknown as Record<string, unknown>;
       for (const member of Object.keys(want)) {
-        if (contextPlanContentId(have[member] ?? null) !== contextPlanContentId(want[member]))
+        // Equal digestOf values are equal JCS texts: compare the texts and skip the hashing.
+        if (canonicalize(have[member] ?? null) !== canonicalize(want[member]))
           report(
             `/identityInputs/${member}`,
             `identityInputs.${member} differs from its derivation from the plan's fields; rebuild identityInputs from the plan (deriveContextPlanIdentityInputs), then recompute planContentId and planId.`,

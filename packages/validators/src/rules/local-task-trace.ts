@@ -39,9 +39,32 @@ function instant(ts: string): string {
 
 type TraceCheck = (t: LocalTaskTraceV1, code: string, rule: string) => Issue[];
 
+/**
+ * The JCS sizes of the trace and of each payload, counting every payload once: the trace's JCS
+ * text is its other fields, then each event's text (in which `{}` stands for the payload, plus the
+ * payload's own text) joined by commas. When any part has no JCS form, the whole trace is
+ * measured first, as T1 states, so the error is the one for the whole document.
+ */
+function traceSizes(t: LocalTaskTraceV1): { size: number; payloads: number[] } {
+  try {
+    const payloads: number[] = [];
+    const n = t.events.length;
+    let size = jcsByteLength({ ...t, events: [] }) + Math.max(0, n - 1);
+    for (let i = 0; i < n; i++) {
+      const e = t.events[i]!;
+      const bytes = jcsByteLength(e.payload);
+      payloads.push(bytes);
+      size += jcsByteLength({ ...e, payload: {} }) - 2 + bytes;
+    }
+    return { size, payloads };
+  } catch {
+    return { size: jcsByteLength(t), payloads: t.events.map((e) => jcsByteLength(e.payload)) };
+  }
+}
+
 const boundsChecks: TraceCheck = (t, code, rule) => {
   const out: Issue[] = [];
-  const size = jcsByteLength(t);
+  const { size, payloads } = traceSizes(t);
   if (size > TRACE_MAX_BYTES)
     out.push(
       issue(
@@ -51,8 +74,8 @@ const boundsChecks: TraceCheck = (t, code, rule) => {
         rule,
       ),
     );
-  t.events.forEach((e, i) => {
-    const bytes = jcsByteLength(e.payload);
+  t.events.forEach((_e, i) => {
+    const bytes = payloads[i]!;
     if (bytes > TRACE_MAX_PAYLOAD_BYTES)
       out.push(
         issue(
@@ -77,7 +100,10 @@ const sequenceChecks: TraceCheck = (t, code, rule) => {
         rule,
       ),
     );
-  let previous = instant(t.openedAt);
+  // Timestamps written with the same number of fractional digits (the usual case) compare as
+  // strings; only mixed precisions need the padded form.
+  let previousText = t.openedAt;
+  let previous: string | null = null;
   t.events.forEach((e, i) => {
     const expected = t.sequenceBase + i + 1;
     if (e.sequence !== expected)
@@ -89,8 +115,16 @@ const sequenceChecks: TraceCheck = (t, code, rule) => {
           rule,
         ),
       );
-    const now = instant(e.observedAt);
-    if (now < previous)
+    const text = e.observedAt;
+    let now: string | null = null;
+    let earlier: boolean;
+    if (text.length === previousText.length) earlier = text < previousText;
+    else {
+      now = instant(text);
+      previous ??= instant(previousText);
+      earlier = now < previous;
+    }
+    if (earlier)
       out.push(
         issue(
           code,
@@ -99,6 +133,7 @@ const sequenceChecks: TraceCheck = (t, code, rule) => {
           rule,
         ),
       );
+    previousText = text;
     previous = now;
   });
   return out;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,17 +12,22 @@ import {
   type CaseResult,
   countOutcomes,
   expectedFailureFor,
+  FAULT_KIND_NAMES,
+  FaultCorpusError,
+  type FaultScenario,
   globMatch,
   HarnessError,
   type Implementation,
   inShard,
   judgeRun,
   loadCases,
+  loadFaultScenarios,
   PROTOCOL_VERSION,
   parseBaseline,
   parseShard,
   REPORT_VERSION,
   type RunLine,
+  runFaultMatrix,
   runSuite,
   type SummaryLine,
   startSubprocess,
@@ -41,11 +47,15 @@ const HELP = `Usage: agent-contracts conform --impl "<command>" [options]
 
 Run the conformance kit against an implementation: the command is started as a long-running
 subprocess speaking protocol v${PROTOCOL_VERSION} (newline-delimited JSON-RPC 2.0 on stdin/stdout; docs/protocol.md).
-Every golden case ends as pass, fail, error, timeout, crash or not-applicable.
+Every golden case ends as pass, fail, error, timeout, crash or not-applicable. Then the fault
+matrix (conformance/faults/) runs: scenarios that kill, freeze and restart implementation
+processes, run several on one state location, and read durable state back through a fresh one.
 
 Options:
   --impl <command>        the implementation's command line (run by /bin/sh -c)   [required]
-  --filter <glob>         only cases whose id matches (repeatable; * matches anything)
+  --filter <glob>         only cases and fault scenarios whose id matches (repeatable; *
+                          matches anything; e.g. 'faults/*' runs only the fault matrix)
+  --no-faults             skip the fault matrix
   --shard <i/n>           only the i-th of n shards (stable hashing of case ids)
   --jobs <n>              run n implementation processes in parallel (default 1)
   --timeout <ms>          deadline of one request (default 10000)
@@ -54,6 +64,8 @@ Options:
                           does a baseline entry that now passes
   --report <file>         write the canonical JSONL report there
   --state <dir>           durable state location for the implementation (default: a temp dir)
+  --state-url <url>       a postgres:// URL instead: job i gets the schema <s>_<i>, where <s> is
+                          the URL's schema=<s> parameter or a fresh ac_conform_<random> name
   --conformance <dir>     the conformance data (default: the kit's own)
   --color, --no-color     force colour on or off
   -h, --help              show this help
@@ -78,6 +90,8 @@ function parse(args: readonly string[]) {
         baseline: { type: 'string' },
         report: { type: 'string' },
         state: { type: 'string' },
+        'state-url': { type: 'string' },
+        'no-faults': { type: 'boolean' },
         conformance: { type: 'string' },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
@@ -109,6 +123,39 @@ function intOption(
     );
   }
   return n;
+}
+
+/**
+ * `--state-url`: a PostgreSQL URL whose `schema` parameter is made unique per job (`<s>_<job>`),
+ * so that parallel jobs, and runs on one database, never share tasks.
+ */
+function jobStateUrls(text: string): (job: number) => string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if (!/^postgres(ql)?:$/.test(url.protocol) || !url.host) {
+    throw new CliError(
+      'USAGE_BAD_VALUE',
+      `--state-url must be a postgres:// or postgresql:// URL with a host, e.g. postgres://user:pw@127.0.0.1:5432/db.`,
+    );
+  }
+  const base =
+    url.searchParams.get('schema') ??
+    `ac_conform_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  if (!/^[a-z_][a-z0-9_]{0,55}$/.test(base)) {
+    throw new CliError(
+      'USAGE_BAD_VALUE',
+      `--state-url schema=${JSON.stringify(base)} must be a lowercase SQL identifier of at most 56 characters ([a-z_][a-z0-9_]*).`,
+    );
+  }
+  return (job) => {
+    const u = new URL(url.href);
+    u.searchParams.set('schema', `${base}_${job}`);
+    return u.href;
+  };
 }
 
 function kitVersion(): string {
@@ -186,9 +233,29 @@ export const conformCommand: Command = {
     cases = cases.filter(
       (c) => (!filters.length || filters.some((g) => globMatch(g, c.id))) && (!shard || inShard(c.id, shard)),
     );
-    if (cases.length === 0)
+    let faults: FaultScenario[] = [];
+    if (!values['no-faults']) {
+      try {
+        faults = loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES);
+      } catch (e) {
+        if (e instanceof FaultCorpusError) throw new CliError('CASES_INVALID', e.message);
+        throw new CliError(
+          'CASES_INVALID',
+          `cannot read fault scenarios from ${conformanceDir}: ${(e as Error).message}`,
+        );
+      }
+      faults = faults.filter(
+        (f) =>
+          (!filters.length || filters.some((g) => globMatch(g, f.id))) && (!shard || inShard(f.id, shard)),
+      );
+    }
+    const total = cases.length + faults.length;
+    if (total === 0)
       throw new CliError('USAGE_BAD_VALUE', 'no case matches --filter/--shard; nothing to run.');
 
+    const stateUrl = values['state-url'] === undefined ? null : jobStateUrls(values['state-url']);
+    if (stateUrl && values.state !== undefined)
+      throw new CliError('USAGE_BAD_VALUE', 'give --state or --state-url, not both.');
     const ownState = values.state === undefined;
     const stateRoot = values.state ?? mkdtempSync(join(tmpdir(), 'agent-contracts-state-'));
     const started = Date.now();
@@ -202,7 +269,7 @@ export const conformCommand: Command = {
         r.outcome
       ];
       await io.err(mark);
-      if (done % 80 === 0 || done === cases.length) await io.err(` ${done}/${cases.length}\n`);
+      if (done % 80 === 0 || done === total) await io.err(` ${done}/${total}\n`);
     };
 
     // Partition the cases over the jobs, each with its own process and state location.
@@ -213,8 +280,9 @@ export const conformCommand: Command = {
     let unreachable: string | null = null;
     await Promise.all(
       parts.map(async (part, i) => {
-        const state = join(stateRoot, `job-${i + 1}`);
-        mkdirSync(state, { recursive: true });
+        let state = join(stateRoot, `job-${i + 1}`);
+        if (stateUrl) state = stateUrl(i + 1);
+        else mkdirSync(state, { recursive: true });
         let impl: Implementation;
         try {
           impl = await startSubprocess({
@@ -254,10 +322,29 @@ export const conformCommand: Command = {
         }
       }),
     );
+    // The fault matrix, after the golden cases: its own state location, shared by the processes
+    // each scenario starts (several at once, killed, frozen and restarted).
+    if (faults.length) {
+      let faultState = join(stateRoot, 'faults');
+      if (stateUrl) faultState = stateUrl(parts.length + 1);
+      else mkdirSync(faultState, { recursive: true });
+      await runFaultMatrix(faults, {
+        command: values.impl,
+        stateLocation: faultState,
+        timeoutMs,
+        conformanceDir,
+        jobs,
+        ...(hello ? { hello } : {}),
+        onHello: (h) => {
+          hello ??= h;
+        },
+        onResult: (r) => void progress(r),
+      });
+    }
     if (ownState) rmSync(stateRoot, { recursive: true, force: true });
 
     // Results in case order, whatever order the jobs finished in.
-    const order = new Map(cases.map((c, i) => [c.id, i]));
+    const order = new Map([...cases, ...faults].map((c, i) => [c.id, i]));
     results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const verdict = judgeRun(results, baseline);
     const h = hello as Implementation['hello'] | null;

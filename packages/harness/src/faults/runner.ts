@@ -1,0 +1,202 @@
+// Runs fault scenarios: each in a fresh FaultWorld (its own processes on the shared state
+// location, its own clock and fake tool), ending as exactly one outcome like a case.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { HarnessError } from '../errors.js';
+import { type Implementation, startSubprocess } from '../implementation.js';
+import type { HelloResult } from '../protocol.js';
+import { type CaseResult, missingCapabilities, type Outcome } from '../runner.js';
+import { FaultCheckFailure, FaultNotApplicable } from './check.js';
+import type { FaultRoutine } from './kinds/common.js';
+import * as field from './kinds/field.js';
+import * as liveness from './kinds/liveness.js';
+import * as store from './kinds/store.js';
+import type { FaultScenario } from './scenario.js';
+import { type FaultTarget, FaultWorld, isPostgresLocation } from './world.js';
+
+/** Every driver routine, by the `fault` name scenario files use. */
+export const FAULT_KINDS: Readonly<Record<string, FaultRoutine>> = {
+  'no-continuation': liveness.noContinuation,
+  'active-lease': liveness.activeLease,
+  'restart-rehydrate': liveness.restartRehydrate,
+  'duplicate-recovery': liveness.duplicateRecovery,
+  'stale-fence': store.staleFence,
+  'concurrent-writers': store.concurrentWriters,
+  'crash-between-dispatch-and-observe': store.crashBetweenDispatchAndObserve,
+  'crash-before-dispatch': store.crashBeforeDispatch,
+  'kill-after-ack': store.killAfterAck,
+  receipts: store.receipts,
+  'late-receipt': store.lateReceipt,
+  'terminal-preconditions': store.terminalPreconditions,
+  'replay-writes-nothing': store.replayWritesNothing,
+  'reopen-invalidates-fence': store.reopenInvalidatesFence,
+  'clock-jumps': store.clockJumps,
+  'duplicate-takeover': store.duplicateTakeover,
+  'zombie-writer': field.zombieWriter,
+  'pg-connections-dropped': field.pgConnectionsDropped,
+  'recovery-while-running': field.recoveryWhileRunning,
+  'resume-step-mismatch': field.resumeStepMismatch,
+  'whole-turn-retry': field.wholeTurnRetry,
+  'versioned-state': field.versionedState,
+};
+
+/** The names of {@link FAULT_KINDS}. */
+export const FAULT_KIND_NAMES: ReadonlySet<string> = new Set(Object.keys(FAULT_KINDS));
+
+/** Options of {@link runFaultScenario} and {@link runFaultMatrix}. */
+export interface FaultRunOptions extends FaultTarget {
+  /** The implementation's `hello` (capabilities decide not-applicable); probed when absent. */
+  readonly hello?: HelloResult;
+  /** Longest a whole scenario may run, in ms (default 120 000): past it, `timeout`. */
+  readonly scenarioTimeoutMs?: number;
+  /** Called with each result as soon as it is known. */
+  readonly onResult?: (result: CaseResult) => void;
+  /** Called once with the implementation's `hello` when the matrix had to probe for it. */
+  readonly onHello?: (hello: HelloResult) => void;
+  /** How many scenarios run at once (default 1); each has its own processes and state. */
+  readonly jobs?: number;
+}
+
+/**
+ * The state location of one scenario: a subdirectory per scenario under a directory location (so
+ * that scenarios never see each other's per-process state); a database URL is shared, since every
+ * scenario uses fresh task keys.
+ */
+export function scenarioStateLocation(location: string, id: string): string {
+  if (isPostgresLocation(location) || /^[a-z][a-z0-9+.-]*:/i.test(location)) return location;
+  const dir = join(location, id.replace(/[^A-Za-z0-9._-]+/g, '_'));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const PROCESS_OUTCOME: Partial<Record<HarnessError['code'], Outcome>> = {
+  IMPL_TIMEOUT: 'timeout',
+  IMPL_EXITED: 'crash',
+  IMPL_STDOUT_CLOSED: 'crash',
+  IMPL_SPAWN_FAILED: 'crash',
+  IMPL_NOT_RUNNING: 'crash',
+};
+
+/** Run one scenario. Never throws. */
+export async function runFaultScenario(
+  scenario: FaultScenario,
+  hello: HelloResult,
+  options: FaultRunOptions,
+): Promise<CaseResult> {
+  const started = performance.now();
+  const done = (outcome: Outcome, detail: string, stderrTail?: string): CaseResult => ({
+    id: scenario.id,
+    gate: scenario.gate,
+    subject: scenario.subject,
+    level: scenario.level,
+    outcome,
+    detail,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    ...(stderrTail ? { stderrTail: stderrTail.slice(-4096) } : {}),
+  });
+  const missing = missingCapabilities(scenario.requires, hello.capabilities);
+  if (missing.length)
+    return done('not-applicable', `the implementation does not declare ${missing.join(', ')}`);
+  const routine = FAULT_KINDS[scenario.fault];
+  if (!routine) return done('error', `the harness has no fault routine "${scenario.fault}"`);
+  const world = new FaultWorld({
+    ...options,
+    stateLocation: scenarioStateLocation(options.stateLocation, scenario.id),
+  });
+  const limit = options.scenarioTimeoutMs ?? 120_000;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new HarnessError('IMPL_TIMEOUT', `the scenario did not finish within ${limit} ms`)),
+      limit,
+    );
+  });
+  try {
+    const detail = await Promise.race([routine(world, scenario), deadline]);
+    return done('pass', detail);
+  } catch (e) {
+    if (e instanceof FaultCheckFailure) return done('fail', e.message);
+    if (e instanceof FaultNotApplicable) return done('not-applicable', e.message);
+    if (e instanceof HarnessError) {
+      const outcome = PROCESS_OUTCOME[e.code];
+      if (outcome) return done(outcome, `${e.code}: ${e.message}`, e.stderrTail);
+      if (e.code === 'IMPL_RPC_ERROR') {
+        const err = e.detail.error as { code?: unknown; message?: unknown } | undefined;
+        return done(
+          'error',
+          `${e.message} (JSON-RPC error ${String(err?.code)}, not a spec refusal the scenario allows)`,
+          e.stderrTail,
+        );
+      }
+      return done('error', `${e.code}: ${e.message}`, e.stderrTail);
+    }
+    return done('error', `the scenario failed inside the harness: ${(e as Error).stack ?? String(e)}`);
+  } finally {
+    clearTimeout(timer);
+    await world.close();
+  }
+}
+
+/** Start one process to learn the implementation's capabilities. */
+async function probe(options: FaultTarget): Promise<HelloResult> {
+  let impl: Implementation | null = null;
+  try {
+    impl = await startSubprocess({
+      command: options.command,
+      stateLocation: options.stateLocation,
+      requestTimeoutMs: options.timeoutMs,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+    return impl.hello;
+  } finally {
+    await impl?.close().catch(() => {});
+  }
+}
+
+/**
+ * Run scenarios against an implementation command, `jobs` at a time, and return the results in
+ * scenario order. An implementation that cannot even be started makes every scenario `error`.
+ */
+export async function runFaultMatrix(
+  scenarios: readonly FaultScenario[],
+  options: FaultRunOptions,
+): Promise<CaseResult[]> {
+  const results: CaseResult[] = new Array(scenarios.length);
+  let hello = options.hello ?? null;
+  let unreachable: string | null = null;
+  if (!hello && scenarios.length) {
+    try {
+      hello = await probe({
+        ...options,
+        stateLocation: scenarioStateLocation(options.stateLocation, 'probe'),
+      });
+      options.onHello?.(hello);
+    } catch (e) {
+      unreachable = e instanceof HarnessError ? `${e.code}: ${e.message}` : String(e);
+    }
+  }
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < scenarios.length; i = next++) {
+      const s = scenarios[i]!;
+      const r = hello
+        ? await runFaultScenario(s, hello, options)
+        : {
+            id: s.id,
+            gate: s.gate,
+            subject: s.subject,
+            level: s.level,
+            outcome: 'error' as const,
+            detail: `the implementation could not be started: ${unreachable}`,
+            durationMs: 0,
+          };
+      results[i] = r;
+      options.onResult?.(r);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(options.jobs ?? 1, scenarios.length)) }, worker),
+  );
+  return results;
+}

@@ -1,0 +1,427 @@
+// The harness's side of the store methods (docs/protocol.md#store-methods): request builders and
+// a per-task "actor" that plays one runtime session against one implementation process. Nothing
+// here decides a rule; it only sends what a runtime would send and returns what came back, with
+// spec refusals (-32000) as values so that scenarios can check their codes.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { HarnessError } from '../errors.js';
+import type { Implementation } from '../implementation.js';
+import { SPEC_ERROR } from '../protocol.js';
+import { FaultCheckFailure, show } from './check.js';
+
+/** A task key. */
+export interface TaskKey {
+  readonly projectRootIdentity: string;
+  readonly taskId: string;
+}
+
+/** The fence numbers of a `TaskRecoveryCommitFenceV1`. */
+export interface FenceNumbers {
+  readonly stateSequence: number;
+  readonly writerGeneration: number;
+}
+
+/** The members of a stored envelope the harness reads (TaskRecoveryStateV5). */
+export interface Envelope {
+  readonly schemaVersion: string;
+  readonly taskId: string;
+  readonly sequence: number;
+  readonly writerGeneration: number;
+  readonly lifecycleRevision: number;
+  readonly commitKind: string;
+  readonly committedAt: string;
+  readonly envelopeDigest: string;
+  readonly owner: {
+    readonly sessionDigest: string;
+    readonly ownerGeneration: number;
+    readonly ownerNonce: string;
+    readonly leaseRevision: number;
+    readonly leaseDigest: string;
+    readonly status: string;
+    readonly expiresAt: string;
+    readonly takeoverRef: { readonly refDigest: string } | null;
+  };
+  readonly operations: {
+    readonly unresolved: OperationRecord | null;
+    readonly settled: ReadonlyArray<{
+      readonly operationId: string;
+      readonly phase: string;
+      readonly effect: string;
+    }>;
+    readonly settledSetDigest: string;
+  };
+  readonly terminalReceipt: { readonly receiptDigest: string } | null;
+  readonly state: Readonly<Record<string, unknown>>;
+}
+
+/** The members of an unresolved `TaskOperationRecordV1` the harness reads. */
+export interface OperationRecord {
+  readonly operationId: string;
+  readonly idempotencyKey: string;
+  readonly writerGeneration: number;
+  readonly targetSetDigest: string;
+  readonly beforeDigest: string;
+  readonly phase: string;
+  readonly effect: string;
+}
+
+/** The five-field binding every operation event but `prepare` carries. */
+export interface Binding {
+  readonly operationId: string;
+  readonly idempotencyKey: string;
+  readonly writerGeneration: number;
+  readonly targetSetDigest: string;
+  readonly beforeDigest: string;
+}
+
+/** A successful write (`committed`, `semantic-noop`, `replayed`). */
+export interface Written {
+  readonly ok: true;
+  readonly status: 'committed' | 'semantic-noop' | 'replayed';
+  readonly fence: FenceNumbers;
+  readonly writeContext: { readonly contextDigest: string; readonly [k: string]: unknown };
+  readonly receipt: { readonly receiptDigest: string } | null;
+}
+
+/** A spec refusal: JSON-RPC -32000 with `data.code` (and `data.currentFence`). */
+export interface Refused {
+  readonly ok: false;
+  readonly code: string;
+  readonly currentFence: FenceNumbers | null;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export type WriteOutcome = Written | Refused;
+
+/** What a requester read: the fence and owner ref of the latest envelope. */
+export interface View {
+  readonly fence: {
+    schemaVersion: 'TaskRecoveryCommitFenceV1';
+    stateSequence: number;
+    writerGeneration: number;
+  };
+  readonly owner: Readonly<Record<string, unknown>>;
+  readonly envelope: Envelope | null;
+}
+
+export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/** A fresh task key (random, so scenarios never collide on a shared state location). */
+export const newTaskKey = (): TaskKey => ({
+  projectRootIdentity: randomBytes(32).toString('hex'),
+  taskId: randomUUID(),
+});
+
+export const fence = (stateSequence: number, writerGeneration: number): View['fence'] => ({
+  schemaVersion: 'TaskRecoveryCommitFenceV1',
+  stateSequence,
+  writerGeneration,
+});
+
+export function viewOf(e: Envelope | null): View {
+  return {
+    fence: fence(e?.sequence ?? 0, e?.writerGeneration ?? 0),
+    owner: e
+      ? {
+          ownerGeneration: e.owner.ownerGeneration,
+          ownerNonce: e.owner.ownerNonce,
+          leaseRevision: e.owner.leaseRevision,
+          leaseDigest: e.owner.leaseDigest,
+        }
+      : { mode: 'absent' },
+    envelope: e,
+  };
+}
+
+/** Send a store method; a -32000 refusal comes back as a {@link Refused} value. */
+export async function callStore(
+  impl: Implementation,
+  method: string,
+  params: unknown,
+  timeoutMs?: number,
+): Promise<{ ok: true; value: Record<string, unknown> } | Refused> {
+  try {
+    const value = await impl.request(method, params, timeoutMs === undefined ? {} : { timeoutMs });
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new FaultCheckFailure(`${method} answered ${show(value)}, not an object`);
+    const v = value as Record<string, unknown>;
+    // A 1:1 mapping may also return the store's own `{ ok: false, code }` as a result.
+    if (v.ok === false && typeof v.code === 'string') return refusalOf(v);
+    return { ok: true, value: v };
+  } catch (e) {
+    if (e instanceof HarnessError && e.code === 'IMPL_RPC_ERROR') {
+      const err = e.detail.error as { code?: unknown; data?: unknown } | undefined;
+      const data = err?.data as Record<string, unknown> | undefined;
+      if (err?.code === SPEC_ERROR && data && typeof data.code === 'string') return refusalOf(data);
+    }
+    throw e;
+  }
+}
+
+function refusalOf(data: Record<string, unknown>): Refused {
+  const f = data.currentFence as FenceNumbers | undefined;
+  return {
+    ok: false,
+    code: data.code as string,
+    currentFence:
+      f && typeof f.stateSequence === 'number' && typeof f.writerGeneration === 'number'
+        ? { stateSequence: f.stateSequence, writerGeneration: f.writerGeneration }
+        : null,
+    data,
+  };
+}
+
+function asWritten(method: string, r: { ok: true; value: Record<string, unknown> } | Refused): WriteOutcome {
+  if (!r.ok) return r;
+  const v = r.value;
+  const f = v.fence as FenceNumbers | undefined;
+  if (
+    !['committed', 'semantic-noop', 'replayed'].includes(v.status as string) ||
+    !f ||
+    typeof f.stateSequence !== 'number'
+  )
+    throw new FaultCheckFailure(
+      `${method} answered ${show(v)}: not a CommitResult (status, fence, writeContext)`,
+    );
+  return { ok: true, ...(v as object) } as Written;
+}
+
+/** A read the implementation refused with a spec code (a failure unless the scenario allows it). */
+export class ReadRefused extends FaultCheckFailure {
+  constructor(
+    readonly method: string,
+    readonly code: string,
+  ) {
+    super(`${method} was refused with ${code}`);
+  }
+}
+
+/** `store.read`: the latest envelope (or null). */
+export async function readEnvelope(impl: Implementation, task: TaskKey): Promise<Envelope | null> {
+  const r = await callStore(impl, 'store.read', { task });
+  if (!r.ok) throw new ReadRefused('store.read', r.code);
+  const e = r.value.envelope;
+  if (e === null || e === undefined) return null;
+  return e as unknown as Envelope;
+}
+
+/** `store.history`: every envelope, oldest first (accepts an array or `{ envelopes }`). */
+export async function readHistory(impl: Implementation, task: TaskKey): Promise<Envelope[]> {
+  const value = await impl.request('store.history', { task });
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === 'object' && Array.isArray((value as { envelopes?: unknown }).envelopes)
+      ? (value as { envelopes: unknown[] }).envelopes
+      : null;
+  if (!list) throw new FaultCheckFailure(`store.history answered ${show(value)}, not a list of envelopes`);
+  return list as Envelope[];
+}
+
+/** Extras of an owner transition request. */
+export interface TransitionExtras {
+  targetSessionDigest?: string | null;
+  handoffRefDigest?: string | null;
+  takeoverRefDigest?: string | null;
+  takeoverEvidence?: {
+    readbackContextDigest: string;
+    livenessEvidenceDigest: string;
+    reconcileReceiptDigest: string;
+  } | null;
+  terminal?: Record<string, unknown> | null;
+  terminalReceiptDigest?: string | null;
+}
+
+/** Terminal evidence items (the four roles), for implementations that can check them. */
+export type EvidenceItem = { role: string; path: string; sha256: string; bytes: number };
+
+/**
+ * One runtime session working on one task through one implementation process. Each call reads
+ * the current view from that process unless a (possibly stale) view is given.
+ */
+export class Actor {
+  readonly session: string;
+  constructor(
+    public impl: Implementation,
+    readonly task: TaskKey,
+    name: string,
+  ) {
+    this.session = sha256(`session:${name}:${task.taskId}`);
+  }
+
+  async view(): Promise<View> {
+    return viewOf(await readEnvelope(this.impl, this.task));
+  }
+
+  async envelope(): Promise<Envelope> {
+    const e = await readEnvelope(this.impl, this.task);
+    if (!e) throw new FaultCheckFailure('store.read found no envelope for a task that was written');
+    return e;
+  }
+
+  transitionRequest(operation: string, view: View, extras: TransitionExtras = {}) {
+    return {
+      operation,
+      ...this.task,
+      expectedFence: view.fence,
+      expectedOwner: view.owner,
+      sessionDigest: this.session,
+      contextEpoch: 'epoch-faults',
+      routeRevision: sha256('route:faults'),
+      targetSessionDigest: extras.targetSessionDigest ?? null,
+      handoffRefDigest: extras.handoffRefDigest ?? null,
+      takeoverRefDigest: extras.takeoverRefDigest ?? null,
+      takeoverEvidence: extras.takeoverEvidence ?? null,
+      terminal: extras.terminal ?? null,
+      terminalReceiptDigest: extras.terminalReceiptDigest ?? null,
+    };
+  }
+
+  async transition(operation: string, extras: TransitionExtras = {}, view?: View): Promise<WriteOutcome> {
+    const v = view ?? (await this.view());
+    return asWritten(
+      'store.transitionOwner',
+      await callStore(this.impl, 'store.transitionOwner', {
+        request: this.transitionRequest(operation, v, extras),
+      }),
+    );
+  }
+
+  stateRequest(state: Record<string, unknown>, view: View, force?: boolean) {
+    return {
+      ...this.task,
+      expectedFence: view.fence,
+      expectedOwner: view.owner,
+      sessionDigest: this.session,
+      state,
+      ...(force === undefined ? {} : { force }),
+    };
+  }
+
+  async commitState(
+    state: Record<string, unknown>,
+    options: { force?: boolean; view?: View; timeoutMs?: number } = {},
+  ): Promise<WriteOutcome> {
+    const v = options.view ?? (await this.view());
+    return asWritten(
+      'store.commitState',
+      await callStore(
+        this.impl,
+        'store.commitState',
+        { request: this.stateRequest(state, v, options.force) },
+        options.timeoutMs,
+      ),
+    );
+  }
+
+  operationRequest(event: Record<string, unknown>, view: View) {
+    return {
+      ...this.task,
+      expectedFence: view.fence,
+      expectedOwner: view.owner,
+      sessionDigest: this.session,
+      event,
+    };
+  }
+
+  async operation(event: Record<string, unknown>, view?: View): Promise<WriteOutcome> {
+    const v = view ?? (await this.view());
+    return asWritten(
+      'store.commitOperation',
+      await callStore(this.impl, 'store.commitOperation', { request: this.operationRequest(event, v) }),
+    );
+  }
+
+  /** The binding of the task's unresolved operation. */
+  async binding(): Promise<Binding> {
+    const u = (await this.envelope()).operations.unresolved;
+    if (!u) throw new FaultCheckFailure('the task has no unresolved operation');
+    return bindingOf(u);
+  }
+
+  /** `store.readWriteContext` from this actor's process. */
+  async writeContext(): Promise<{ contextDigest: string; [k: string]: unknown }> {
+    const r = await callStore(this.impl, 'store.readWriteContext', { task: this.task });
+    if (!r.ok) throw new FaultCheckFailure(`store.readWriteContext was refused with ${r.code}`);
+    const ctx = r.value.writeContext as { contextDigest?: unknown } | undefined;
+    if (!ctx || typeof ctx.contextDigest !== 'string')
+      throw new FaultCheckFailure(`store.readWriteContext answered ${show(r.value)}`);
+    return ctx as { contextDigest: string };
+  }
+
+  /** Acquire the task (fence (0, 0), no owner). */
+  async acquire(): Promise<Written> {
+    const r = await this.transition('acquire', {}, viewOf(null));
+    return expectWritten(r, 'acquire');
+  }
+
+  /** An explicit, fenced takeover: `takeover-prepare` with fresh evidence, then `takeover-accept`. */
+  async takeover(): Promise<Written> {
+    const ctx = await this.writeContext();
+    const prepared = await this.transition('takeover-prepare', {
+      targetSessionDigest: this.session,
+      takeoverEvidence: {
+        readbackContextDigest: ctx.contextDigest,
+        livenessEvidenceDigest: sha256('liveness: the holder has no live turn'),
+        reconcileReceiptDigest: sha256('reconcile receipt'),
+      },
+    });
+    expectWritten(prepared, 'takeover-prepare');
+    const e = await this.envelope();
+    const ref = e.owner.takeoverRef?.refDigest;
+    if (!ref) throw new FaultCheckFailure('after takeover-prepare the lease carries no takeoverRef');
+    return expectWritten(
+      await this.transition('takeover-accept', { takeoverRefDigest: ref }),
+      'takeover-accept',
+    );
+  }
+
+  /** The terminal member a holder would send now. */
+  async terminalMember(evidence: readonly EvidenceItem[]): Promise<Record<string, unknown>> {
+    const ctx = await this.writeContext();
+    return {
+      terminalStatus: 'completed',
+      lifecycleRevision: ctx.lifecycleRevision,
+      settledSetDigest: ctx.settledSetDigest,
+      writeContextDigest: ctx.contextDigest,
+      evidence,
+    };
+  }
+}
+
+export const bindingOf = (u: OperationRecord): Binding => ({
+  operationId: u.operationId,
+  idempotencyKey: u.idempotencyKey,
+  writerGeneration: u.writerGeneration,
+  targetSetDigest: u.targetSetDigest,
+  beforeDigest: u.beforeDigest,
+});
+
+/** A `prepare` event for a fresh operation. */
+export function prepareEvent(name: string): Record<string, unknown> {
+  return {
+    event: 'prepare',
+    operationId: `op-${name}-${randomBytes(4).toString('hex')}`,
+    idempotencyKey: `idem-${name}-${randomBytes(8).toString('hex')}`,
+    kind: 'file-write',
+    exactTargets: [`src/${name}.ts`],
+    beforeDigest: sha256(`before:${name}`),
+  };
+}
+
+/** Throws unless `r` is a success with `status` (default `committed`). */
+export function expectWritten(
+  r: WriteOutcome,
+  what: string,
+  status: Written['status'] = 'committed',
+): Written {
+  if (!r.ok) throw new FaultCheckFailure(`${what}: expected ${status}, was refused with ${r.code}`);
+  if (r.status !== status) throw new FaultCheckFailure(`${what}: expected ${status}, got ${r.status}`);
+  return r;
+}
+
+/** Throws unless `r` is a refusal with one of `codes`. */
+export function expectRefused(r: WriteOutcome, what: string, ...codes: string[]): Refused {
+  if (r.ok) throw new FaultCheckFailure(`${what}: expected refusal ${codes.join(' or ')}, got ${r.status}`);
+  if (codes.length && !codes.includes(r.code))
+    throw new FaultCheckFailure(`${what}: expected refusal ${codes.join(' or ')}, got ${r.code}`);
+  return r;
+}

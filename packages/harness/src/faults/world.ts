@@ -1,0 +1,216 @@
+// Everything a fault scenario controls: the implementation processes (several on one state
+// location), their signals (SIGKILL, SIGSTOP, SIGCONT) and restarts, the clock, the fake tool,
+// and independent read-back of durable state through a process that took no part in the run.
+import { HarnessError } from '../errors.js';
+import { checkHello, type Implementation, startSubprocess } from '../implementation.js';
+import { PROTOCOL_VERSION } from '../protocol.js';
+import { ImplementationProcess } from '../transport/process.js';
+import { FaultCheckFailure, show } from './check.js';
+import {
+  type Actor,
+  type Binding,
+  type Envelope,
+  readHistory,
+  type TaskKey,
+  type View,
+  type WriteOutcome,
+} from './store-client.js';
+import { FakeTool } from './tool.js';
+
+/** How to start implementation processes for the fault matrix. */
+export interface FaultTarget {
+  /** The implementation's command line (run by `/bin/sh -c`). */
+  readonly command: string;
+  /** The durable state location every process of a scenario shares (directory or postgres:// URL). */
+  readonly stateLocation: string;
+  /** Deadline of one request, in ms. */
+  readonly timeoutMs: number;
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  /** The conformance data directory (fixtures some scenarios read). */
+  readonly conformanceDir?: string;
+}
+
+/** The harness's clock origin for every scenario (docs/spec/turn-liveness-recovery-gate.md: T0). */
+export const FAULT_T0 = '2026-11-30T05:41:12.000Z';
+
+/** Whether a state location is a PostgreSQL URL. */
+export const isPostgresLocation = (location: string): boolean => /^postgres(ql)?:\/\//.test(location);
+
+/** An implementation process of a scenario, with its operating-system process (group) id. */
+export interface FaultProcess extends Implementation {
+  /** The process id of the command's shell, which leads the process group of the implementation. */
+  readonly pid: number | undefined;
+}
+
+/** Start the command and greet it (as `startSubprocess`, keeping the process id). */
+async function startProcess(target: FaultTarget): Promise<FaultProcess> {
+  const start = () =>
+    ImplementationProcess.start({
+      command: target.command,
+      requestTimeoutMs: target.timeoutMs,
+      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      ...(target.env === undefined ? {} : { env: target.env }),
+    });
+  let proc = start();
+  const greet = async () => {
+    try {
+      return checkHello(
+        await proc.request('hello', {
+          protocolVersion: PROTOCOL_VERSION,
+          stateLocation: target.stateLocation,
+        }),
+      );
+    } catch (e) {
+      await proc.kill();
+      throw e;
+    }
+  };
+  let hello = await greet();
+  return {
+    get hello() {
+      return hello;
+    },
+    get pid() {
+      return proc.pid;
+    },
+    get stderrTail() {
+      return proc.stderrTail;
+    },
+    request: (method, params, opts) => proc.request(method, params, opts),
+    async restart() {
+      await proc.kill();
+      proc = start();
+      hello = await greet();
+    },
+    async kill() {
+      await proc.kill();
+    },
+    pause: () => proc.signal('SIGSTOP'),
+    resume: () => proc.signal('SIGCONT'),
+    async close() {
+      await proc.close();
+    },
+  };
+}
+
+/** The resources of one scenario run. Create with {@link FaultWorld.open}; always `close()`. */
+export class FaultWorld {
+  readonly tool = new FakeTool();
+  readonly target: FaultTarget;
+  #live = new Set<Implementation>();
+  #now = Date.parse(FAULT_T0);
+  #clock = true;
+
+  constructor(target: FaultTarget) {
+    this.target = target;
+  }
+
+  /** The harness's current time. */
+  get now(): string {
+    return new Date(this.#now).toISOString();
+  }
+
+  /** Start one more implementation process on the shared state location, with the harness's time. */
+  async spawn(): Promise<FaultProcess> {
+    const impl = await startProcess(this.target);
+    this.#live.add(impl);
+    this.#clock = impl.hello.capabilities.clock;
+    if (this.#clock) await impl.request('clock.set', { now: this.now });
+    return impl;
+  }
+
+  /** kill -9 a process (no shutdown, no flush) and forget it. */
+  async kill(impl: Implementation): Promise<void> {
+    await impl.kill();
+    this.#live.delete(impl);
+  }
+
+  /** kill -9 a process, then start a fresh one on the same state location. */
+  async restart(impl: Implementation): Promise<FaultProcess> {
+    await this.kill(impl);
+    return this.spawn();
+  }
+
+  /** SIGSTOP: the process is frozen mid-whatever; requests sent to it wait in its pipe. */
+  stop(impl: Implementation): void {
+    impl.pause();
+  }
+
+  /** SIGCONT. */
+  cont(impl: Implementation): void {
+    impl.resume();
+  }
+
+  /** Set the clock of every live process (the harness owns time). */
+  async setClock(iso: string): Promise<void> {
+    this.#now = Date.parse(iso);
+    await this.#syncClock();
+  }
+
+  /** Move the clock of every live process by `ms` (negative: backwards). */
+  async advance(ms: number): Promise<void> {
+    this.#now += ms;
+    await this.#syncClock();
+  }
+
+  async #syncClock(): Promise<void> {
+    if (!this.#clock) return;
+    for (const impl of this.#live) await impl.request('clock.set', { now: this.now });
+  }
+
+  /**
+   * The durable history of a task, read by a process started just for this read on the same
+   * state location (never the process under test, whose claims are not evidence).
+   */
+  async audit(task: TaskKey): Promise<Envelope[]> {
+    const auditor = await startSubprocess({
+      command: this.target.command,
+      stateLocation: this.target.stateLocation,
+      requestTimeoutMs: this.target.timeoutMs,
+      ...(this.target.cwd === undefined ? {} : { cwd: this.target.cwd }),
+      ...(this.target.env === undefined ? {} : { env: this.target.env }),
+    });
+    try {
+      const history = await readHistory(auditor, task);
+      checkChain(history);
+      return history;
+    } finally {
+      await auditor.close().catch(() => {});
+    }
+  }
+
+  /**
+   * Dispatch the unresolved operation as a runtime does: commit `dispatch`, and only when the
+   * implementation acknowledged a new dispatch (`committed`) perform the fake tool call.
+   */
+  async dispatch(actor: Actor, binding: Binding, view?: View): Promise<WriteOutcome> {
+    const r = await actor.operation({ event: 'dispatch', ...binding }, view);
+    if (r.ok && r.status === 'committed') this.tool.call(binding.operationId, binding.idempotencyKey);
+    return r;
+  }
+
+  /** Kill every process still running. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#live].map((impl) => impl.kill().catch(() => {})));
+    this.#live.clear();
+  }
+}
+
+/** The durable log must be one chain: sequences 1..n. */
+function checkChain(history: readonly Envelope[]): void {
+  history.forEach((e, i) => {
+    if (!e || typeof e !== 'object' || e.sequence !== i + 1)
+      throw new FaultCheckFailure(
+        `the durable history is not one chain: entry ${i} has sequence ${show((e as Envelope | null)?.sequence)}`,
+      );
+  });
+}
+
+/** A stable fingerprint of a durable history (sequence and envelope digest of every entry). */
+export const historyFingerprint = (history: readonly Envelope[]): string =>
+  history.map((e) => `${e.sequence}:${e.writerGeneration}:${e.envelopeDigest}`).join(',');
+
+/** Whether an error is a harness-observed fault of the process (crash, hang, garbage). */
+export const isProcessFault = (e: unknown): e is HarnessError =>
+  e instanceof HarnessError && e.code !== 'IMPL_RPC_ERROR';

@@ -1,0 +1,15 @@
+// The reference implementation passes every store scenario of the fault matrix on SQLite.
+import { describe, expect, it } from 'vitest';
+import { runFaultMatrix } from '../src/index.js';
+import { REFERENCE, scenarios, target } from './faults-helpers.js';
+
+describe('fault matrix: reference implementation on SQLite (store scenarios)', () => {
+  it('passes every store scenario', async () => {
+    const list = scenarios('store/');
+    expect(list.length).toBeGreaterThanOrEqual(13);
+    const results = await runFaultMatrix(list, target(REFERENCE));
+    const bad = results.filter((r) => r.outcome !== 'pass').map((r) => `${r.id}: ${r.outcome}: ${r.detail}`);
+    expect(bad).toEqual([]);
+    expect(results).toHaveLength(list.length);
+  }, 120_000);
+});
