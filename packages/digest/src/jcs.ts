@@ -92,6 +92,39 @@ function fastKey(key: string): string {
   return `"${key}"`;
 }
 
+// Within withCanonicalMemo, the texts of the values canonicalize is called on and of their direct
+// members are remembered by identity: a validator canonicalizes a document's object for one
+// digest and its members again for a semantic rule, without any change in between.
+let memo: WeakMap<object, string> | null = null;
+
+/** `fast` of an object member: through the memo for the members of a top-level value. */
+function member(value: unknown, depth: number): string {
+  if (memo === null || depth !== 1 || typeof value !== 'object' || value === null) return fast(value, depth);
+  const hit = memo.get(value);
+  if (hit !== undefined) return hit;
+  const text = fast(value, depth);
+  memo.set(value, text);
+  return text;
+}
+
+/**
+ * Run `fn` while {@link canonicalize} remembers, by object identity, the texts it produced for the
+ * values it was given and for their direct members; the memo is dropped when `fn` returns. Only
+ * for code that does not change those objects while it runs (e.g. checking one parsed document).
+ *
+ * @example
+ * withCanonicalMemo(() => [digestOf(doc.inputs), canonicalize(doc.inputs.target)]);
+ */
+export function withCanonicalMemo<T>(fn: () => T): T {
+  if (memo !== null) return fn();
+  memo = new WeakMap();
+  try {
+    return fn();
+  } finally {
+    memo = null;
+  }
+}
+
 function fast(value: unknown, depth: number): string {
   switch (typeof value) {
     case 'string':
@@ -135,7 +168,7 @@ function fast(value: unknown, depth: number): string {
       for (let i = 0; i < n; i++) {
         const key = keys[i]!;
         if (i > 0) out += ',';
-        out += `${PLAIN_KEYS.has(key) ? `"${key}"` : fastKey(key)}:${fast(record[key], depth + 1)}`;
+        out += `${PLAIN_KEYS.has(key) ? `"${key}"` : fastKey(key)}:${member(record[key], depth + 1)}`;
       }
       return `${out}}`;
     }
@@ -153,6 +186,13 @@ function fast(value: unknown, depth: number): string {
  */
 export function canonicalize(value: unknown): string {
   try {
+    if (memo !== null && typeof value === 'object' && value !== null) {
+      const hit = memo.get(value);
+      if (hit !== undefined) return hit;
+      const text = fast(value, 0);
+      memo.set(value, text);
+      return text;
+    }
     return fast(value, 0);
   } catch (err) {
     if (err !== FALLBACK) throw err;

@@ -37,8 +37,10 @@ export function digestIssues(contract: string, doc: unknown, rules = byContract.
       });
       continue;
     }
-    for (const { pointer, expected } of computed) {
-      const actual = resolvePointer(doc, pointer).value;
+    for (const entry of computed) {
+      const { pointer, expected } = entry;
+      // A rule may hand over the value at `pointer` it already read (see its `actual`).
+      const actual = 'actual' in entry ? entry.actual : resolvePointer(doc, pointer).value;
       if (actual === expected) continue;
       issues.push({
         code: rule.code ?? 'DIGEST_MISMATCH',

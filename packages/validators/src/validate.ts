@@ -1,3 +1,4 @@
+import { withCanonicalMemo } from '@agent-contracts/digest';
 import { CONTRACTS, getSchema } from '@agent-contracts/schemas';
 import { digestIssues } from './digests.js';
 import { ValidatorsError } from './errors.js';
@@ -155,10 +156,11 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
     return fail(contract, structuralIssues(validator.errors ?? [], contract, schemaId, document));
   }
   const doc = document as ContractDocument;
-  const issues = [
+  // The digests and the rules canonicalize some of the same sub-objects: share their JCS texts.
+  const issues = withCanonicalMemo(() => [
     ...(options.digests === false ? [] : digestIssues(contract, doc)),
     ...runRules(options.rules ?? SEMANTIC_RULES, contract, doc),
-  ];
+  ]);
   if (issues.some((i) => i.severity === 'error')) return fail(contract, issues);
   return { ok: true, contract, value: doc, warnings: issues };
 }

@@ -142,16 +142,27 @@ export function traceFromReplay(replay: Json): Json {
   };
 }
 
-function eventIdEntries(doc: Json, traceId: unknown): Array<{ pointer: string; expected: string | null }> {
+/**
+ * An entry may also carry `actual`: the value at `pointer` (own properties only, `undefined` when
+ * absent), so a validator comparing one entry per event need not resolve the pointer again.
+ */
+type Entry = { pointer: string; expected: string | null; actual?: unknown };
+
+function eventIdEntries(doc: Json, traceId: unknown): Entry[] {
   if (!Array.isArray(doc.events) || typeof traceId !== 'string') return [];
-  const out: Array<{ pointer: string; expected: string | null }> = [];
+  const out: Entry[] = [];
   const events: unknown[] = doc.events;
+  const verbatimId = VERBATIM.test(traceId);
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (isObject(e) && typeof e.type === 'string' && typeof e.occurrenceKey === 'string')
       out.push({
         pointer: `/events/${i}/eventId`,
-        expected: traceEventIdOf(traceId, e.type, e.occurrenceKey),
+        expected:
+          verbatimId && VERBATIM.test(e.type) && VERBATIM.test(e.occurrenceKey)
+            ? `event-${sha256Hex(`{"occurrenceKey":"${e.occurrenceKey}","traceId":"${traceId}","type":"${e.type}"}`).slice(0, 24)}`
+            : traceEventIdOf(traceId, e.type, e.occurrenceKey),
+        actual: Object.hasOwn(e, 'eventId') ? e.eventId : undefined,
       });
   }
   return out;

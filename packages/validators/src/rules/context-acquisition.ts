@@ -57,6 +57,31 @@ function rule<T>(
   };
 }
 
+/**
+ * Whether two values are the same JSON data: equal strings, booleans, null and numbers, arrays
+ * item by item, plain objects member by member in any key order. Anything else is unequal.
+ */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return a !== undefined && (typeof a !== 'object' || a === null);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!(i in a && i in b && jsonEqual(a[i], b[i]))) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const pa = Object.getPrototypeOf(a);
+  const pb = Object.getPrototypeOf(b);
+  if ((pa !== Object.prototype && pa !== null) || (pb !== Object.prototype && pb !== null)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.hasOwn(b, k)) return false;
+    if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
 const list = (xs: readonly unknown[]) => (xs.length ? xs.map((x) => JSON.stringify(x)).join(', ') : 'none');
 /** Ascending order of UTF-16 code units (JavaScript's default sort), the order the spec uses. */
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -820,8 +845,13 @@ const PLAN_V2_RULES: SemanticRule[] = [
       const want = deriveContextPlanIdentityInputs(p) as unknown as Record<string, unknown>;
       const have = p.identityInputs as unknown as Record<string, unknown>;
       for (const member of Object.keys(want)) {
-        // Equal digestOf values are equal JCS texts: compare the texts and skip the hashing.
-        if (canonicalize(have[member] ?? null) !== canonicalize(want[member]))
+        // Equal digestOf values are equal JCS texts: compare the texts and skip the hashing. The
+        // document's text comes first (and usually from the planContentId digest's memo); when
+        // it exists, a derivation equal to it as JSON data has the same text, so only a differing
+        // derivation is serialised.
+        const haveText = canonicalize(have[member] ?? null);
+        if (jsonEqual(have[member] ?? null, want[member])) continue;
+        if (haveText !== canonicalize(want[member]))
           report(
             `/identityInputs/${member}`,
             `identityInputs.${member} differs from its derivation from the plan's fields; rebuild identityInputs from the plan (deriveContextPlanIdentityInputs), then recompute planContentId and planId.`,
