@@ -6,6 +6,7 @@ import { STRUCTURAL_VALIDATORS } from './generated/structural.generated.js';
 import type { Issue } from './issues.js';
 import { describeValue } from './pointer.js';
 import { type ContractDocument, SEMANTIC_RULES, type SemanticRule } from './rules/index.js';
+import { withDerivedMemo } from './rules/memo.js';
 import { structuralIssues } from './structural.js';
 
 /** Options of {@link validate}. */
@@ -93,12 +94,24 @@ function documentIssue(code: string, message: string, path = ''): Issue {
   return { code, path, message, rule: 'document', severity: 'error' };
 }
 
+// The default registry grouped by contract, in registry order: most documents have a few rules
+// among hundreds.
+const rulesByContract = new Map<string, SemanticRule[]>();
+for (const rule of SEMANTIC_RULES) {
+  const list = rulesByContract.get(rule.contract);
+  if (list) list.push(rule);
+  else rulesByContract.set(rule.contract, [rule]);
+}
+const NO_RULES: readonly SemanticRule[] = [];
+
 function runRules(rules: readonly SemanticRule[], contract: string, doc: ContractDocument): Issue[] {
   const out: Issue[] = [];
+  if (rules === SEMANTIC_RULES) rules = rulesByContract.get(contract) ?? NO_RULES;
   for (const rule of rules) {
     if (rule.contract !== contract) continue;
     try {
-      out.push(...rule.check(doc));
+      const found = rule.check(doc);
+      for (let i = 0; i < found.length; i++) out.push(found[i]!);
     } catch (err) {
       if (err instanceof RangeError) throw err;
       out.push({
@@ -157,10 +170,16 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
   }
   const doc = document as ContractDocument;
   // The digests and the rules canonicalize some of the same sub-objects: share their JCS texts.
-  const issues = withCanonicalMemo(() => [
-    ...(options.digests === false ? [] : digestIssues(contract, doc)),
-    ...runRules(options.rules ?? SEMANTIC_RULES, contract, doc),
-  ]);
+  // Several rules derive the same values from the document (a plan's sources, its full-read
+  // reasons): derive them once.
+  const issues = withCanonicalMemo(() =>
+    withDerivedMemo(() => {
+      const found = options.digests === false ? [] : digestIssues(contract, doc);
+      const broken = runRules(options.rules ?? SEMANTIC_RULES, contract, doc);
+      for (let i = 0; i < broken.length; i++) found.push(broken[i]!);
+      return found;
+    }),
+  );
   if (issues.some((i) => i.severity === 'error')) return fail(contract, issues);
   return { ok: true, contract, value: doc, warnings: issues };
 }

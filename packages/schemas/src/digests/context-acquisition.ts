@@ -1,4 +1,4 @@
-import { derivedId, digestOf } from '@agent-contracts/digest';
+import { canonicalize, derivedId, digestOf, sha256Hex } from '@agent-contracts/digest';
 import type {
   ContextIdentitySource,
   ContextPlanIdentityInputs,
@@ -22,14 +22,24 @@ export function contextSourceRefDigest(ref: {
   size: number | null;
   mtimeMs: number | null;
 }): string {
-  return digestOf({
-    path: ref.path,
-    layer: ref.layer,
-    exists: ref.exists,
-    size: ref.size,
-    mtimeMs: ref.mtimeMs,
-  });
+  const { path, layer, exists, size, mtimeMs } = ref;
+  // The JCS text of the five members, in their sorted key order, without building the object (a
+  // plan has a ref per source); anything but a string, number, boolean or null in a member takes
+  // the general path, which also names the member in its DigestError.
+  if (primitive(path) && primitive(layer) && primitive(exists) && primitive(size) && primitive(mtimeMs)) {
+    try {
+      return sha256Hex(
+        `{"exists":${canonicalize(exists)},"layer":${canonicalize(layer)},"mtimeMs":${canonicalize(mtimeMs)},"path":${canonicalize(path)},"size":${canonicalize(size)}}`,
+      );
+    } catch {
+      // fall through: digestOf reports the member at fault
+    }
+  }
+  return digestOf({ path, layer, exists, size, mtimeMs });
 }
+
+const primitive = (v: unknown) =>
+  v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /** `metadataDigests` of a source: the refs' `metadataDigest` values, in ref order. */
 function metadataDigests(source: Loose): string[] {

@@ -79,6 +79,25 @@ function jcsSize(value: unknown, depth: number): number {
     case 'boolean':
       return value ? 4 : 5;
     case 'number':
+      // Small non-negative integers (sequences, sizes) are counted without formatting them.
+      if (value >= 0 && value < 1e9 && Number.isInteger(value) && !Object.is(value, -0))
+        return value < 10
+          ? 1
+          : value < 100
+            ? 2
+            : value < 1e3
+              ? 3
+              : value < 1e4
+                ? 4
+                : value < 1e5
+                  ? 5
+                  : value < 1e6
+                    ? 6
+                    : value < 1e7
+                      ? 7
+                      : value < 1e8
+                        ? 8
+                        : 9;
       if (!Number.isFinite(value)) throw UNUSUAL;
       return String(value).length;
     case 'object': {

@@ -18,6 +18,7 @@ import {
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
 import { describeValue } from '../pointer.js';
+import { perDocument } from './memo.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const PAGE = 'docs/spec/context-acquisition-gate.md';
@@ -222,7 +223,7 @@ const BUCKETS: ReadonlyArray<[Bucket, keyof ContextReadPlanV2]> = [
 ];
 
 /** Every source of the four buckets, in bucket then array order, with its JSON Pointer. */
-function sourcesOf(p: ContextReadPlanV2): SourceView[] {
+const sourcesOf = perDocument(function sourcesOf(p: ContextReadPlanV2): SourceView[] {
   const out: SourceView[] = [];
   for (const [bucket, field] of BUCKETS) {
     const items = p[field] as unknown as Array<Record<string, unknown>>;
@@ -245,7 +246,7 @@ function sourcesOf(p: ContextReadPlanV2): SourceView[] {
     }
   }
   return out;
-}
+});
 
 const isLowConfidence = (p: ContextReadPlanV2) => p.identity.intentSeed.confidence < 0.6;
 /**
@@ -256,7 +257,7 @@ const isExplicitRequest = (p: ContextReadPlanV2) =>
   p.fullReadNote !== null || p.fullReadReason === 'explicit-request';
 
 /** Applicable full-read reasons, in precedence order (Derivations, "Full read"). */
-function fullReadReasons(p: ContextReadPlanV2): ContextFullReadReason[] {
+const fullReadReasons = perDocument(function fullReadReasons(p: ContextReadPlanV2): ContextFullReadReason[] {
   const reasons: ContextFullReadReason[] = [];
   if (isExplicitRequest(p)) reasons.push('explicit-request');
   if (p.identity.finalIntent === 'audit') reasons.push('audit-intent');
@@ -265,12 +266,13 @@ function fullReadReasons(p: ContextReadPlanV2): ContextFullReadReason[] {
   for (const c of ['release', 'security', 'destructive'] as const)
     if (p.changeTypes.includes(c)) reasons.push(c);
   return reasons;
-}
+});
 const derivedFullRead = (p: ContextReadPlanV2) => fullReadReasons(p).length > 0;
 
 /** Sources of any bucket with `requiredToExist: true` and no existing ref. */
-const missingRequired = (p: ContextReadPlanV2) =>
-  sourcesOf(p).filter((s) => s.requiredToExist && !s.sourceRefs.some((r) => r.exists));
+const missingRequired = perDocument((p: ContextReadPlanV2) =>
+  sourcesOf(p).filter((s) => s.requiredToExist && !s.sourceRefs.some((r) => r.exists)),
+);
 
 /** The derived escalation triggers and whether each must be present. */
 function derivedTriggers(p: ContextReadPlanV2): Array<[ContextEscalationTrigger, boolean, string]> {
