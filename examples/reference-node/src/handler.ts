@@ -138,8 +138,11 @@ export function createHandler(
         );
       }
       stateLocation = typeof p.stateLocation === 'string' ? p.stateLocation : null;
-      liveness.open(stateLocation);
-      trace.open(stateLocation);
+      // Host-local state (the turn and its trace) lives in localDirectory; the task store may be
+      // a database shared by a fleet of hosts.
+      const local = typeof p.localDirectory === 'string' ? p.localDirectory : stateLocation;
+      liveness.open(local);
+      trace.open(local);
       // Open (or reopen, after a restart) the store now, so that an unusable location fails
       // hello instead of every store case.
       await closeStore();

@@ -86,6 +86,16 @@ export function checkHello(value: unknown): HelloResult {
 export interface SubprocessOptions extends ProcessOptions {
   /** Durable state location handed to `hello` (a directory or a database URL). */
   readonly stateLocation: string | null;
+  /**
+   * Host-local directory handed to `hello` (default: `stateLocation` when it is a directory, else
+   * null).
+   */
+  readonly localDirectory?: string | null;
+}
+
+/** The `localDirectory` that goes with a state location when none is given. */
+export function defaultLocalDirectory(stateLocation: string | null): string | null {
+  return stateLocation !== null && !/^[a-z][a-z0-9+.-]*:/i.test(stateLocation) ? stateLocation : null;
 }
 
 /** Start an implementation as a subprocess and greet it. Throws HarnessError if it cannot. */
@@ -96,6 +106,7 @@ export async function startSubprocess(options: SubprocessOptions): Promise<Imple
       await proc.request('hello', {
         protocolVersion: PROTOCOL_VERSION,
         stateLocation: options.stateLocation,
+        localDirectory: options.localDirectory ?? defaultLocalDirectory(options.stateLocation),
       }),
     );
   let hello: HelloResult;
@@ -133,6 +144,7 @@ export async function startSubprocess(options: SubprocessOptions): Promise<Imple
 export async function startInProcess(
   adapter: InProcessAdapter,
   stateLocation: string | null,
+  localDirectory: string | null = defaultLocalDirectory(stateLocation),
 ): Promise<Implementation> {
   const call = async (method: string, params: unknown) => {
     try {
@@ -155,7 +167,9 @@ export async function startInProcess(
       );
     }
   };
-  let hello = checkHello(await call('hello', { protocolVersion: PROTOCOL_VERSION, stateLocation }));
+  let hello = checkHello(
+    await call('hello', { protocolVersion: PROTOCOL_VERSION, stateLocation, localDirectory }),
+  );
   return {
     get hello() {
       return hello;
@@ -164,7 +178,9 @@ export async function startInProcess(
     request: (method, params) => call(method, params),
     async restart() {
       await adapter.reset?.();
-      hello = checkHello(await call('hello', { protocolVersion: PROTOCOL_VERSION, stateLocation }));
+      hello = checkHello(
+        await call('hello', { protocolVersion: PROTOCOL_VERSION, stateLocation, localDirectory }),
+      );
     },
     async kill() {
       await adapter.reset?.();

@@ -13,6 +13,13 @@ export interface HelloParams {
    * URL). The harness passes the same location again after killing and restarting the process.
    */
   readonly stateLocation: string | null;
+  /**
+   * A directory on this host for host-local state that is not part of the shared task store (the
+   * turn liveness state, the current trace). The harness passes the same directory after a
+   * restart. It equals `stateLocation` when that is a directory; with a database URL it is a
+   * directory of its own; null when the harness keeps no state.
+   */
+  readonly localDirectory: string | null;
 }
 
 /** What an implementation supports; cases needing anything else are reported not-applicable. */

@@ -1,6 +1,7 @@
 // Runs fault scenarios: each in a fresh FaultWorld (its own processes on the shared state
 // location, its own clock and fake tool), ending as exactly one outcome like a case.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.js';
 import { type Implementation, startSubprocess } from '../implementation.js';
@@ -99,9 +100,15 @@ export async function runFaultScenario(
     return done('not-applicable', `the implementation does not declare ${missing.join(', ')}`);
   const routine = FAULT_KINDS[scenario.fault];
   if (!routine) return done('error', `the harness has no fault routine "${scenario.fault}"`);
+  // With a database URL the host-local state (turn state, trace) gets a directory of its own per
+  // scenario; with a directory it lives in the scenario's state directory.
+  const ownLocal = isPostgresLocation(options.stateLocation)
+    ? mkdtempSync(join(tmpdir(), 'agent-contracts-fault-local-'))
+    : null;
   const world = new FaultWorld({
     ...options,
     stateLocation: scenarioStateLocation(options.stateLocation, scenario.id),
+    ...(ownLocal ? { localDirectory: ownLocal } : {}),
   });
   const limit = options.scenarioTimeoutMs ?? 120_000;
   let timer: NodeJS.Timeout | undefined;
@@ -134,6 +141,7 @@ export async function runFaultScenario(
   } finally {
     clearTimeout(timer);
     await world.close();
+    if (ownLocal) rmSync(ownLocal, { recursive: true, force: true });
   }
 }
 

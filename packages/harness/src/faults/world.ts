@@ -2,7 +2,12 @@
 // location), their signals (SIGKILL, SIGSTOP, SIGCONT) and restarts, the clock, the fake tool,
 // and independent read-back of durable state through a process that took no part in the run.
 import { HarnessError } from '../errors.js';
-import { checkHello, type Implementation, startSubprocess } from '../implementation.js';
+import {
+  checkHello,
+  defaultLocalDirectory,
+  type Implementation,
+  startSubprocess,
+} from '../implementation.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
 import { ImplementationProcess } from '../transport/process.js';
 import { FaultCheckFailure, show } from './check.js';
@@ -23,6 +28,8 @@ export interface FaultTarget {
   readonly command: string;
   /** The durable state location every process of a scenario shares (directory or postgres:// URL). */
   readonly stateLocation: string;
+  /** The host-local directory of the scenario's processes (default: the state location when it is a directory). */
+  readonly localDirectory?: string;
   /** Deadline of one request, in ms. */
   readonly timeoutMs: number;
   readonly cwd?: string;
@@ -59,6 +66,7 @@ async function startProcess(target: FaultTarget): Promise<FaultProcess> {
         await proc.request('hello', {
           protocolVersion: PROTOCOL_VERSION,
           stateLocation: target.stateLocation,
+          localDirectory: target.localDirectory ?? defaultLocalDirectory(target.stateLocation),
         }),
       );
     } catch (e) {

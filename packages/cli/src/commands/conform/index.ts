@@ -280,14 +280,16 @@ export const conformCommand: Command = {
     let unreachable: string | null = null;
     await Promise.all(
       parts.map(async (part, i) => {
-        let state = join(stateRoot, `job-${i + 1}`);
-        if (stateUrl) state = stateUrl(i + 1);
-        else mkdirSync(state, { recursive: true });
+        // The job's directory: its durable state, or (with --state-url) its host-local state.
+        const local = join(stateRoot, `job-${i + 1}`);
+        mkdirSync(local, { recursive: true });
+        const state = stateUrl ? stateUrl(i + 1) : local;
         let impl: Implementation;
         try {
           impl = await startSubprocess({
             command: values.impl!,
             stateLocation: state,
+            localDirectory: local,
             requestTimeoutMs: timeoutMs,
           });
         } catch (e) {

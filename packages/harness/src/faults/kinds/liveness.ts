@@ -5,8 +5,8 @@
 
 import { HarnessError } from '../../errors.js';
 import type { Implementation } from '../../implementation.js';
-import { check, checkEqual, FaultCheckFailure, FaultNotApplicable, show } from '../check.js';
-import { FAULT_T0, type FaultWorld, isPostgresLocation } from '../world.js';
+import { check, checkEqual, FaultCheckFailure, show } from '../check.js';
+import { FAULT_T0, type FaultWorld } from '../world.js';
 import { type FaultRoutine, stableJson } from './common.js';
 
 // Liveness documents are read member by member and compared with checkEqual, which reports any
@@ -194,8 +194,6 @@ export const activeLease: FaultRoutine = async (world) => {
 // ---------------------------------------------------------------------------------------------
 
 export const restartRehydrate: FaultRoutine = async (world) => {
-  if (isPostgresLocation(world.target.stateLocation))
-    throw new FaultNotApplicable('the turn state is durable only under a state directory');
   const l = await session(world);
   await noContinuationSetup(l);
   const persisted = stableJson(await l.state());
