@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { type Baseline, parseBaseline, parseReport, type Report } from '@agent-contracts/harness';
 import { CliError } from '../errors.js';
 
@@ -39,4 +40,26 @@ export function usage(command: string, err: unknown): CliError {
     code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'USAGE_UNKNOWN_OPTION' : 'USAGE_BAD_VALUE',
     `${(err as Error).message.split('\n')[0]} Run \`agent-contracts ${command} --help\`.`,
   );
+}
+
+/**
+ * Parse a command's arguments: positionals plus the given boolean/string options and `--help`;
+ * malformed arguments become the usage codes.
+ */
+export function parseCommandArgs(
+  command: string,
+  args: readonly string[],
+  options: Readonly<Record<string, { type: 'boolean' | 'string' }>>,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const r = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+    });
+    return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
+  } catch (e) {
+    throw usage(command, e);
+  }
 }

@@ -5,6 +5,7 @@ import {
   type AgentCapabilityDomainMatrixV1,
   type AiAgentSystemArchitectureReportV1,
   ARCHITECTURE_FIELD_GATES,
+  ARCHITECTURE_FIELD_ORDER,
   ARCHITECTURE_MANDATORY_FIELDS,
   type ArchitectureFieldName,
   CONTRACTS,
@@ -51,21 +52,8 @@ const FIELD_SECTIONS: readonly FieldSectionName[] = [
   'observabilityReplay',
   'humanInLoopBoundary',
 ];
-/** The 12 status-bearing sections, in field order. */
-const STATUS_FIELDS: readonly StatusField[] = [
-  'intentRouting',
-  'toolPermissionBoundary',
-  'contextMemoryModel',
-  'contextAcquisition',
-  'contextReadReceipt',
-  'stateMachineHandoff',
-  'observabilityReplay',
-  'turnLivenessContract',
-  'taskContinuityWriteContract',
-  'humanInLoopBoundary',
-  'capabilitySurfaceEvidence',
-  'agentCapabilityDomainMatrix',
-];
+/** The 12 status-bearing sections, in field order: every output field but the evidence matrix. */
+const STATUS_FIELDS = ARCHITECTURE_FIELD_ORDER.filter((f): f is StatusField => f !== 'evidenceMatrix');
 
 const gateOf = new Map(CONTRACTS.map((c) => [c.name, c.gate]));
 const direct = new Set<string>(DIRECT_EVIDENCE_KINDS);

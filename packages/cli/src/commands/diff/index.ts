@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { diffReports } from '@agent-contracts/harness';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
-import { readReport, usage } from '../report-io.js';
+import { parseCommandArgs, readReport } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts diff [--json] <before.jsonl> <after.jsonl>
 
@@ -22,18 +21,7 @@ export const diffCommand: Command = {
   summary: 'compare two JSONL reports: fixed, broken and new cases by id',
   help: HELP,
   async run(args, io) {
-    let values: { json?: boolean; help?: boolean };
-    let positionals: string[];
-    try {
-      ({ values, positionals } = parseArgs({
-        args: [...args],
-        allowPositionals: true,
-        strict: true,
-        options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      }));
-    } catch (e) {
-      throw usage('diff', e);
-    }
+    const { values, positionals } = parseCommandArgs('diff', args, { json: { type: 'boolean' } });
     if (values.help) {
       await io.out(HELP);
       return 0;

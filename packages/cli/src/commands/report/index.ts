@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { renderHtml, renderJunit, renderMarkdown } from '@agent-contracts/harness';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
-import { readReport, usage } from '../report-io.js';
+import { parseCommandArgs, readReport } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts report --format junit|markdown|html <run.jsonl>...
 
@@ -22,38 +21,25 @@ export const reportCommand: Command = {
   summary: 'render JSONL reports as JUnit XML, Markdown or HTML',
   help: HELP,
   async run(args, io) {
-    let values: { format?: string; help?: boolean };
-    let positionals: string[];
-    try {
-      ({ values, positionals } = parseArgs({
-        args: [...args],
-        allowPositionals: true,
-        strict: true,
-        options: { format: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      }));
-    } catch (e) {
-      throw usage('report', e);
-    }
+    const { values, positionals } = parseCommandArgs('report', args, { format: { type: 'string' } });
     if (values.help) {
       await io.out(HELP);
       return 0;
     }
-    if (!values.format || !['junit', 'markdown', 'html'].includes(values.format)) {
+    const format = typeof values.format === 'string' ? values.format : '';
+    if (!['junit', 'markdown', 'html'].includes(format)) {
       throw new CliError('USAGE_BAD_VALUE', '--format must be junit, markdown or html.');
     }
     if (positionals.length === 0)
       throw new CliError('USAGE_MISSING_ARGUMENT', 'name at least one JSONL report.');
-    if (values.format !== 'html' && positionals.length > 1) {
-      throw new CliError(
-        'USAGE_BAD_VALUE',
-        `--format ${values.format} renders one report; html compares several.`,
-      );
+    if (format !== 'html' && positionals.length > 1) {
+      throw new CliError('USAGE_BAD_VALUE', `--format ${format} renders one report; html compares several.`);
     }
     const reports = positionals.map(readReport);
     const text =
-      values.format === 'html'
+      format === 'html'
         ? renderHtml(reports)
-        : values.format === 'junit'
+        : format === 'junit'
           ? renderJunit(reports[0]!)
           : renderMarkdown(reports[0]!);
     await io.out(text);
