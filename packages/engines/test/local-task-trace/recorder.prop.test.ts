@@ -346,7 +346,10 @@ describe('LocalTaskTrace recorder against a model', () => {
         // Random sequences reach a bound only now and then; these two always run first, so both
         // bounds are exercised on every run (a 150-event burst of small events breaks the count
         // bound, 30 large events the byte bound).
-        examples: [[[new Burst(150, 'small'), new Close('complete')]], [[new Burst(30, 'large'), new Replay()]]],
+        examples: [
+          [[new Burst(150, 'small'), new Close('complete')]],
+          [[new Burst(30, 'large'), new Replay()]],
+        ],
       },
     );
     expect(stats.countDrops).toBeGreaterThan(0);
