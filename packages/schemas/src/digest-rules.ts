@@ -25,4 +25,11 @@ export interface DigestRule {
    * over arrays return one per element). `expected` is `null` where the field must be null.
    */
   compute(document: unknown): Array<{ pointer: string; expected: string | null }>;
+  /**
+   * Optional, for rules over long arrays: exactly the entries of `compute` whose value in the
+   * document (own properties only, `undefined` when absent) differs from `expected`, each with that
+   * value as `actual`. Validators call it instead of `compute` to skip building one entry per
+   * element that agrees; a test holds the two to the same answer.
+   */
+  mismatches?(document: unknown): Array<{ pointer: string; expected: string | null; actual: unknown }>;
 }

@@ -24,7 +24,7 @@ export function digestIssues(contract: string, doc: unknown, rules = byContract.
     const ruleRef = `digest:${contract}${rule.pointer}`;
     let computed: Array<{ pointer: string; expected: string | null }>;
     try {
-      computed = rule.compute(doc);
+      computed = rule.mismatches ? rule.mismatches(doc) : rule.compute(doc);
     } catch (err) {
       if (err instanceof RangeError) throw err; // stack exhaustion: reported as DOCUMENT_TOO_DEEP
       const why = err instanceof Error ? err.message : 'unknown error';

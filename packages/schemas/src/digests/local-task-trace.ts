@@ -171,18 +171,49 @@ function eventIdEntries(doc: Json, traceId: unknown): Entry[] {
   if (!Array.isArray(doc.events) || typeof traceId !== 'string') return [];
   const out: Entry[] = [];
   const events: unknown[] = doc.events;
-  const verbatimId = VERBATIM.test(traceId);
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (isObject(e) && typeof e.type === 'string' && typeof e.occurrenceKey === 'string')
       out.push({
         pointer: `/events/${i}/eventId`,
-        expected:
-          verbatimId && VERBATIM.test(e.type) && VERBATIM.test(e.occurrenceKey)
-            ? `event-${sha256Hex(`{"occurrenceKey":"${e.occurrenceKey}","traceId":"${traceId}","type":"${e.type}"}`).slice(0, 24)}`
-            : traceEventIdOf(traceId, e.type, e.occurrenceKey),
+        expected: traceEventIdOf(traceId, e.type, e.occurrenceKey),
         actual: Object.hasOwn(e, 'eventId') ? e.eventId : undefined,
       });
+  }
+  return out;
+}
+
+// Event types are a dozen names repeated in every trace: remember the ones that are their own JCS
+// text between quotes.
+const VERBATIM_TYPES = new Set<string>();
+function verbatimType(type: string): boolean {
+  if (VERBATIM_TYPES.has(type)) return true;
+  if (!VERBATIM.test(type)) return false;
+  if (VERBATIM_TYPES.size < 256 && type.length <= 64) VERBATIM_TYPES.add(type);
+  return true;
+}
+
+/**
+ * The entries of {@link eventIdEntries} that disagree with the document: the JCS text of each
+ * event's id input is written directly around the trace's traceId (built once), and an entry and
+ * its pointer are only made for an event whose eventId does not recompute.
+ */
+function eventIdMismatches(doc: Json, traceId: unknown): Array<Entry & { actual: unknown }> {
+  if (!Array.isArray(doc.events) || typeof traceId !== 'string') return [];
+  const out: Array<Entry & { actual: unknown }> = [];
+  const events: unknown[] = doc.events;
+  const middle = VERBATIM.test(traceId) ? `","traceId":"${traceId}","type":"` : null;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (!isObject(e)) continue;
+    const { type, occurrenceKey } = e;
+    if (typeof type !== 'string' || typeof occurrenceKey !== 'string') continue;
+    const expected =
+      middle !== null && verbatimType(type) && VERBATIM.test(occurrenceKey)
+        ? `event-${sha256Hex(`{"occurrenceKey":"${occurrenceKey}${middle}${type}"}`).slice(0, 24)}`
+        : traceEventIdOf(traceId, type, occurrenceKey);
+    const actual = Object.hasOwn(e, 'eventId') ? e.eventId : undefined;
+    if (actual !== expected) out.push({ pointer: `/events/${i}/eventId`, expected, actual });
   }
   return out;
 }
@@ -209,6 +240,10 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
     compute(document) {
       const d = document as Json;
       return eventIdEntries(d, d.traceId);
+    },
+    mismatches(document) {
+      const d = document as Json;
+      return eventIdMismatches(d, d.traceId);
     },
   },
   {
@@ -255,6 +290,10 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
     code: 'TRACE_REPLAY_MISMATCH',
     covers:
       'When `ok`: `"event-"` + the first 24 hex characters of `digestOf({traceId, type, occurrenceKey})`, as in the trace (events are empty when not `ok`).',
+    mismatches(document) {
+      const d = document as Json;
+      return d.ok === true ? eventIdMismatches(d, d.traceId) : [];
+    },
     compute(document) {
       const d = document as Json;
       return d.ok === true ? eventIdEntries(d, d.traceId) : [];

@@ -41,12 +41,49 @@ type TraceCheck = (t: LocalTaskTraceV1, code: string, rule: string) => Issue[];
 
 const PLAIN_KEY = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+// A schema-valid event has exactly these seven properties, and every string in it is printable
+// ASCII without quote or backslash (eventId, occurrenceKey and observedAt by their patterns, type
+// and result by their enums), so its JCS text is the names, the punctuation, each string plus its
+// two quotes, the digits of sequence and the payload's own text.
+const EVENT_KEYS = ['eventId', 'occurrenceKey', 'sequence', 'observedAt', 'type', 'result', 'payload'];
+const EVENT_FIXED = EVENT_KEYS.reduce((n, k) => n + k.length + 2, 0) + 2 * EVENT_KEYS.length + 1 + 2 * 5; // + 5 strings' quotes
+
+function digits(n: number): number {
+  return n < 10 ? 1 : n < 100 ? 2 : n < 1_000 ? 3 : n < 10_000 ? 4 : String(n).length; // integers
+}
+
 /**
  * JCS size of one event whose payload is `payloadBytes` long: the same count as
- * `jcsByteLength({ ...e, payload: {} }) - 2 + payloadBytes`, without copying the event (the spread
- * with an overridden property leaves V8's fast path) and without measuring the payload twice.
+ * `jcsByteLength({ ...e, payload: {} }) - 2 + payloadBytes`, without copying the event and without
+ * measuring the payload twice. Semantic rules see schema-valid documents only (SemanticRule), whose
+ * events have exactly the seven properties and plain strings; the type check keeps the arithmetic
+ * away from anything else, which is counted key by key.
  */
 function eventSize(e: Record<string, unknown>, payloadBytes: number): number {
+  const { eventId, occurrenceKey, sequence, observedAt, type, result } = e;
+  if (
+    typeof sequence === 'number' &&
+    sequence > 0 &&
+    typeof eventId === 'string' &&
+    typeof occurrenceKey === 'string' &&
+    typeof observedAt === 'string' &&
+    typeof type === 'string' &&
+    typeof result === 'string'
+  )
+    return (
+      EVENT_FIXED +
+      eventId.length +
+      occurrenceKey.length +
+      observedAt.length +
+      type.length +
+      result.length +
+      digits(sequence) +
+      payloadBytes
+    );
+  return eventSizeByKeys(e, payloadBytes);
+}
+
+function eventSizeByKeys(e: Record<string, unknown>, payloadBytes: number): number {
   if (!Object.hasOwn(e, 'payload')) return jcsByteLength({ ...e, payload: {} }) - 2 + payloadBytes;
   const keys = Object.keys(e);
   const n = keys.length;

@@ -1,6 +1,8 @@
 // The LocalTaskTraceGate rules over the area's fixtures: every semantic fixture fails with its
 // code at its path and with no other code (it breaks exactly one rule), every valid document
 // passes, and the trace-replay bundles judge as recorded.
+import { appendToTrace, ManualClock, openTrace } from '@agent-contracts/engines';
+import { jcsByteLength, type LocalTaskTraceV1, TRACE_MAX_BYTES } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
 import {
   LOCAL_TASK_TRACE_BUNDLES,
@@ -89,3 +91,51 @@ for (const set of LOCAL_TASK_TRACE_BUNDLES) {
     });
   });
 }
+
+describe('T1 at the byte bound', () => {
+  // A trace grown to exactly TRACE_MAX_BYTES of JCS by its payloads (which no derived id covers),
+  // then one byte over: the per-event count must agree with measuring the whole JCS text, also for
+  // payloads with non-ASCII text and escapes, and for events whose properties come in another order.
+  function traceOfSize(target: number, reorder: boolean): LocalTaskTraceV1 {
+    const clock = new ManualClock(Date.parse('2026-11-30T06:00:00.000Z'));
+    const opened = openTrace(null, { turnKey: 'turn-bound' }, clock);
+    if (!opened.ok) throw new Error(opened.message);
+    let t = opened.trace;
+    for (let i = 0; i < 20; i++) {
+      clock.advance(1_000 + i);
+      const r = appendToTrace(
+        t,
+        { type: 'PreToolUse', result: 'observed', occurrenceKey: `k-${i}`, payload: {} },
+        clock,
+      );
+      if (!r.ok) throw new Error(r.message);
+      t = r.trace;
+    }
+    const doc = structuredClone(t) as LocalTaskTraceV1;
+    doc.events.forEach((e, i) => {
+      e.payload = { note: i % 3 === 0 ? 'caf\u00e9 \u2603 "quoted"\n' : 'plain', blob: '' };
+    });
+    let missing = target - jcsByteLength(doc);
+    for (const e of doc.events) {
+      const add = Math.min(missing, 7_000);
+      (e.payload as { blob: string }).blob = 'x'.repeat(add);
+      missing -= add;
+    }
+    if (missing !== 0 || jcsByteLength(doc) !== target) throw new Error('could not reach the target size');
+    if (reorder)
+      doc.events = doc.events.map((e) => Object.fromEntries(Object.entries(e).reverse()) as typeof e);
+    return doc;
+  }
+
+  for (const reorder of [false, true]) {
+    it(`passes at ${TRACE_MAX_BYTES} bytes and fails one byte over${reorder ? ' (properties reordered)' : ''}`, () => {
+      const at = validate(traceOfSize(TRACE_MAX_BYTES, reorder));
+      expect(at.ok ? [] : at.issues).toEqual([]);
+      const over = validate(traceOfSize(TRACE_MAX_BYTES + 1, reorder));
+      expect(over.ok ? [] : over.issues.map((i) => [i.code, i.path])).toEqual([
+        ['TRACE_BOUNDS_EXCEEDED', ''],
+      ]);
+      expect(over.ok ? '' : over.issues[0]!.message).toContain(`${TRACE_MAX_BYTES + 1} bytes`);
+    });
+  }
+});
