@@ -25,6 +25,7 @@ import {
   validateBundle,
 } from '@agent-contracts/validators';
 import { checkpointMethods } from './checkpoint.js';
+import { CRASH_POINTS, createCrashPoints } from './crash.js';
 import { createLiveness } from './liveness.js';
 import { openStateStore } from './store.js';
 import { createTrace } from './trace.js';
@@ -97,6 +98,12 @@ async function storageCall<T>(call: () => Promise<T>): Promise<T> {
 
 /** Options of {@link createHandler}. */
 export interface HandlerOptions {
+  /**
+   * How to die at an armed crash point (docs/protocol.md#crash-points): the stdio server passes a
+   * SIGKILL of its own process. Without it the implementation declares no crash points and has no
+   * `crash.arm` (an in-process adapter cannot be killed).
+   */
+  readonly die?: () => never;
   /** Where durable state lives (directory or database URL), as the harness's `hello` says. */
   readonly stateLocation?: string | null;
 }
@@ -121,8 +128,9 @@ export function createHandler(
     store = null;
     if (open) await (await open.catch(() => null))?.close();
   };
+  const crash = _options.die ? createCrashPoints(_options.die) : null;
   const useStore = async <T>(call: (s: TaskStore) => Promise<T>): Promise<T> => {
-    store ??= openStateStore(stateLocation, clock);
+    store ??= openStateStore(stateLocation, clock, crash?.wrap);
     return storageCall(async () => call(await (store as Promise<TaskStore>)));
   };
   const liveness = createLiveness(clock);
@@ -161,7 +169,7 @@ export function createHandler(
           checkpoint: true,
           trace: true,
           clock: true,
-          crashPoints: [],
+          crashPoints: crash ? [...CRASH_POINTS] : [],
         },
       };
     },
@@ -248,6 +256,23 @@ export function createHandler(
       await closeStore();
       return null;
     },
+    ...(crash
+      ? {
+          'crash.arm': (params: unknown) => {
+            const p = asObject(params, 'crash.arm');
+            const point = CRASH_POINTS.find((c) => c === p.point);
+            if (point === undefined)
+              throw new InvalidParams(
+                `crash.arm: params.point must be one of ${CRASH_POINTS.join(', ')} (see docs/protocol.md#crash-points)`,
+              );
+            const skip = p.skip ?? 0;
+            if (typeof skip !== 'number' || !Number.isSafeInteger(skip) || skip < 0)
+              throw new InvalidParams('crash.arm: params.skip must be a non-negative integer');
+            crash.arm(point, skip);
+            return { armed: point, skip };
+          },
+        }
+      : {}),
     ...liveness.methods,
     ...checkpointMethods(clock),
     ...trace.methods,

@@ -3,7 +3,13 @@ import { createInterface } from 'node:readline';
 import { METHOD_NOT_FOUND, ProtocolRefusal, SPEC_ERROR } from '@agent-contracts/harness';
 import { createHandler, InvalidParams, MethodNotFound } from './handler.js';
 
-const handler = createHandler();
+// kill -9 of itself at an armed crash point: no flush, no reply, no exit handlers.
+const handler = createHandler({
+  die: () => {
+    process.kill(process.pid, 'SIGKILL');
+    throw new Error('unreachable: SIGKILL was sent');
+  },
+});
 const write = (msg: unknown) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 
 async function onLine(line: string): Promise<void> {

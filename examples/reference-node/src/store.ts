@@ -4,7 +4,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '@agent-contracts/engines';
-import { openStore, StoreError, TaskStore, type TaskStoreOptions } from '@agent-contracts/store';
+import {
+  openBackend,
+  type StorageBackend,
+  StoreError,
+  TaskStore,
+  type TaskStoreOptions,
+} from '@agent-contracts/store';
 
 /**
  * The project root every task's terminal evidence is resolved against: the files that
@@ -60,15 +66,20 @@ export function storeTargetOf(location: string | null): StoreLocation {
 /**
  * Open the TaskStore of a state location on `clock` (the handler's injectable clock), reading
  * terminal evidence from {@link CONFORMANCE_PROJECT_ROOT}. A new runtime generation is minted
- * at every open, as at every runtime start.
+ * at every open, as at every runtime start. `wrap` sees the storage backend before the store
+ * does (the crash points of docs/protocol.md#crash-points sit there).
  */
-export async function openStateStore(location: string | null, clock: Clock): Promise<TaskStore> {
+export async function openStateStore(
+  location: string | null,
+  clock: Clock,
+  wrap: (backend: StorageBackend) => StorageBackend = (b) => b,
+): Promise<TaskStore> {
   const options: TaskStoreOptions = { clock, projectRoot: CONFORMANCE_PROJECT_ROOT };
   const target = storeTargetOf(location);
-  if (target.kind === 'memory') return openStore('memory:', options);
+  if (target.kind === 'memory') return new TaskStore(wrap(await openBackend('memory:')), options);
   if (target.kind === 'sqlite') {
     if (location !== null && !location.startsWith('sqlite:')) mkdirSync(location, { recursive: true });
-    return openStore(`sqlite:${target.path}`, options);
+    return new TaskStore(wrap(await openBackend(`sqlite:${target.path}`)), options);
   }
   // Loaded only here, so that a run without PostgreSQL never loads the driver.
   const { createPostgresBackend } = await import('@agent-contracts/store/postgres');
@@ -76,5 +87,5 @@ export async function openStateStore(location: string | null, clock: Clock): Pro
     ...(target.schema === undefined ? {} : { schema: target.schema }),
     applicationName: 'agent-contracts-reference-node',
   });
-  return new TaskStore(backend, options);
+  return new TaskStore(wrap(backend), options);
 }

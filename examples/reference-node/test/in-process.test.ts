@@ -33,4 +33,39 @@ describe('reference-node, in process', () => {
     await h.handle('clock.set', { now: '2026-11-30T06:00:00.000Z' });
     expect(await h.handle('clock.advance', { ms: -1000 })).toEqual({ now: '2026-11-30T05:59:59.000Z' });
   });
+
+  it('has crash points only where it can die, and checks what crash.arm is given', async () => {
+    const inProcess = createHandler();
+    const plain = (await inProcess.handle('hello', { protocolVersion: 1, stateLocation: null })) as {
+      capabilities: { crashPoints: string[] };
+    };
+    expect(plain.capabilities.crashPoints).toEqual([]);
+    await expect(inProcess.handle('crash.arm', { point: 'commit-before-write' })).rejects.toThrow(
+      /not implemented/,
+    );
+
+    const deaths: string[] = [];
+    const h = createHandler({
+      die: () => {
+        deaths.push('died');
+        throw new Error('died');
+      },
+    });
+    const hello = (await h.handle('hello', { protocolVersion: 1, stateLocation: null })) as {
+      capabilities: { crashPoints: string[] };
+    };
+    expect(hello.capabilities.crashPoints).toEqual(['commit-before-write', 'commit-after-write']);
+    await expect(h.handle('crash.arm', { point: 'mid-air' })).rejects.toThrow(
+      /must be one of commit-before-write/,
+    );
+    await expect(h.handle('crash.arm', { point: 'commit-after-write', skip: -1 })).rejects.toThrow(
+      /non-negative integer/,
+    );
+    expect(await h.handle('crash.arm', { point: 'commit-after-write', skip: 1 })).toEqual({
+      armed: 'commit-after-write',
+      skip: 1,
+    });
+    expect(deaths).toEqual([]);
+    await h.close();
+  });
 });

@@ -4,6 +4,25 @@
 /** The protocol version this harness speaks. */
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * The named crash points of protocol v1 (docs/protocol.md#crash-points), in commit order:
+ * `commit-before-write` is reached when a validated commit is about to be written (nothing of it is
+ * durable), `commit-after-write` when the store's append of it has returned (it is durable) and
+ * before the reply is sent.
+ */
+export const CRASH_POINTS = ['commit-before-write', 'commit-after-write'] as const;
+
+/** One of {@link CRASH_POINTS}. */
+export type CrashPoint = (typeof CRASH_POINTS)[number];
+
+/** Parameters of `crash.arm`. */
+export interface CrashArmParams {
+  /** The point to die at, one the implementation declared in `capabilities.crashPoints`. */
+  readonly point: string;
+  /** Arrivals at the point to let pass before dying (default 0: the next one). */
+  readonly skip?: number;
+}
+
 /** Parameters of `hello`, the first request of every session. */
 export interface HelloParams {
   /** Protocol version the harness speaks; an implementation that cannot speak it answers an error. */
@@ -40,7 +59,7 @@ export interface Capabilities {
   readonly trace: boolean;
   /** Whether `clock.set` / `clock.advance` control the implementation's clock. */
   readonly clock: boolean;
-  /** Named crash points `crash.arm` accepts. */
+  /** Named crash points `crash.arm` accepts (a subset of {@link CRASH_POINTS}). */
   readonly crashPoints: readonly string[];
 }
 

@@ -17,6 +17,7 @@ const TARGETED = [
   'faults/store/stale-fence',
   'faults/store/crash-between-dispatch-and-observe',
   'faults/store/kill-after-ack',
+  'faults/store/crash-points',
 ];
 
 describe('fault matrix against broken implementations', () => {
@@ -47,5 +48,19 @@ describe('fault matrix against broken implementations', () => {
     const x = r.get('faults/store/kill-after-ack');
     expect(x?.outcome, show(x)).toBe('fail');
     expect(x?.detail).toMatch(/is not durable after SIGKILL/);
+  }, 60_000);
+
+  it('a store that acknowledges before the commit is durable dies after its "write" with nothing durable', async () => {
+    const r = await run('ack-before-durable', 'faults/store/crash-points');
+    const x = r.get('faults/store/crash-points');
+    expect(x?.outcome, show(x)).toBe('fail');
+    expect(x?.detail).toMatch(/commit killed at commit-(before|after)-write: /);
+  }, 60_000);
+
+  it('a store that declares crash points but never dies at them does not conform', async () => {
+    const r = await run('crash-points-ignored', 'faults/store/crash-points');
+    const x = r.get('faults/store/crash-points');
+    expect(x?.outcome, show(x)).toBe('fail');
+    expect(x?.detail).toMatch(/answered .* instead of dying at the armed point/);
   }, 60_000);
 });

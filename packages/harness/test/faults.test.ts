@@ -35,6 +35,7 @@ describe('fault scenarios (conformance/faults)', () => {
       'faults/store/crash-between-dispatch-and-observe',
       'faults/store/crash-before-dispatch',
       'faults/store/kill-after-ack',
+      'faults/store/crash-points',
       'faults/store/receipts-duplicate',
       'faults/store/receipts-late',
       'faults/store/receipts-mutated',

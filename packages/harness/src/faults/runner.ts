@@ -26,6 +26,7 @@ export const FAULT_KINDS: Readonly<Record<string, FaultRoutine>> = {
   'crash-between-dispatch-and-observe': store.crashBetweenDispatchAndObserve,
   'crash-before-dispatch': store.crashBeforeDispatch,
   'kill-after-ack': store.killAfterAck,
+  'crash-points': store.crashPoints,
   receipts: store.receipts,
   'late-receipt': store.lateReceipt,
   'terminal-preconditions': store.terminalPreconditions,

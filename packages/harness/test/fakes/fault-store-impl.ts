@@ -7,7 +7,10 @@
 // - `redispatch`: a `dispatch` of an operation that is already dispatched is answered as a new
 //   committed dispatch (a store that lets a recovering runtime re-dispatch after a crash);
 // - `ack-before-durable`: commits are acknowledged from memory and written to SQLite only later
-//   (a store whose acknowledged commits a kill -9 loses).
+//   (a store whose acknowledged commits a kill -9 loses);
+// - `crash-points-ignored`: declares the named crash points and accepts `crash.arm`, but never
+//   dies at them.
+// Every mode declares both crash points; the others die at them as docs/protocol.md says.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -93,6 +96,28 @@ function fileBackend(dir: string): StorageBackend {
   };
 }
 
+let armed: string | null = null;
+const reach = (point: string) => {
+  if (armed !== point || mode === 'crash-points-ignored') return;
+  process.kill(process.pid, 'SIGKILL');
+};
+
+/** The named crash points around the backend's append. */
+function crashing(inner: StorageBackend): StorageBackend {
+  return {
+    kind: inner.kind,
+    load: (key) => inner.load(key),
+    history: (key) => inner.history(key),
+    close: () => inner.close(),
+    async compareAndAppend(key, expected, next) {
+      reach('commit-before-write');
+      const r = await inner.compareAndAppend(key, expected, next);
+      if (r.ok) reach('commit-after-write');
+      return r;
+    },
+  };
+}
+
 async function open(location: string | null): Promise<TaskStore> {
   if (mode === 'ignore-fences' && location && !/^[a-z]+:\/\//.test(location))
     return new TaskStore(fileBackend(location), { clock });
@@ -101,7 +126,7 @@ async function open(location: string | null): Promise<TaskStore> {
       ? `sqlite:${join(location, 'fake-tasks.db')}`
       : (location ?? 'memory:');
   const backend = await openBackend(url);
-  return new TaskStore(mode === 'ack-before-durable' ? lazyBackend(backend) : backend, { clock });
+  return new TaskStore(crashing(mode === 'ack-before-durable' ? lazyBackend(backend) : backend), { clock });
 }
 
 const settled = (r: { ok: boolean; code?: string; message?: string }) => {
@@ -141,9 +166,12 @@ async function handle(method: string, params: Record<string, unknown>): Promise<
           checkpoint: false,
           trace: false,
           clock: true,
-          crashPoints: [],
+          crashPoints: ['commit-before-write', 'commit-after-write'],
         },
       };
+    case 'crash.arm':
+      armed = params.point as string;
+      return { armed };
     case 'clock.set':
       clock.set(Date.parse(params.now as string));
       return { now: new Date(clock.now()).toISOString() };

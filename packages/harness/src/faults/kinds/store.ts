@@ -3,6 +3,7 @@
 // store, and every verdict rests on the durable history read back by a fresh process and on the
 // fake tool's count, never on what the process under test says about itself.
 import { checkFencedInvariants, checkLinearizable, type HistoryEvent } from '@agent-contracts/store/history';
+import { CRASH_POINTS } from '../../protocol.js';
 import { check, checkEqual, FaultCheckFailure, show } from '../check.js';
 import {
   Actor,
@@ -16,7 +17,7 @@ import {
   prepareEvent,
   sha256,
 } from '../store-client.js';
-import { type FaultWorld, historyFingerprint } from '../world.js';
+import { type FaultWorld, historyFingerprint, isProcessFault } from '../world.js';
 import { type FaultRoutine, listParam, param, stableJson } from './common.js';
 
 const FENCE_MISMATCH = 'LIFECYCLE_STATE_FENCE_MISMATCH';
@@ -722,4 +723,107 @@ export const duplicateTakeover: FaultRoutine = async (world) => {
   );
   checkEqual(world.tool.total, 0, 'fake tool calls');
   return `two racing recoverers: one takeover committed, the other refused (${(loser as { code: string }).code}); generation ${g} -> ${g + 1} exactly once; the duplicate accept replayed`;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Named crash points (docs/protocol.md#crash-points): the implementation kills itself at a point
+ * inside a commit, a state commit and an operation's dispatch commit in turn. Before the write
+ * nothing of the commit may be durable and the old fence stays current; after the write the commit
+ * is durable exactly once, the old fence is stale, and a dispatch that landed is reconciled, never
+ * aborted or repeated.
+ */
+export const crashPoints: FaultRoutine = async (world, scenario) => {
+  const commits = param(scenario, 'commits', 3);
+  const out: string[] = [];
+  for (const point of CRASH_POINTS) {
+    for (const kind of ['state', 'dispatch'] as const) {
+      const what = `${kind} commit killed at ${point}`;
+      const { task, impl, holder } = await holderTask(world);
+      for (let i = 1; i <= commits; i++)
+        expectWritten(await holder.commitState({ step: i }), `commitState ${i}`);
+      const b = kind === 'dispatch' ? await prepare(holder, 'armed-dispatch') : null;
+      const view = await holder.view();
+      const before = await world.audit(task);
+      const armed = await impl.request('crash.arm', { point });
+      check(armed !== null && typeof armed === 'object', `crash.arm answered ${show(armed)}, not an object`);
+      let answered: unknown;
+      try {
+        answered = await impl.request(kind === 'state' ? 'store.commitState' : 'store.commitOperation', {
+          request:
+            kind === 'state'
+              ? holder.stateRequest({ step: 'armed' }, view)
+              : holder.operationRequest({ event: 'dispatch', ...b! }, view),
+        });
+      } catch (e) {
+        if (!isProcessFault(e)) throw e;
+      }
+      check(
+        answered === undefined,
+        () => `${what}: the implementation answered ${show(answered)} instead of dying at the armed point`,
+      );
+      await world.kill(impl);
+      const after = await world.audit(task);
+      checkEqual(
+        historyFingerprint(after.slice(0, before.length)),
+        historyFingerprint(before),
+        `${what}: the durable history before the killed commit`,
+      );
+      const landed = after.slice(before.length);
+      const fresh = new Actor(await world.spawn(), task, 'holder');
+      if (point === 'commit-before-write') {
+        checkEqual(landed.length, 0, `${what}: entries of the killed commit that are durable`);
+        if (kind === 'state')
+          expectWritten(
+            await fresh.commitState({ step: 'retried' }, { view }),
+            `${what}: the retried commit on the unchanged fence`,
+          );
+        else {
+          checkEqual(
+            (await fresh.envelope()).operations.unresolved?.phase,
+            'prepared',
+            `${what}: phase after restart`,
+          );
+          await fresh.takeover();
+          expectWritten(
+            await fresh.operation({ event: 'abort', ...b! }),
+            `${what}: abort of the never-dispatched operation`,
+          );
+        }
+      } else {
+        checkEqual(landed.length, 1, `${what}: entries of the killed commit that are durable`);
+        const refused = expectRefused(
+          await fresh.commitState({ step: 'stale' }, { view }),
+          `${what}: a commit on the fence from before the crash`,
+          FENCE_MISMATCH,
+        );
+        checkEqual(
+          refused.currentFence?.stateSequence,
+          landed[0]!.sequence,
+          `${what}: currentFence of the refusal`,
+        );
+        if (kind === 'state') {
+          checkEqual(
+            stableJson(landed[0]!.state),
+            stableJson({ step: 'armed' }),
+            `${what}: the durable state`,
+          );
+          expectWritten(await fresh.commitState({ step: 'next' }), `${what}: a commit on the durable fence`);
+        } else {
+          checkEqual(landed[0]!.operations.unresolved?.phase, 'dispatched', `${what}: durable phase`);
+          await fresh.takeover();
+          expectRefused(
+            await fresh.operation({ event: 'abort', ...b! }),
+            `${what}: abort of an operation whose dispatch is durable`,
+          );
+          expectWritten(await fresh.operation({ event: 'mark-reconcile', ...b! }), `${what}: mark-reconcile`);
+        }
+      }
+      if (b) checkEqual(world.tool.count(b.operationId), 0, `${what}: fake tool calls`);
+      out.push(`${point}/${kind}: ${landed.length}`);
+      await world.kill(fresh.impl);
+    }
+  }
+  return `killed inside ${out.length} commits; entries that became durable per point/commit: ${out.join(', ')} (0 before the write, exactly 1 after it); stale fences refused, no dispatch aborted or repeated`;
 };
