@@ -50,11 +50,12 @@ describe('fault matrix against broken implementations', () => {
     expect(x?.detail).toMatch(/is not durable after SIGKILL/);
   }, 60_000);
 
-  it('a store that acknowledges before the commit is durable dies after its "write" with nothing durable', async () => {
+  it('a store that acknowledges before the commit is durable fails the crash points', async () => {
+    // Which check trips first depends on how far its delayed writes got when it was killed; the
+    // commit killed after its "write" is never durable, so the scenario fails whatever the timing.
     const r = await run('ack-before-durable', 'faults/store/crash-points');
     const x = r.get('faults/store/crash-points');
     expect(x?.outcome, show(x)).toBe('fail');
-    expect(x?.detail).toMatch(/commit killed at commit-(before|after)-write: /);
   }, 60_000);
 
   it('a store that declares crash points but never dies at them does not conform', async () => {
