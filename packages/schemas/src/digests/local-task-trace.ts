@@ -62,14 +62,22 @@ const UNUSUAL = Symbol('jcs-size-unusual');
 const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const MAX_COUNT_DEPTH = 256;
 
-// Documents repeat a few property names thousands of times; remember the plain ones.
-const PLAIN_KEYS = new Set<string>();
-function plainKey(key: string): boolean {
-  if (PLAIN_KEYS.has(key)) return true;
-  if (!PLAIN_ASCII.test(key)) return false;
-  if (PLAIN_KEYS.size < 4096 && key.length <= 64) PLAIN_KEYS.add(key);
-  return true;
+/**
+ * `pattern.test` that remembers up to `capacity` short strings that matched: for the few names a
+ * document repeats thousands of times (property names, event types).
+ */
+function rememberingTest(pattern: RegExp, capacity: number): (s: string) => boolean {
+  const seen = new Set<string>();
+  return (s) => {
+    if (seen.has(s)) return true;
+    if (!pattern.test(s)) return false;
+    if (seen.size < capacity && s.length <= 64) seen.add(s);
+    return true;
+  };
 }
+
+// Documents repeat a few property names thousands of times; remember the plain ones.
+const plainKey = rememberingTest(PLAIN_ASCII, 4096);
 
 function jcsSize(value: unknown, depth: number): number {
   switch (typeof value) {
@@ -185,13 +193,7 @@ function eventIdEntries(doc: Json, traceId: unknown): Entry[] {
 
 // Event types are a dozen names repeated in every trace: remember the ones that are their own JCS
 // text between quotes.
-const VERBATIM_TYPES = new Set<string>();
-function verbatimType(type: string): boolean {
-  if (VERBATIM_TYPES.has(type)) return true;
-  if (!VERBATIM.test(type)) return false;
-  if (VERBATIM_TYPES.size < 256 && type.length <= 64) VERBATIM_TYPES.add(type);
-  return true;
-}
+const verbatimType = rememberingTest(VERBATIM, 256);
 
 /**
  * The entries of {@link eventIdEntries} that disagree with the document: the JCS text of each
