@@ -1,4 +1,10 @@
 export { CONTRACTS, DIGEST_RULES, findContract } from './catalog.js';
+export {
+  compareSchemas,
+  type SchemaChange,
+  type SchemaComparison,
+  type SchemaCompatibility,
+} from './compat.js';
 export * from './contracts/index.js';
 export type { DigestRule } from './digest-rules.js';
 export * from './digests/index.js';

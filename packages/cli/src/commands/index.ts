@@ -3,6 +3,7 @@ import { baselineCommand } from './baseline/index.js';
 import { conformCommand } from './conform/index.js';
 import { diffCommand } from './diff/index.js';
 import { reportCommand } from './report/index.js';
+import { schemaDiffCommand } from './schema-diff/index.js';
 import { validateCommand } from './validate/index.js';
 
 /** Every command, by name. */
@@ -12,4 +13,5 @@ export const COMMANDS: readonly Command[] = [
   baselineCommand,
   reportCommand,
   diffCommand,
+  schemaDiffCommand,
 ];
