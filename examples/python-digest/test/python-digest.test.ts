@@ -2,13 +2,13 @@
 // every other case and scenario is not applicable (never a pass), and the run conforms to what the
 // implementation declares. The same program with one bug (property names sorted by code point
 // instead of UTF-16 code unit) fails exactly the vectors that tell the two orders apart.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseReport } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../packages/cli/test/helpers.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const IMPL = join(repo, 'examples/python-digest/impl.py');
@@ -16,21 +16,7 @@ const python = (code: string) => `python3 -c ${JSON.stringify(code)}`;
 
 function conform(impl: string) {
   const report = join(mkdtempSync(join(tmpdir(), 'py-conform-')), 'report.jsonl');
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--conditions=@agent-contracts/source',
-      '--import',
-      'tsx',
-      join(repo, 'packages/cli/src/bin.ts'),
-      'conform',
-      '--impl',
-      impl,
-      '--report',
-      report,
-    ],
-    { cwd: repo, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
-  );
+  const r = runCli(['conform', '--impl', impl, '--report', report]);
   return {
     status: r.status,
     output: `${r.stdout}\n${r.stderr}`,

@@ -2,7 +2,6 @@
 // memory and on SQLite, through a real `agent-contracts conform` subprocess on SQLite, and on
 // PostgreSQL (skipped loudly without AGENT_CONTRACTS_PG_URL outside CI, a failure in CI). Durable
 // state survives kill -9, and a store that ignores the fence is caught by the cases.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import {
 } from '@agent-contracts/harness';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../packages/cli/test/helpers.ts';
 import { createHandler } from '../src/handler.ts';
 import { storeTargetOf } from '../src/store.ts';
 
@@ -54,18 +54,7 @@ const node = (script: string) => `node --conditions=@agent-contracts/source --im
 const REFERENCE = node(join(repo, 'examples/reference-node/src/main.ts'));
 
 function conform(...args: string[]) {
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--conditions=@agent-contracts/source',
-      '--import',
-      'tsx',
-      join(repo, 'packages/cli/src/bin.ts'),
-      'conform',
-      ...args,
-    ],
-    { cwd: repo, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
-  );
+  const r = runCli(['conform', ...args]);
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
