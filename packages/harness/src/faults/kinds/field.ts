@@ -5,8 +5,7 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { checkFencedInvariants, type HistoryEvent } from '@agent-contracts/store/history';
+import { checkFencedInvariants, type HistoryEvent } from '@agent-contracts/history';
 import { HarnessError } from '../../errors.js';
 import { SPEC_ERROR } from '../../protocol.js';
 import { check, checkEqual, FaultCheckFailure, FaultNotApplicable, show } from '../check.js';
@@ -186,9 +185,8 @@ type PgModule = {
   };
 };
 function loadPg(): PgModule {
-  // The PostgreSQL driver ships with @agent-contracts/store; the harness borrows it only here.
-  const req = createRequire(fileURLToPath(import.meta.resolve('@agent-contracts/store/package.json')));
-  return req('pg') as PgModule;
+  // Loaded only for the PostgreSQL scenario, so that a run on another state location never loads it.
+  return createRequire(import.meta.url)('pg') as PgModule;
 }
 
 /**

@@ -2,7 +2,7 @@
 // runtime (it sends the commits and performs the tool call itself), the implementation is the
 // store, and every verdict rests on the durable history read back by a fresh process and on the
 // fake tool's count, never on what the process under test says about itself.
-import { checkFencedInvariants, checkLinearizable, type HistoryEvent } from '@agent-contracts/store/history';
+import { checkFencedInvariants, checkLinearizable, type HistoryEvent } from '@agent-contracts/history';
 import { CRASH_POINTS } from '../../protocol.js';
 import { check, checkEqual, FaultCheckFailure, show } from '../check.js';
 import {

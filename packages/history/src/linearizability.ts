@@ -1,4 +1,4 @@
-import type { Fence } from '../backend.js';
+import type { Fence } from './fence.js';
 import {
   type HistoryCheckResult,
   type HistoryEvent,
@@ -49,7 +49,7 @@ interface Entry {
  *
  * @example
  * ```ts
- * import { checkLinearizable } from '@agent-contracts/store';
+ * import { checkLinearizable } from '@agent-contracts/history';
  * checkLinearizable([]).ok satisfies boolean;
  * ```
  */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Fence } from '../../src/backend.js';
+import type { Fence } from '../src/fence.ts';
 import {
   checkFencedInvariants,
   checkLinearizable,
   type DurableLogEntry,
   type HistoryEvent,
-} from '../../src/history/index.js';
+} from '../src/index.ts';
 
 const T = 'task-1';
 const f = (stateSequence: number, writerGeneration = 1): Fence => ({ stateSequence, writerGeneration });

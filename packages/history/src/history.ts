@@ -1,4 +1,4 @@
-import type { Fence } from '../backend.js';
+import type { Fence } from './fence.js';
 
 /**
  * One event of a recorded history of fenced commits and reads, Jepsen style: every operation is
@@ -90,7 +90,7 @@ export interface HistoryCheckResult {
  *
  * @example
  * ```ts
- * import { pairOperations } from '@agent-contracts/store';
+ * import { pairOperations } from '@agent-contracts/history';
  * const ops = pairOperations([
  *   { type: 'invoke', process: 1, task: 't', f: 'read', value: null },
  *   { type: 'ok', process: 1, task: 't', f: 'read', value: { fence: { stateSequence: 0, writerGeneration: 0 }, digest: null } },

@@ -1,4 +1,4 @@
-import type { Fence } from '../backend.js';
+import type { Fence } from './fence.js';
 import {
   type HistoryAnomaly,
   type HistoryCheckResult,
@@ -36,7 +36,7 @@ export interface DurableLogEntry {
  *
  * @example
  * ```ts
- * import { checkFencedInvariants } from '@agent-contracts/store';
+ * import { checkFencedInvariants } from '@agent-contracts/history';
  * const r = checkFencedInvariants([], new Map());
  * r.ok satisfies boolean;
  * ```

@@ -1,0 +1,4 @@
+export type { Fence } from './fence.js';
+export * from './history.js';
+export * from './invariants.js';
+export * from './linearizability.js';
