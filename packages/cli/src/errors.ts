@@ -25,7 +25,7 @@ export const CLI_CODES = {
     'The `--baseline` file is missing, not JSON, or not `{ "expectedFailures": [{ "id", "reason" }] }`. Exit 2.',
   REPORT_INVALID: 'A report file is missing or is not an agent-contracts JSONL report. Exit 2.',
   SCHEMA_INPUT_INVALID:
-    'A schema-diff input is not a JSON Schema object with an `$id`, two files share an `$id`, or a directory holds too many. Exit 2.',
+    'A schema-diff input cannot be read as JSON (the limits of validate), is not a JSON Schema object with an `$id`, shares its `$id`, or a directory holds too many. Exit 2.',
   CLI_INTERNAL_ERROR: 'The CLI failed unexpectedly (a bug; report it). Exit 2.',
 } as const;
 

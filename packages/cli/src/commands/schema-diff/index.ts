@@ -1,9 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { compareSchemas, type SchemaChange } from '@agent-contracts/schemas';
 import type { Command } from '../../command.js';
-import { CliError } from '../../errors.js';
+import { type CliCode, CliError } from '../../errors.js';
+import type { Io } from '../../io.js';
 import { parseCommandArgs } from '../report-io.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH } from '../validate/index.js';
+import { parseInput, readInput } from '../validate/input.js';
+import { expandArguments } from '../validate/walk.js';
 
 const HELP = `Usage: agent-contracts schema-diff [--json] [--fail-on <level>] <before> <after>
 
@@ -34,9 +36,10 @@ const LEVEL_OF: Record<Status, Level> = {
   removed: 'breaking',
 };
 
-/** The most schema files a directory may hold, and the largest schema file read. */
+/** The most schema files one argument may hold. */
 const MAX_FILES = 10_000;
-const MAX_BYTES = 16 * 1024 * 1024;
+/** Schemas are read with the validate command's reader and its default limits. */
+const LIMITS = { maxBytes: DEFAULT_MAX_BYTES, maxDepth: DEFAULT_MAX_DEPTH };
 
 interface SchemaEntry {
   readonly id: string;
@@ -44,92 +47,43 @@ interface SchemaEntry {
   readonly schema: Record<string, unknown>;
 }
 
-function listSchemaFiles(root: string): string[] {
-  let stat: ReturnType<typeof statSync>;
-  try {
-    stat = statSync(root);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR')
-      throw new CliError(
-        'INPUT_NOT_FOUND',
-        `${root} does not exist; give a schema file or a directory of them.`,
-      );
-    throw new CliError('INPUT_READ_FAILED', `${root} cannot be read (${code ?? String(cause)}).`);
-  }
-  if (!stat.isDirectory()) return [root];
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch (cause) {
-      throw new CliError(
-        'INPUT_READ_FAILED',
-        `${dir} cannot be read (${(cause as NodeJS.ErrnoException).code ?? String(cause)}).`,
-      );
-    }
-    for (const name of names) {
-      const path = join(dir, name);
-      const s = statSync(path, { throwIfNoEntry: false });
-      if (s?.isDirectory()) {
-        if (name !== 'node_modules' && !name.startsWith('.')) walk(path);
-      } else if (s?.isFile() && name.endsWith('.schema.json')) {
-        out.push(path);
-        if (out.length > MAX_FILES)
-          throw new CliError(
-            'SCHEMA_INPUT_INVALID',
-            `${root} holds more than ${MAX_FILES} *.schema.json files; point at the directory of one schema set.`,
-          );
-      }
-    }
-  };
-  walk(root);
-  if (out.length === 0)
-    throw new CliError(
-      'INPUT_NO_FILES',
-      `${root} holds no *.schema.json file; point at a directory of schemas.`,
-    );
-  return out;
-}
-
-function loadSchemas(root: string): Map<string, SchemaEntry> {
+/**
+ * Every schema an argument names, by `$id`: the file itself, or every `*.schema.json` below a
+ * directory (walked and read as `validate` walks and reads its inputs).
+ */
+async function loadSchemas(root: string, io: Io): Promise<Map<string, SchemaEntry>> {
   const byId = new Map<string, SchemaEntry>();
-  for (const file of listSchemaFiles(root)) {
-    let text: string;
-    try {
-      if (statSync(file).size > MAX_BYTES)
-        throw new CliError('SCHEMA_INPUT_INVALID', `${file} is larger than 16 MiB; it is not a schema.`);
-      text = readFileSync(file, 'utf8');
-    } catch (cause) {
-      if (cause instanceof CliError) throw cause;
-      throw new CliError(
-        'INPUT_READ_FAILED',
-        `${file} cannot be read (${(cause as NodeJS.ErrnoException).code ?? String(cause)}).`,
-      );
-    }
-    let schema: unknown;
-    try {
-      schema = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    } catch (cause) {
+  for await (const target of expandArguments([root])) {
+    if (target.kind === 'error')
+      throw new CliError(target.issue.code as CliCode, `${target.path}: ${target.issue.message}`);
+    if (target.path !== root && !target.path.endsWith('.schema.json')) continue;
+    if (byId.size >= MAX_FILES)
       throw new CliError(
         'SCHEMA_INPUT_INVALID',
-        `${file} is not JSON (${cause instanceof Error ? cause.message : String(cause)}).`,
+        `${root} holds more than ${MAX_FILES} *.schema.json files; point at the directory of one schema set.`,
       );
-    }
+    const read = await readInput(target.path, io.stdin, LIMITS);
+    const parsed = 'bytes' in read ? parseInput(read.bytes, LIMITS) : read;
+    if (!parsed.ok) throw new CliError('SCHEMA_INPUT_INVALID', `${target.path}: ${parsed.issue.message}`);
+    const schema = parsed.value;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
-      throw new CliError('SCHEMA_INPUT_INVALID', `${file} is not a JSON Schema object.`);
+      throw new CliError('SCHEMA_INPUT_INVALID', `${target.path} is not a JSON Schema object.`);
     const id = (schema as { $id?: unknown }).$id;
     if (typeof id !== 'string' || id === '')
       throw new CliError(
         'SCHEMA_INPUT_INVALID',
-        `${file} has no "$id"; schemas are matched across versions by $id, so give each one.`,
+        `${target.path} has no "$id"; schemas are matched across versions by $id, so give each one.`,
       );
     const other = byId.get(id);
     if (other)
-      throw new CliError('SCHEMA_INPUT_INVALID', `${file} and ${other.file} have the same $id ${id}.`);
-    byId.set(id, { id, file, schema: schema as Record<string, unknown> });
+      throw new CliError('SCHEMA_INPUT_INVALID', `${target.path} and ${other.file} have the same $id ${id}.`);
+    byId.set(id, { id, file: target.path, schema: schema as Record<string, unknown> });
   }
+  if (byId.size === 0)
+    throw new CliError(
+      'INPUT_NO_FILES',
+      `${root} holds no *.schema.json file; point at a directory of schemas.`,
+    );
   return byId;
 }
 
@@ -167,8 +121,8 @@ export const schemaDiffCommand: Command = {
         'USAGE_MISSING_ARGUMENT',
         'schema-diff needs exactly two arguments: <before> <after> (schema files or directories).',
       );
-    const before = loadSchemas(positionals[0]!);
-    const after = loadSchemas(positionals[1]!);
+    const before = await loadSchemas(positionals[0]!, io);
+    const after = await loadSchemas(positionals[1]!, io);
     const results: SchemaResult[] = [];
     for (const id of [...new Set([...before.keys(), ...after.keys()])].sort()) {
       const a = before.get(id);
