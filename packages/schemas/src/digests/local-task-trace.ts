@@ -62,22 +62,14 @@ const UNUSUAL = Symbol('jcs-size-unusual');
 const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const MAX_COUNT_DEPTH = 256;
 
-/**
- * `pattern.test` that remembers up to `capacity` short strings that matched: for the few names a
- * document repeats thousands of times (property names, event types).
- */
-function rememberingTest(pattern: RegExp, capacity: number): (s: string) => boolean {
-  const seen = new Set<string>();
-  return (s) => {
-    if (seen.has(s)) return true;
-    if (!pattern.test(s)) return false;
-    if (seen.size < capacity && s.length <= 64) seen.add(s);
-    return true;
-  };
-}
-
 // Documents repeat a few property names thousands of times; remember the plain ones.
-const plainKey = rememberingTest(PLAIN_ASCII, 4096);
+const PLAIN_KEYS = new Set<string>();
+function plainKey(key: string): boolean {
+  if (PLAIN_KEYS.has(key)) return true;
+  if (!PLAIN_ASCII.test(key)) return false;
+  if (PLAIN_KEYS.size < 4096 && key.length <= 64) PLAIN_KEYS.add(key);
+  return true;
+}
 
 function jcsSize(value: unknown, depth: number): number {
   switch (typeof value) {
@@ -175,47 +167,25 @@ export function traceFromReplay(replay: Json): Json {
  */
 type Entry = { pointer: string; expected: string | null; actual?: unknown };
 
-function eventIdEntries(doc: Json, traceId: unknown): Entry[] {
-  if (!Array.isArray(doc.events) || typeof traceId !== 'string') return [];
-  const out: Entry[] = [];
-  const events: unknown[] = doc.events;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    if (isObject(e) && typeof e.type === 'string' && typeof e.occurrenceKey === 'string')
-      out.push({
-        pointer: `/events/${i}/eventId`,
-        expected: traceEventIdOf(traceId, e.type, e.occurrenceKey),
-        actual: Object.hasOwn(e, 'eventId') ? e.eventId : undefined,
-      });
-  }
-  return out;
-}
-
-// Event types are a dozen names repeated in every trace: remember the ones that are their own JCS
-// text between quotes.
-const verbatimType = rememberingTest(VERBATIM, 256);
-
 /**
- * The entries of {@link eventIdEntries} that disagree with the document: the JCS text of each
- * event's id input is written directly around the trace's traceId (built once), and an entry and
- * its pointer are only made for an event whose eventId does not recompute.
+ * One entry per event whose eventId can be derived; with `mismatchesOnly`, only those that do not
+ * equal the derivation (so a validator builds no entry and no pointer for an event that agrees).
  */
-function eventIdMismatches(doc: Json, traceId: unknown): Array<Entry & { actual: unknown }> {
+function eventIdEntries(
+  doc: Json,
+  traceId: unknown,
+  mismatchesOnly = false,
+): Array<Entry & { actual: unknown }> {
   if (!Array.isArray(doc.events) || typeof traceId !== 'string') return [];
   const out: Array<Entry & { actual: unknown }> = [];
   const events: unknown[] = doc.events;
-  const middle = VERBATIM.test(traceId) ? `","traceId":"${traceId}","type":"` : null;
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
-    if (!isObject(e)) continue;
-    const { type, occurrenceKey } = e;
-    if (typeof type !== 'string' || typeof occurrenceKey !== 'string') continue;
-    const expected =
-      middle !== null && verbatimType(type) && VERBATIM.test(occurrenceKey)
-        ? `event-${sha256Hex(`{"occurrenceKey":"${occurrenceKey}${middle}${type}"}`).slice(0, 24)}`
-        : traceEventIdOf(traceId, type, occurrenceKey);
+    if (!isObject(e) || typeof e.type !== 'string' || typeof e.occurrenceKey !== 'string') continue;
+    const expected = traceEventIdOf(traceId, e.type, e.occurrenceKey);
     const actual = Object.hasOwn(e, 'eventId') ? e.eventId : undefined;
-    if (actual !== expected) out.push({ pointer: `/events/${i}/eventId`, expected, actual });
+    if (!mismatchesOnly || actual !== expected)
+      out.push({ pointer: `/events/${i}/eventId`, expected, actual });
   }
   return out;
 }
@@ -245,7 +215,7 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
     },
     mismatches(document) {
       const d = document as Json;
-      return eventIdMismatches(d, d.traceId);
+      return eventIdEntries(d, d.traceId, true);
     },
   },
   {
@@ -294,7 +264,7 @@ export const LOCAL_TASK_TRACE_DIGEST_RULES: readonly DigestRule[] = [
       'When `ok`: `"event-"` + the first 24 hex characters of `digestOf({traceId, type, occurrenceKey})`, as in the trace (events are empty when not `ok`).',
     mismatches(document) {
       const d = document as Json;
-      return d.ok === true ? eventIdMismatches(d, d.traceId) : [];
+      return d.ok === true ? eventIdEntries(d, d.traceId, true) : [];
     },
     compute(document) {
       const d = document as Json;
