@@ -49,30 +49,6 @@ const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxPrope
 const OPAQUE = ['pattern', 'format', 'multipleOf', 'const'];
 /** Keywords holding one subschema that accepts more when the subschema does. */
 const SUBSCHEMA = ['items', 'additionalItems', 'contains', 'propertyNames', 'then', 'else'];
-const HANDLED = new Set([
-  ...ANNOTATIONS,
-  ...LOWER,
-  ...UPPER,
-  ...OPAQUE,
-  ...SUBSCHEMA,
-  '$schema',
-  '$id',
-  '$ref',
-  'type',
-  'enum',
-  'required',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'definitions',
-  'uniqueItems',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  'dependencies',
-  'not',
-  'if',
-]);
 
 const same = (a: unknown, b: unknown): boolean => {
   if (a === b) return true;
@@ -97,9 +73,11 @@ const typesOf = (v: unknown): string[] =>
 
 class Walker {
   readonly changes: SchemaChange[] = [];
+  /** Put before every message while comparing below an added or removed property. */
+  #context = '';
 
   add(path: string, kind: SchemaChange['kind'], message: string): void {
-    this.changes.push({ path, kind, message });
+    this.changes.push({ path, kind, message: this.#context + message });
   }
 
   /** `a` and `b` are the same location in the old and new schema (booleans are schemas too). */
@@ -174,7 +152,7 @@ class Walker {
         this.add(
           at(k),
           'unknown',
-          `${k} changed (${HANDLED.has(k) ? 'not classified' : 'a keyword this classifier does not model'})`,
+          `${k} changed, which this classifier does not order: ${show(x)} -> ${show(y)}`,
         );
     }
   }
@@ -236,16 +214,12 @@ class Walker {
       const inB = Object.hasOwn(pb, name);
       // A property without its own schema is governed by additionalProperties (patternProperties
       // are not modelled here: a change there is reported on its own).
-      const x = inA ? pa[name] : a.additionalProperties === undefined ? true : a.additionalProperties;
-      const y = inB ? pb[name] : b.additionalProperties === undefined ? true : b.additionalProperties;
-      if (!inA || !inB) {
-        const before = this.changes.length;
-        this.compare(x, y, p);
-        for (let i = before; i < this.changes.length; i++) {
-          const c = this.changes[i]!;
-          this.changes[i] = { ...c, message: `property ${name} ${inA ? 'removed' : 'added'}: ${c.message}` };
-        }
-      } else this.compare(x, y, p);
+      const x = inA ? pa[name] : (a.additionalProperties ?? true);
+      const y = inB ? pb[name] : (b.additionalProperties ?? true);
+      const outer = this.#context;
+      if (!inA || !inB) this.#context = `${outer}property ${name} ${inA ? 'removed' : 'added'}: `;
+      this.compare(x, y, p);
+      this.#context = outer;
     }
   }
 
