@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import { canonicalize } from './jcs.js';
 
+export { nestingDepth } from './depth.js';
 export { DigestError, type DigestErrorCode } from './errors.js';
 export { canonicalize, withCanonicalMemo } from './jcs.js';
 

@@ -2,8 +2,8 @@
 // case's steps are protocol requests with an expected outcome; `{"$fixture": "..."}` and
 // `{"$bundle": "..."}` in params stand for the content of a file of conformance/fixtures or
 // conformance/bundles, so documents are never copied into the cases.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 
 /** How strongly the spec requires what a case checks. */
 export type Level = 'MUST' | 'SHOULD';
@@ -175,16 +175,43 @@ export function resolveRefs(value: unknown, conformanceDir: string): unknown {
   if (keys.length === 1 && (keys[0] === '$fixture' || keys[0] === '$bundle')) {
     const dir = keys[0] === '$fixture' ? 'fixtures' : 'bundles';
     const rel = String((value as Record<string, unknown>)[keys[0]]);
-    if (rel.includes('..')) throw new CaseCorpusError([`reference ${rel} leaves the conformance directory`]);
-    const path = join(conformanceDir, dir, rel);
-    let parsed = refCache.get(path);
+    if (rel.includes('..') || rel.startsWith('/'))
+      throw new CaseCorpusError([`reference ${JSON.stringify(rel)} leaves the conformance directory`]);
+    const key = join(conformanceDir, dir, rel);
+    let parsed = refCache.get(key);
     if (parsed === undefined) {
-      parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-      refCache.set(path, parsed);
+      parsed = JSON.parse(readFileSync(containedFile(join(conformanceDir, dir), rel), 'utf8')) as unknown;
+      refCache.set(key, parsed);
     }
     return parsed;
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, conformanceDir)]));
+}
+
+/** Longest referenced file, in bytes: fixtures and bundles are small documents. */
+const MAX_REFERENCED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The real path of `rel` under `root`, refused unless it stays inside the real `root` after every
+ * symbolic link is resolved and is a regular file of bounded size: a case file cannot send the
+ * implementation anything from outside the conformance data.
+ */
+function containedFile(root: string, rel: string): string {
+  const refuse = (why: string) => new CaseCorpusError([`reference ${JSON.stringify(rel)} ${why}`]);
+  let realRoot: string;
+  let real: string;
+  try {
+    realRoot = realpathSync(root);
+    real = realpathSync(join(root, rel));
+  } catch (e) {
+    throw refuse(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (!real.startsWith(realRoot + sep))
+    throw refuse('leaves the conformance directory through a symbolic link');
+  const stat = statSync(real);
+  if (!stat.isFile()) throw refuse('is not a regular file');
+  if (stat.size > MAX_REFERENCED_BYTES) throw refuse(`is larger than ${MAX_REFERENCED_BYTES} bytes`);
+  return real;
 }
 
 /** Thrown when a step uses a `$var` no earlier step captured. */

@@ -3,7 +3,7 @@
 // sees this interface.
 import { HarnessError } from './errors.js';
 import { type Capabilities, type HelloResult, PROTOCOL_VERSION, SPEC_ERROR } from './protocol.js';
-import { ImplementationProcess, type ProcessOptions } from './transport/process.js';
+import { ImplementationProcess, type ProcessOptions, type ProtocolViolation } from './transport/process.js';
 
 /** A live session with an implementation. */
 export interface Implementation {
@@ -13,6 +13,15 @@ export interface Implementation {
   request(method: string, params?: unknown, options?: { timeoutMs?: number }): Promise<unknown>;
   /** The implementation's recent stderr (empty in-process). */
   readonly stderrTail: string;
+  /** The operating-system id of the process (group) now running; undefined in-process. */
+  readonly pid: number | undefined;
+  /**
+   * The protocol violations (garbage, duplicate or unknown ids, unsolicited or oversized lines)
+   * seen since the last call, in every process of this session, and how many there were in all
+   * (only the first ones are kept with their text). A session with any violation does not
+   * conform, whenever the violation happened (docs/protocol.md#framing-and-errors).
+   */
+  takeViolations(): { readonly count: number; readonly first: readonly ProtocolViolation[] };
   /** Stop it; after a crash, start a fresh one on the same state location. */
   restart(): Promise<void>;
   /** kill -9 (subprocess) or drop (in-process) without any shutdown. */
@@ -101,21 +110,24 @@ export function defaultLocalDirectory(stateLocation: string | null): string | nu
 /** Start an implementation as a subprocess and greet it. Throws HarnessError if it cannot. */
 export async function startSubprocess(options: SubprocessOptions): Promise<Implementation> {
   let proc = ImplementationProcess.start(options);
-  const greet = async () =>
-    checkHello(
-      await proc.request('hello', {
-        protocolVersion: PROTOCOL_VERSION,
-        stateLocation: options.stateLocation,
-        localDirectory: options.localDirectory ?? defaultLocalDirectory(options.stateLocation),
-      }),
-    );
-  let hello: HelloResult;
-  try {
-    hello = await greet();
-  } catch (e) {
-    await proc.kill();
-    throw e;
-  }
+  // Violations are read from every process the session ran, also the ones a restart replaced.
+  const procs: ImplementationProcess[] = [proc];
+  const taken = new Map<ImplementationProcess, number>();
+  const greet = async () => {
+    try {
+      return checkHello(
+        await proc.request('hello', {
+          protocolVersion: PROTOCOL_VERSION,
+          stateLocation: options.stateLocation,
+          localDirectory: options.localDirectory ?? defaultLocalDirectory(options.stateLocation),
+        }),
+      );
+    } catch (e) {
+      await proc.kill();
+      throw e;
+    }
+  };
+  let hello = await greet();
   return {
     get hello() {
       return hello;
@@ -123,10 +135,25 @@ export async function startSubprocess(options: SubprocessOptions): Promise<Imple
     get stderrTail() {
       return proc.stderrTail;
     },
+    get pid() {
+      return proc.pid;
+    },
+    takeViolations() {
+      let count = 0;
+      const first: ProtocolViolation[] = [];
+      for (const p of procs) {
+        const from = taken.get(p) ?? 0;
+        count += p.violationCount - from;
+        first.push(...p.violations.slice(Math.min(from, p.violations.length)));
+        taken.set(p, p.violationCount);
+      }
+      return { count, first };
+    },
     request: (method, params, opts) => proc.request(method, params, opts),
     async restart() {
       await proc.kill();
       proc = ImplementationProcess.start(options);
+      procs.push(proc);
       hello = await greet();
     },
     async kill() {
@@ -175,6 +202,8 @@ export async function startInProcess(
       return hello;
     },
     stderrTail: '',
+    pid: undefined,
+    takeViolations: () => ({ count: 0, first: [] }),
     request: (method, params) => call(method, params),
     async restart() {
       await adapter.reset?.();

@@ -13,4 +13,5 @@ export * from './protocol.js';
 export * from './report.js';
 export * from './runner.js';
 export * from './shard.js';
+export * from './text.js';
 export * from './transport/process.js';

@@ -12,6 +12,7 @@ import {
 import { HarnessError } from './errors.js';
 import type { Implementation } from './implementation.js';
 import type { Capabilities } from './protocol.js';
+import { describeViolations } from './transport/process.js';
 
 /** How a case ended. */
 export type Outcome = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'not-applicable';
@@ -55,7 +56,12 @@ export function missingCapabilities(requires: readonly string[], caps: Capabilit
 }
 
 const short = (v: unknown) => {
-  const s = JSON.stringify(v);
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(v);
+  } catch {
+    s = undefined;
+  }
   return s === undefined ? String(v) : s.length > 300 ? `${s.slice(0, 300)}…` : s;
 };
 
@@ -121,7 +127,11 @@ const FAULT_OUTCOME: Partial<Record<HarnessError['code'], Outcome>> = {
   IMPL_NOT_RUNNING: 'crash',
 };
 
-/** Run one case. Never throws. */
+/**
+ * Run one case. Never throws: whatever goes wrong, inside the implementation or while judging its
+ * reply, ends the case as an outcome other than `pass`. A protocol violation seen while the case
+ * ran makes it `error`, even when every reply matched.
+ */
 export async function runCase(
   impl: Implementation,
   c: Case,
@@ -139,6 +149,43 @@ export async function runCase(
   const missing = missingCapabilities(c.requires, impl.hello.capabilities);
   if (missing.length)
     return done('not-applicable', `the implementation does not declare ${missing.join(', ')}`);
+  let result: CaseResult;
+  try {
+    result = await runSteps(impl, c, options, done);
+  } catch (e) {
+    result = done(
+      'error',
+      `the harness could not judge the case: ${(e as Error)?.message ?? String(e)}`,
+      true,
+    );
+  }
+  return withViolations(result, impl.takeViolations(), impl.stderrTail);
+}
+
+/**
+ * A result with the protocol violations seen while (or after) it ran: a pass becomes `error`;
+ * any other outcome stays; the detail names the violations first and keeps its own after them.
+ */
+export function withViolations(
+  result: CaseResult,
+  seen: ReturnType<Implementation['takeViolations']>,
+  stderrTail = '',
+): CaseResult {
+  if (seen.count === 0 || result.outcome === 'not-applicable') return result;
+  return {
+    ...result,
+    outcome: result.outcome === 'pass' ? 'error' : result.outcome,
+    detail: `${describeViolations(seen)} (then: ${result.outcome}: ${result.detail})`,
+    ...(result.stderrTail === undefined && stderrTail ? { stderrTail: stderrTail.slice(-4096) } : {}),
+  };
+}
+
+async function runSteps(
+  impl: Implementation,
+  c: Case,
+  options: { conformanceDir: string; timeoutMs: number },
+  done: (outcome: Outcome, detail: string, withStderr?: boolean) => CaseResult,
+): Promise<CaseResult> {
   const vars = new Map<string, unknown>();
   for (const [i, step] of c.steps.entries()) {
     let params: unknown;
@@ -185,7 +232,11 @@ export interface SuiteOptions {
 
 /**
  * Run cases on one implementation session, in order, restarting it after a crash or timeout
- * while the budget lasts; once it is spent, the remaining cases end as `error`.
+ * while the budget lasts; once it is spent, the remaining cases end as `error`. Then close the
+ * session. A protocol violation that arrives between two cases, or after the last one (up to the
+ * session's end), is charged to the last case that sent a request: every violation of the
+ * session fails a case. That is why a result is reported (`onResult`) only once the next case
+ * that sends requests starts, or the session has ended.
  */
 export async function runSuite(
   impl: Implementation,
@@ -195,10 +246,17 @@ export async function runSuite(
   const results: CaseResult[] = [];
   let restarts = 0;
   let dead: string | null = null;
+  /** Index of the last result whose case sent requests, and of the first not yet reported. */
+  let lastRan = -1;
+  let reported = 0;
+  const settle = () => {
+    const seen = impl.takeViolations();
+    if (lastRan >= reported) results[lastRan] = withViolations(results[lastRan]!, seen, impl.stderrTail);
+    for (; reported < results.length; reported++) options.onResult?.(results[reported]!);
+  };
   for (const c of cases) {
-    let result: CaseResult;
     if (dead) {
-      result = {
+      results.push({
         id: c.id,
         gate: c.gate,
         subject: c.subject,
@@ -206,24 +264,29 @@ export async function runSuite(
         outcome: 'error',
         detail: dead,
         durationMs: 0,
-      };
-    } else {
-      result = await runCase(impl, c, options);
-      if (result.outcome === 'crash' || result.outcome === 'timeout') {
-        if (restarts >= options.restartBudget) {
-          dead = `not run: the implementation crashed or hung ${restarts + 1} times, more than the restart budget (${options.restartBudget}) allows`;
-        } else {
-          restarts++;
-          try {
-            await impl.restart();
-          } catch (e) {
-            dead = `not run: the implementation could not be restarted (${(e as Error).message})`;
-          }
+      });
+      continue;
+    }
+    const applicable = missingCapabilities(c.requires, impl.hello.capabilities).length === 0;
+    if (applicable) settle();
+    const result = await runCase(impl, c, options);
+    results.push(result);
+    if (!applicable) continue;
+    lastRan = results.length - 1;
+    if (result.outcome === 'crash' || result.outcome === 'timeout') {
+      if (restarts >= options.restartBudget) {
+        dead = `not run: the implementation crashed or hung ${restarts + 1} times, more than the restart budget (${options.restartBudget}) allows`;
+      } else {
+        restarts++;
+        try {
+          await impl.restart();
+        } catch (e) {
+          dead = `not run: the implementation could not be restarted (${(e as Error).message})`;
         }
       }
     }
-    results.push(result);
-    options.onResult?.(result);
   }
+  await impl.close().catch(() => {});
+  settle();
   return results;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,12 +15,35 @@ import {
   lintCases,
   loadCases,
   missingCapabilities,
+  type ProtocolViolation,
   parseBaseline,
   parseReport,
   parseShard,
+  printable,
+  resolveRefs,
+  runCase,
+  runSuite,
   updatedBaseline,
 } from '../src/index.ts';
 
+/** The `hello` of an implementation that declares only the digest capability. */
+const DIGEST_ONLY_HELLO = {
+  name: 'n',
+  version: 'v',
+  language: 'l',
+  protocolVersion: 1,
+  capabilities: {
+    contracts: [],
+    bundles: [],
+    digest: true,
+    store: false,
+    liveness: false,
+    checkpoint: false,
+    trace: false,
+    clock: false,
+    crashPoints: [],
+  },
+};
 const conformanceDir = fileURLToPath(new URL('../../../conformance/', import.meta.url));
 const result = (id: string, outcome: CaseResult['outcome']): CaseResult => ({
   id,
@@ -209,24 +232,10 @@ describe('partial matches, captures and variables', () => {
     const { runCase } = await import('../src/runner.ts');
     const seen: unknown[] = [];
     const impl = {
-      hello: {
-        name: 'n',
-        version: 'v',
-        language: 'l',
-        protocolVersion: 1,
-        capabilities: {
-          contracts: [],
-          bundles: [],
-          digest: true,
-          store: false,
-          liveness: false,
-          checkpoint: false,
-          trace: false,
-          clock: false,
-          crashPoints: [],
-        },
-      },
+      hello: DIGEST_ONLY_HELLO,
       stderrTail: '',
+      pid: undefined,
+      takeViolations: () => ({ count: 0, first: [] }),
       async request(method: string, params: unknown) {
         seen.push(params);
         return method === 'first' ? { token: 'abc', n: 2 } : { echoed: params };
@@ -271,5 +280,127 @@ describe('partial matches, captures and variables', () => {
       { conformanceDir, timeoutMs: 1000 },
     );
     expect(missing.outcome).toBe('fail');
+  });
+});
+
+describe('references stay inside the conformance data', () => {
+  it('a $fixture that leaves through a symbolic link, or is not a regular file, is refused', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ac-refs-'));
+    const outside = mkdtempSync(join(tmpdir(), 'ac-outside-'));
+    writeFileSync(join(outside, 'secret.json'), '{"secret":true}');
+    mkdirSync(join(root, 'fixtures', 'A'), { recursive: true });
+    writeFileSync(join(root, 'fixtures', 'A', 'ok.json'), '{"ok":true}');
+    symlinkSync(join(outside, 'secret.json'), join(root, 'fixtures', 'A', 'leak.json'));
+    symlinkSync(outside, join(root, 'fixtures', 'dir-link'));
+    mkdirSync(join(root, 'fixtures', 'A', 'sub.json'));
+    expect(resolveRefs({ $fixture: 'A/ok.json' }, root)).toEqual({ ok: true });
+    const refused = (rel: string) => {
+      try {
+        resolveRefs({ doc: { $fixture: rel } }, root);
+      } catch (e) {
+        expect(e).toBeInstanceOf(CaseCorpusError);
+        return (e as Error).message;
+      }
+      throw new Error(`${rel} was read`);
+    };
+    expect(refused('A/leak.json')).toContain('symbolic link');
+    expect(refused('dir-link/secret.json')).toContain('symbolic link');
+    expect(refused('../fixtures/A/ok.json')).toContain('leaves the conformance directory');
+    expect(refused('/etc/passwd')).toContain('leaves the conformance directory');
+    expect(refused('A/sub.json')).toContain('not a regular file');
+    expect(refused('A/missing.json')).toContain('ENOENT');
+  });
+});
+
+/**
+ * A scripted in-memory implementation. Protocol violations "arrive" at chosen calls of
+ * takeViolations (numbered from 1), which is how the harness observes them.
+ */
+function scripted(result: unknown, arrivals: ReadonlyMap<number, ProtocolViolation['code']> = new Map()) {
+  let takes = 0;
+  return {
+    hello: DIGEST_ONLY_HELLO,
+    stderrTail: '',
+    pid: undefined,
+    takeViolations() {
+      const code = arrivals.get(++takes);
+      return code ? { count: 1, first: [{ code, message: `injected ${code}` }] } : { count: 0, first: [] };
+    },
+    async request() {
+      return result;
+    },
+    async restart() {},
+    async kill() {},
+    pause() {},
+    resume() {},
+    async close() {},
+  };
+}
+
+const digestCase = (id: string, requires = ['digest']) => ({
+  id,
+  title: 't',
+  gate: 'G',
+  subject: 'S',
+  spec: 'docs/spec/index.md#gates',
+  level: 'MUST' as const,
+  requires,
+  steps: [{ method: 'digest', expect: { match: { ok: 1 } } }],
+});
+
+describe('protocol violations fail a case, whenever they happen', () => {
+  const opts = { conformanceDir, timeoutMs: 1000, restartBudget: 0 };
+  const five = ['a/x/1', 'a/x/2', 'a/x/3', 'a/x/4', 'a/x/5'].map((id) => digestCase(id));
+
+  it('one seen as a case ends makes its pass an error; one seen before the next case is charged to the case before', async () => {
+    // Takes: each case that sends requests starts (odd) and ends (even) with one: case 2 ends with
+    // take 4; a violation seen as case 4 starts (take 7) arrived after case 3 ended.
+    const impl = scripted(
+      { ok: 1 },
+      new Map([
+        [4, 'IMPL_UNKNOWN_ID'],
+        [7, 'IMPL_GARBAGE_OUTPUT'],
+      ]),
+    );
+    const seen: string[] = [];
+    const results = await runSuite(impl, five, {
+      ...opts,
+      onResult: (r) => seen.push(`${r.id}:${r.outcome}`),
+    });
+    expect(results.map((r) => r.outcome)).toEqual(['pass', 'error', 'error', 'pass', 'pass']);
+    expect(results[1]!.detail).toContain('IMPL_UNKNOWN_ID');
+    expect(results[2]!.detail).toContain('IMPL_GARBAGE_OUTPUT');
+    // Results are reported once settled, each exactly once, in order.
+    expect(seen).toEqual(results.map((r) => `${r.id}:${r.outcome}`));
+  });
+
+  it('one seen after the session closed fails the last case that sent a request', async () => {
+    // Takes: case 1 (1, 2), case 2 (3, 4), case 3 is not applicable, the session closed (5).
+    const impl = scripted({ ok: 1 }, new Map([[5, 'IMPL_GARBAGE_OUTPUT']]));
+    const cases = [digestCase('a/x/1'), digestCase('a/x/2'), digestCase('a/x/3', ['store'])];
+    const results = await runSuite(impl, cases, opts);
+    expect(results.map((r) => r.outcome)).toEqual(['pass', 'error', 'not-applicable']);
+  });
+
+  it('runCase never throws: a reply the judge cannot handle ends the case as an outcome other than pass', async () => {
+    const hostile = {
+      get ok(): number {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+    };
+    const r = await runCase(scripted(hostile), digestCase('a/x/1'), { conformanceDir, timeoutMs: 1000 });
+    expect(r.outcome).toBe('error');
+    expect(r.detail).toContain('the harness could not judge the case: Maximum call stack size exceeded');
+  });
+});
+
+describe('printable', () => {
+  it('shows control characters, bidi overrides and lone surrogates as visible escapes', () => {
+    expect(printable('ok\u001b[2J\r\nx\u202e\ud800z\t')).toBe(
+      'ok\\u001b[2J\\u000d\\u000ax\\u202e\\ud800z\\u0009',
+    );
+    expect(printable('a\nb\tc', { multiline: true })).toBe('a\nb\tc');
+    expect(printable('\u{1F600} é 中')).toBe('\u{1F600} é 中');
+    expect(printable({ a: '\u0007' })).toBe('{"a":"\\u0007"}');
   });
 });

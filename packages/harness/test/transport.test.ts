@@ -100,10 +100,12 @@ describe('ImplementationProcess', () => {
     p.signal('SIGSTOP');
     expect((await failure(p.request('paused', undefined, { timeoutMs: 300 }))).code).toBe('IMPL_TIMEOUT');
     p.signal('SIGCONT');
-    // The paused request's late reply arrives for an id nobody waits for any more: recorded as
-    // late, and it does not disturb the next request.
+    // The paused request's late reply arrives for an id nobody waits for any more: counted as
+    // late (the harness gave up first, so it is no violation), and it does not disturb the next
+    // request.
     expect(await p.request('after')).toEqual({ method: 'after', params: null });
-    expect(p.violations.map((v) => v.code)).toEqual(['IMPL_TIMEOUT']);
+    expect(p.lateReplies).toBe(1);
+    expect(p.violations).toEqual([]);
     const exit = await p.kill();
     expect(exit.signal).toBe('SIGKILL');
   });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { HarnessError } from '../errors.js';
 import { type Implementation, startSubprocess } from '../implementation.js';
 import type { HelloResult } from '../protocol.js';
-import { type CaseResult, missingCapabilities, type Outcome } from '../runner.js';
+import { type CaseResult, missingCapabilities, type Outcome, withViolations } from '../runner.js';
 import { FaultCheckFailure, FaultNotApplicable } from './check.js';
 import type { FaultRoutine } from './kinds/common.js';
 import * as field from './kinds/field.js';
@@ -79,7 +79,10 @@ const PROCESS_OUTCOME: Partial<Record<HarnessError['code'], Outcome>> = {
   IMPL_NOT_RUNNING: 'crash',
 };
 
-/** Run one scenario. Never throws. */
+/**
+ * Run one scenario. Never throws. A protocol violation by any process the scenario started makes
+ * a passing scenario `error`.
+ */
 export async function runFaultScenario(
   scenario: FaultScenario,
   hello: HelloResult,
@@ -111,6 +114,20 @@ export async function runFaultScenario(
     stateLocation: scenarioStateLocation(options.stateLocation, scenario.id),
     ...(ownLocal ? { localDirectory: ownLocal } : {}),
   });
+  let result = await runIn(world, routine, scenario, options, done);
+  await world.close();
+  result = withViolations(result, world.takeViolations());
+  if (ownLocal) rmSync(ownLocal, { recursive: true, force: true });
+  return result;
+}
+
+async function runIn(
+  world: FaultWorld,
+  routine: FaultRoutine,
+  scenario: FaultScenario,
+  options: FaultRunOptions,
+  done: (outcome: Outcome, detail: string, stderrTail?: string) => CaseResult,
+): Promise<CaseResult> {
   const limit = options.scenarioTimeoutMs ?? 120_000;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -138,11 +155,9 @@ export async function runFaultScenario(
       }
       return done('error', `${e.code}: ${e.message}`, e.stderrTail);
     }
-    return done('error', `the scenario failed inside the harness: ${(e as Error).stack ?? String(e)}`);
+    return done('error', `the scenario failed inside the harness: ${(e as Error)?.message ?? String(e)}`);
   } finally {
     clearTimeout(timer);
-    await world.close();
-    if (ownLocal) rmSync(ownLocal, { recursive: true, force: true });
   }
 }
 

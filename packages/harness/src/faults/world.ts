@@ -2,14 +2,8 @@
 // location), their signals (SIGKILL, SIGSTOP, SIGCONT) and restarts, the clock, the fake tool,
 // and independent read-back of durable state through a process that took no part in the run.
 import { HarnessError } from '../errors.js';
-import {
-  checkHello,
-  defaultLocalDirectory,
-  type Implementation,
-  startSubprocess,
-} from '../implementation.js';
-import { PROTOCOL_VERSION } from '../protocol.js';
-import { ImplementationProcess } from '../transport/process.js';
+import { defaultLocalDirectory, type Implementation, startSubprocess } from '../implementation.js';
+import type { ProtocolViolation } from '../transport/process.js';
 import { FaultCheckFailure, show } from './check.js';
 import {
   type Actor,
@@ -44,69 +38,26 @@ export const FAULT_T0 = '2026-11-30T05:41:12.000Z';
 /** Whether a state location is a PostgreSQL URL. */
 export const isPostgresLocation = (location: string): boolean => /^postgres(ql)?:\/\//.test(location);
 
-/** An implementation process of a scenario, with its operating-system process (group) id. */
-export interface FaultProcess extends Implementation {
-  /** The process id of the command's shell, which leads the process group of the implementation. */
-  readonly pid: number | undefined;
-}
+/** An implementation process of a scenario (`pid` leads its process group). */
+export type FaultProcess = Implementation;
 
-/** Start the command and greet it (as `startSubprocess`, keeping the process id). */
-async function startProcess(target: FaultTarget): Promise<FaultProcess> {
-  const start = () =>
-    ImplementationProcess.start({
-      command: target.command,
-      requestTimeoutMs: target.timeoutMs,
-      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-      ...(target.env === undefined ? {} : { env: target.env }),
-    });
-  let proc = start();
-  const greet = async () => {
-    try {
-      return checkHello(
-        await proc.request('hello', {
-          protocolVersion: PROTOCOL_VERSION,
-          stateLocation: target.stateLocation,
-          localDirectory: target.localDirectory ?? defaultLocalDirectory(target.stateLocation),
-        }),
-      );
-    } catch (e) {
-      await proc.kill();
-      throw e;
-    }
-  };
-  let hello = await greet();
-  return {
-    get hello() {
-      return hello;
-    },
-    get pid() {
-      return proc.pid;
-    },
-    get stderrTail() {
-      return proc.stderrTail;
-    },
-    request: (method, params, opts) => proc.request(method, params, opts),
-    async restart() {
-      await proc.kill();
-      proc = start();
-      hello = await greet();
-    },
-    async kill() {
-      await proc.kill();
-    },
-    pause: () => proc.signal('SIGSTOP'),
-    resume: () => proc.signal('SIGCONT'),
-    async close() {
-      await proc.close();
-    },
-  };
-}
+/** The options of `startSubprocess` for a scenario's processes. */
+const subprocessOptions = (target: FaultTarget) => ({
+  command: target.command,
+  stateLocation: target.stateLocation,
+  ...(target.localDirectory === undefined ? {} : { localDirectory: target.localDirectory }),
+  requestTimeoutMs: target.timeoutMs,
+  ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+  ...(target.env === undefined ? {} : { env: target.env }),
+});
 
 /** The resources of one scenario run. Create with {@link FaultWorld.open}; always `close()`. */
 export class FaultWorld {
   readonly tool = new FakeTool();
   readonly target: FaultTarget;
   #live = new Set<Implementation>();
+  /** Every process the scenario started, live or not, for its protocol violations. */
+  #all: Implementation[] = [];
   #now = Date.parse(FAULT_T0);
   #clock = true;
 
@@ -121,8 +72,9 @@ export class FaultWorld {
 
   /** Start one more implementation process on the shared state location, with the harness's time. */
   async spawn(): Promise<FaultProcess> {
-    const impl = await startProcess(this.target);
+    const impl = await startSubprocess(subprocessOptions(this.target));
     this.#live.add(impl);
+    this.#all.push(impl);
     this.#clock = impl.hello.capabilities.clock;
     if (this.#clock) await impl.request('clock.set', { now: this.now });
     return impl;
@@ -173,12 +125,10 @@ export class FaultWorld {
    */
   async audit(task: TaskKey): Promise<Envelope[]> {
     const auditor = await startSubprocess({
-      command: this.target.command,
-      stateLocation: this.target.stateLocation,
-      requestTimeoutMs: this.target.timeoutMs,
-      ...(this.target.cwd === undefined ? {} : { cwd: this.target.cwd }),
-      ...(this.target.env === undefined ? {} : { env: this.target.env }),
+      ...subprocessOptions(this.target),
+      localDirectory: defaultLocalDirectory(this.target.stateLocation),
     });
+    this.#all.push(auditor);
     try {
       const history = await readHistory(auditor, task);
       checkChain(history);
@@ -202,6 +152,18 @@ export class FaultWorld {
   async close(): Promise<void> {
     await Promise.all([...this.#live].map((impl) => impl.kill().catch(() => {})));
     this.#live.clear();
+  }
+
+  /** The protocol violations of every process the scenario started (call after `close`). */
+  takeViolations(): { count: number; first: ProtocolViolation[] } {
+    let count = 0;
+    const first: ProtocolViolation[] = [];
+    for (const impl of this.#all) {
+      const v = impl.takeViolations();
+      count += v.count;
+      first.push(...v.first);
+    }
+    return { count, first };
   }
 }
 

@@ -4,6 +4,7 @@
 // oversized line fails the outstanding requests at once with a coded HarnessError instead of
 // letting them hang. stderr is free for the implementation's logs and is kept as context.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { nestingDepth } from '@agent-contracts/digest';
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
 
 /** How to start an implementation and how patient to be with it. */
@@ -11,7 +12,11 @@ export interface ProcessOptions {
   /** The command line, run by `/bin/sh -c` (so `node impl.js --flag` and `./impl` both work). */
   readonly command: string;
   readonly cwd?: string;
-  /** Extra environment variables (merged over the harness's own environment). */
+  /**
+   * Environment variables set for the implementation, over the minimal inherited environment
+   * ({@link INHERITED_ENVIRONMENT}); the harness's other variables (tokens, credentials) are not
+   * passed.
+   */
   readonly env?: Readonly<Record<string, string>>;
   /** Default deadline of one request, in ms (default 10 000). */
   readonly requestTimeoutMs?: number;
@@ -19,6 +24,40 @@ export interface ProcessOptions {
   readonly maxLineBytes?: number;
   /** How much of stderr to keep as context, in bytes (default 64 KiB). */
   readonly stderrTailBytes?: number;
+  /** Deepest nesting of arrays and objects accepted in a reply (default 512). */
+  readonly maxDepth?: number;
+}
+
+/**
+ * The variables of the harness's own environment that an implementation inherits: what a
+ * program needs to find its interpreter, its home and its locale. Everything else (tokens,
+ * cloud credentials, CI secrets) stays with the harness unless passed explicitly with `env`.
+ */
+export const INHERITED_ENVIRONMENT: readonly string[] = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_MESSAGES',
+  'TZ',
+  'TMPDIR',
+];
+
+/** The environment an implementation starts with: {@link INHERITED_ENVIRONMENT} plus `extra`. */
+export function implementationEnvironment(
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of INHERITED_ENVIRONMENT) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...extra };
 }
 
 /** A protocol violation seen on stdout, kept for the report even when no request was waiting. */
@@ -42,7 +81,30 @@ interface Pending {
   readonly timer: NodeJS.Timeout;
 }
 
-const DEFAULTS = { requestTimeoutMs: 10_000, maxLineBytes: 16 * 1024 * 1024, stderrTailBytes: 64 * 1024 };
+const DEFAULTS = {
+  requestTimeoutMs: 10_000,
+  maxLineBytes: 16 * 1024 * 1024,
+  stderrTailBytes: 64 * 1024,
+  maxDepth: 512,
+};
+
+/** How many violations are kept with their text; later ones are only counted. */
+const KEPT_VIOLATIONS = 100;
+
+/** How long to wait for the pipes to close once the process group is gone. */
+const PIPE_GRACE_MS = 1_000;
+
+/** Every implementation process whose group may still be alive, for {@link killAllImplementations}. */
+const LIVE = new Set<ImplementationProcess>();
+
+/**
+ * kill -9 the process group of every implementation this process started and has not reaped yet.
+ * Synchronous, for a signal handler: after SIGINT or SIGTERM nothing the harness started may
+ * outlive it.
+ */
+export function killAllImplementations(): void {
+  for (const p of LIVE) p.killGroupNow();
+}
 
 /**
  * A running implementation. Create with {@link ImplementationProcess.start}.
@@ -56,8 +118,14 @@ export class ImplementationProcess {
   readonly options: Required<Omit<ProcessOptions, 'cwd' | 'env'>> & Pick<ProcessOptions, 'cwd' | 'env'>;
   /** Resolves once, when the process has exited (or failed to start). */
   readonly exited: Promise<ExitInfo>;
-  /** Every protocol violation seen so far. */
+  /** The protocol violations seen so far (the first {@link KEPT_VIOLATIONS}; see `violationCount`). */
   readonly violations: ProtocolViolation[] = [];
+  /** How many protocol violations were seen, kept or not. */
+  violationCount = 0;
+  /** Replies that arrived after their request's deadline (not violations: the harness gave up first). */
+  lateReplies = 0;
+  /** Resolves once every pipe of the process is closed (or was given up on). */
+  readonly pipesClosed: Promise<void>;
 
   #child: ChildProcess;
   #nextId = 1;
@@ -77,7 +145,7 @@ export class ImplementationProcess {
     this.#child = spawn(options.command, {
       shell: true,
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: implementationEnvironment(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
       // A process group of its own, so a kill reaches the shell and everything it started.
       detached: true,
@@ -98,6 +166,11 @@ export class ImplementationProcess {
         });
         resolve(this.#exit);
       });
+    });
+    LIVE.add(this);
+    this.pipesClosed = new Promise<void>((resolve) => {
+      this.#child.once('close', () => resolve());
+      this.#child.once('error', () => resolve());
     });
     this.#child.stdout!.on('data', (chunk: Buffer) => this.#onStdout(chunk));
     this.#child.stdout!.on('end', () => {
@@ -171,8 +244,13 @@ export class ImplementationProcess {
 
   /** Send a signal to the whole process group (SIGKILL, SIGSTOP, SIGCONT, SIGTERM). */
   signal(signal: NodeJS.Signals): void {
+    if (this.#exit) return;
+    this.#signalGroup(signal);
+  }
+
+  #signalGroup(signal: NodeJS.Signals): void {
     const pid = this.#child.pid;
-    if (pid === undefined || this.#exit) return;
+    if (pid === undefined || this.#groupGone) return;
     try {
       process.kill(-pid, signal);
     } catch {
@@ -182,11 +260,40 @@ export class ImplementationProcess {
     }
   }
 
-  /** kill -9 the implementation and wait until it is gone. */
+  #groupGone = false;
+
+  /** SIGCONT and SIGKILL to the whole process group, now (see {@link killAllImplementations}). */
+  killGroupNow(): void {
+    this.#signalGroup('SIGCONT');
+    this.#signalGroup('SIGKILL');
+  }
+
+  /**
+   * The end of every session, however it ended: kill what is left of the process group (children
+   * the implementation started outlive it otherwise), then wait a bounded time for the pipes to
+   * close and stop reading them, so that a grandchild holding stdout open cannot keep the harness
+   * alive.
+   */
+  async #reap(): Promise<void> {
+    this.killGroupNow();
+    this.#groupGone = true;
+    LIVE.delete(this);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, PIPE_GRACE_MS);
+    });
+    await Promise.race([this.pipesClosed, grace]);
+    clearTimeout(timer);
+    for (const stream of [this.#child.stdin, this.#child.stdout, this.#child.stderr]) stream?.destroy();
+  }
+
+  /** kill -9 the implementation (its whole process group) and wait until it is gone. */
   async kill(): Promise<ExitInfo> {
     this.signal('SIGCONT');
     this.signal('SIGKILL');
-    return this.exited;
+    const exit = await this.exited;
+    await this.#reap();
+    return exit;
   }
 
   /**
@@ -201,6 +308,7 @@ export class ImplementationProcess {
     const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
     const exit = await this.exited;
     clearTimeout(timer);
+    await this.#reap();
     return exit;
   }
 
@@ -217,7 +325,9 @@ export class ImplementationProcess {
   }
 
   #violation(code: HarnessErrorCode, message: string, line?: string): void {
-    this.violations.push({ code, message, ...(line === undefined ? {} : { excerpt: line.slice(0, 200) }) });
+    this.violationCount++;
+    if (this.violations.length < KEPT_VIOLATIONS)
+      this.violations.push({ code, message, ...(line === undefined ? {} : { excerpt: line.slice(0, 200) }) });
     // A reply we cannot attribute means the request it belonged to will never be answered
     // correctly: fail everything outstanding now rather than wait for the timeout.
     this.#failAll(code, message);
@@ -259,6 +369,14 @@ export class ImplementationProcess {
   #onLine(raw: string): void {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
+    if (nestingDepth(line, this.options.maxDepth) > this.options.maxDepth) {
+      this.#violation(
+        'IMPL_OVERSIZED_OUTPUT',
+        `a stdout line nests arrays and objects deeper than ${this.options.maxDepth} levels; replies must be bounded`,
+        line,
+      );
+      return;
+    }
     let msg: unknown;
     try {
       msg = JSON.parse(line);
@@ -296,12 +414,8 @@ export class ImplementationProcess {
     }
     const pending = typeof m.id === 'number' ? this.#pending.get(m.id) : undefined;
     if (!pending && typeof m.id === 'number' && this.#expired.delete(m.id)) {
-      // The reply to a request that already timed out: recorded, but it answers nobody.
-      this.violations.push({
-        code: 'IMPL_TIMEOUT',
-        message: `a reply to request ${m.id} arrived after its deadline`,
-        excerpt: line.slice(0, 200),
-      });
+      // The reply to a request that already timed out: counted, but it answers nobody.
+      this.lateReplies++;
       return;
     }
     if (!pending) {
@@ -324,4 +438,16 @@ export class ImplementationProcess {
       );
     } else pending.resolve(m.result);
   }
+}
+
+/** One line saying which protocol violations were seen (the first few, and how many in all). */
+export function describeViolations(seen: {
+  readonly count: number;
+  readonly first: readonly ProtocolViolation[];
+}): string {
+  const shown = seen.first
+    .slice(0, 3)
+    .map((v) => `${v.code}: ${v.message}${v.excerpt === undefined ? '' : ` (line: ${v.excerpt})`}`);
+  const more = seen.count - shown.length;
+  return `protocol violation${seen.count === 1 ? '' : 's'}: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }

@@ -18,13 +18,16 @@ import {
   globMatch,
   HarnessError,
   type Implementation,
+  INHERITED_ENVIRONMENT,
   inShard,
   judgeRun,
+  killAllImplementations,
   loadCases,
   loadFaultScenarios,
   PROTOCOL_VERSION,
   parseBaseline,
   parseShard,
+  printable,
   REPORT_VERSION,
   type RunLine,
   runFaultMatrix,
@@ -67,6 +70,9 @@ Options:
   --state-url <url>       a postgres:// URL instead: job i gets the schema <s>_<i>, where <s> is
                           the URL's schema=<s> parameter or a fresh ac_conform_<random> name
   --conformance <dir>     the conformance data (default: the kit's own)
+  --env <NAME[=VALUE]>    set an environment variable for the implementation (repeatable):
+                          NAME alone passes the harness's own value. By default the
+                          implementation inherits only ${INHERITED_ENVIRONMENT.join(', ')}
   --color, --no-color     force colour on or off
   -h, --help              show this help
 
@@ -93,6 +99,7 @@ function parse(args: readonly string[]) {
         'state-url': { type: 'string' },
         'no-faults': { type: 'boolean' },
         conformance: { type: 'string' },
+        env: { type: 'string', multiple: true },
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -158,6 +165,24 @@ function jobStateUrls(text: string): (job: number) => string {
   };
 }
 
+/** `--env NAME[=VALUE]` options as the variables they set. */
+function envOption(texts: readonly string[], io: Io): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const text of texts) {
+    const eq = text.indexOf('=');
+    const name = eq === -1 ? text : text.slice(0, eq);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        `--env ${JSON.stringify(text)} must be NAME or NAME=VALUE with NAME a variable name ([A-Za-z_][A-Za-z0-9_]*).`,
+      );
+    }
+    const value = eq === -1 ? io.env[name] : text.slice(eq + 1);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 function kitVersion(): string {
   try {
     return (
@@ -198,6 +223,7 @@ export const conformCommand: Command = {
     const timeoutMs = intOption('timeout', values.timeout, 10_000, 1, 3_600_000);
     const restartBudget = intOption('restart-budget', values['restart-budget'], 3, 0, 1000);
     const conformanceDir = resolve(values.conformance ?? DEFAULT_CONFORMANCE);
+    const implEnv = envOption(values.env ?? [], io);
     const colorFlag = values['no-color'] ? false : values.color ? true : undefined;
     const paint = painter(useColor(io, colorFlag));
 
@@ -259,7 +285,6 @@ export const conformCommand: Command = {
     const ownState = values.state === undefined;
     const stateRoot = values.state ?? mkdtempSync(join(tmpdir(), 'agent-contracts-state-'));
     const started = Date.now();
-    const lines: string[] = [];
     const results: CaseResult[] = [];
     let done = 0;
     const progress = async (r: CaseResult) => {
@@ -272,121 +297,163 @@ export const conformCommand: Command = {
       if (done % 80 === 0 || done === total) await io.err(` ${done}/${total}\n`);
     };
 
-    // Partition the cases over the jobs, each with its own process and state location.
-    const parts = Array.from({ length: jobs }, (_, i) => cases.filter((_, j) => j % jobs === i)).filter(
-      (p) => p.length,
-    );
     let hello: Implementation['hello'] | null = null;
-    let unreachable: string | null = null;
-    await Promise.all(
-      parts.map(async (part, i) => {
-        // The job's directory: its durable state, or (with --state-url) its host-local state.
-        const local = join(stateRoot, `job-${i + 1}`);
-        mkdirSync(local, { recursive: true });
-        const state = stateUrl ? stateUrl(i + 1) : local;
-        let impl: Implementation;
-        try {
-          impl = await startSubprocess({
-            command: values.impl!,
-            stateLocation: state,
-            localDirectory: local,
-            requestTimeoutMs: timeoutMs,
-          });
-        } catch (e) {
-          const why =
-            e instanceof HarnessError
-              ? `${e.code}: ${e.message}${e.stderrTail ? `\n${e.stderrTail.slice(-2000)}` : ''}`
-              : String(e);
-          unreachable = why;
-          for (const c of part) {
-            await progress({
-              id: c.id,
-              gate: c.gate,
-              subject: c.subject,
-              level: c.level,
-              outcome: 'error',
-              detail: `the implementation could not be started: ${why.split('\n')[0]}`,
-              durationMs: 0,
-            });
-          }
-          return;
-        }
-        hello ??= impl.hello;
-        try {
-          await runSuite(impl, part, {
-            conformanceDir,
-            timeoutMs,
-            restartBudget,
-            onResult: (r) => void progress(r),
-          });
-        } finally {
-          await impl.close().catch(() => {});
-        }
-      }),
-    );
-    // The fault matrix, after the golden cases: its own state location, shared by the processes
-    // each scenario starts (several at once, killed, frozen and restarted).
-    if (faults.length) {
-      let faultState = join(stateRoot, 'faults');
-      if (stateUrl) faultState = stateUrl(parts.length + 1);
-      else mkdirSync(faultState, { recursive: true });
-      await runFaultMatrix(faults, {
-        command: values.impl,
-        stateLocation: faultState,
-        timeoutMs,
-        conformanceDir,
-        jobs,
-        ...(hello ? { hello } : {}),
-        onHello: (h) => {
-          hello ??= h;
+    const runLine = (): RunLine => {
+      const h = hello as Implementation['hello'] | null;
+      return {
+        type: 'run',
+        reportVersion: REPORT_VERSION,
+        kit: { name: '@agent-contracts/cli', version: kitVersion() },
+        protocolVersion: PROTOCOL_VERSION,
+        implementation: {
+          name: h?.name ?? 'unknown',
+          version: h?.version ?? 'unknown',
+          language: h?.language ?? 'unknown',
+          command: values.impl!,
+          capabilities: h?.capabilities ?? null,
         },
-        onResult: (r) => void progress(r),
+        startedAt: new Date(started).toISOString(),
+        filter: filters,
+        shard: values.shard ?? null,
+        baseline: values.baseline ?? null,
+      };
+    };
+    const caseLinesOf = (list: readonly CaseResult[]): CaseLine[] =>
+      list.map((r) => {
+        const e = expectedFailureFor(baseline, r.id);
+        return e && r.outcome !== 'pass' && r.outcome !== 'not-applicable'
+          ? { type: 'case', ...r, expectedFailure: e.reason }
+          : { type: 'case', ...r };
       });
+    // SIGINT or SIGTERM: nothing the run started outlives it, its temporary state goes, and what
+    // finished is kept as a report without a summary line (a cut-short report, never a verdict).
+    const interrupt = (signal: NodeJS.Signals) => {
+      killAllImplementations();
+      if (ownState) rmSync(stateRoot, { recursive: true, force: true });
+      let where = 'no --report was given, so nothing was written';
+      if (values.report !== undefined) {
+        const partial = [runLine(), ...caseLinesOf(results)].map((l) => JSON.stringify(l));
+        try {
+          writeFileSync(values.report, `${partial.join('\n')}\n`);
+          where = `the ${results.length} finished items are in ${values.report} (no summary line: an incomplete report)`;
+        } catch (e) {
+          where = `the report could not be written (${(e as Error).message})`;
+        }
+      }
+      process.stderr.write(
+        `\nagent-contracts: interrupted by ${signal} after ${results.length} of ${total} items; ${printable(where)}.\n`,
+      );
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    process.once('SIGINT', interrupt);
+    process.once('SIGTERM', interrupt);
+    try {
+      return await runAll();
+    } finally {
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
     }
-    if (ownState) rmSync(stateRoot, { recursive: true, force: true });
 
-    // Results in case order, whatever order the jobs finished in.
-    const order = new Map([...cases, ...faults].map((c, i) => [c.id, i]));
-    results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-    const verdict = judgeRun(results, baseline);
-    const h = hello as Implementation['hello'] | null;
-    const run: RunLine = {
-      type: 'run',
-      reportVersion: REPORT_VERSION,
-      kit: { name: '@agent-contracts/cli', version: kitVersion() },
-      protocolVersion: PROTOCOL_VERSION,
-      implementation: {
-        name: h?.name ?? 'unknown',
-        version: h?.version ?? 'unknown',
-        language: h?.language ?? 'unknown',
-        command: values.impl,
-        capabilities: h?.capabilities ?? null,
-      },
-      startedAt: new Date(started).toISOString(),
-      filter: filters,
-      shard: values.shard ?? null,
-      baseline: values.baseline ?? null,
-    };
-    const caseLines: CaseLine[] = results.map((r) => {
-      const e = expectedFailureFor(baseline, r.id);
-      return e && r.outcome !== 'pass' && r.outcome !== 'not-applicable'
-        ? { type: 'case', ...r, expectedFailure: e.reason }
-        : { type: 'case', ...r };
-    });
-    const summary: SummaryLine = {
-      type: 'summary',
-      finishedAt: new Date().toISOString(),
-      durationMs: Date.now() - started,
-      counts: countOutcomes(results),
-      conforms: verdict.conforms && !unreachable,
-      unexpectedFailures: verdict.unexpectedFailures,
-      stalePassing: verdict.stalePassing,
-    };
-    lines.push(JSON.stringify(run), ...caseLines.map((l) => JSON.stringify(l)), JSON.stringify(summary));
-    if (values.report !== undefined) writeFileSync(values.report, `${lines.join('\n')}\n`);
+    async function runAll(): Promise<number> {
+      // Partition the cases over the jobs, each with its own process and state location.
+      const parts = Array.from({ length: jobs }, (_, i) => cases.filter((_, j) => j % jobs === i)).filter(
+        (p) => p.length,
+      );
+      let unreachable: string | null = null;
+      await Promise.all(
+        parts.map(async (part, i) => {
+          // The job's directory: its durable state, or (with --state-url) its host-local state.
+          const local = join(stateRoot, `job-${i + 1}`);
+          mkdirSync(local, { recursive: true });
+          const state = stateUrl ? stateUrl(i + 1) : local;
+          let impl: Implementation;
+          try {
+            impl = await startSubprocess({
+              command: values.impl!,
+              stateLocation: state,
+              localDirectory: local,
+              requestTimeoutMs: timeoutMs,
+              env: implEnv,
+            });
+          } catch (e) {
+            const why =
+              e instanceof HarnessError
+                ? `${e.code}: ${e.message}${e.stderrTail ? `\n${e.stderrTail.slice(-2000)}` : ''}`
+                : String(e);
+            unreachable = why;
+            for (const c of part) {
+              await progress({
+                id: c.id,
+                gate: c.gate,
+                subject: c.subject,
+                level: c.level,
+                outcome: 'error',
+                detail: `the implementation could not be started: ${why.split('\n')[0]}`,
+                durationMs: 0,
+              });
+            }
+            return;
+          }
+          hello ??= impl.hello;
+          try {
+            await runSuite(impl, part, {
+              conformanceDir,
+              timeoutMs,
+              restartBudget,
+              onResult: (r) => void progress(r),
+            });
+          } finally {
+            await impl.close().catch(() => {});
+          }
+        }),
+      );
+      // The fault matrix, after the golden cases: its own state location, shared by the processes
+      // each scenario starts (several at once, killed, frozen and restarted).
+      if (faults.length) {
+        let faultState = join(stateRoot, 'faults');
+        if (stateUrl) faultState = stateUrl(parts.length + 1);
+        else mkdirSync(faultState, { recursive: true });
+        await runFaultMatrix(faults, {
+          command: values.impl!,
+          stateLocation: faultState,
+          env: implEnv,
+          timeoutMs,
+          conformanceDir,
+          jobs,
+          ...(hello ? { hello } : {}),
+          onHello: (h) => {
+            hello ??= h;
+          },
+          onResult: (r) => void progress(r),
+        });
+      }
+      if (ownState) rmSync(stateRoot, { recursive: true, force: true });
 
-    await io.out(renderSummary(run, caseLines, summary, paint, unreachable));
-    return summary.conforms ? 0 : 1;
+      // Results in case order, whatever order the jobs finished in.
+      const order = new Map([...cases, ...faults].map((c, i) => [c.id, i]));
+      results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      const verdict = judgeRun(results, baseline);
+      const run = runLine();
+      const caseLines = caseLinesOf(results);
+      const summary: SummaryLine = {
+        type: 'summary',
+        finishedAt: new Date().toISOString(),
+        durationMs: Date.now() - started,
+        counts: countOutcomes(results),
+        conforms: verdict.conforms && !unreachable,
+        unexpectedFailures: verdict.unexpectedFailures,
+        stalePassing: verdict.stalePassing,
+      };
+      const lines = [
+        JSON.stringify(run),
+        ...caseLines.map((l) => JSON.stringify(l)),
+        JSON.stringify(summary),
+      ];
+      if (values.report !== undefined) writeFileSync(values.report, `${lines.join('\n')}\n`);
+
+      await io.out(renderSummary(run, caseLines, summary, paint, unreachable));
+      return summary.conforms ? 0 : 1;
+    }
   },
 };
 
@@ -399,12 +466,12 @@ function renderSummary(
 ): string {
   const impl = run.implementation;
   const out: string[] = [
-    `\nConformance of ${impl.name} ${impl.version} (${impl.language}), protocol v${run.protocolVersion}\n`,
+    `\nConformance of ${printable(impl.name)} ${printable(impl.version)} (${printable(impl.language)}), protocol v${run.protocolVersion}\n`,
   ];
   if (unreachable)
     out.push(
       paint.red(
-        `The implementation could not be started or did not answer hello:\n  ${unreachable.replace(/\n/g, '\n  ')}\n`,
+        `The implementation could not be started or did not answer hello:\n  ${printable(unreachable, { multiline: true }).replace(/\n/g, '\n  ')}\n`,
       ),
     );
   const groups = new Map<string, Map<string, CaseLine[]>>();
@@ -441,7 +508,7 @@ function renderSummary(
     out.push('', 'Not passing:');
     for (const c of bad.slice(0, 50)) {
       out.push(
-        `  ${c.outcome.padEnd(8)} ${c.id}${c.expectedFailure ? ' (expected by the baseline)' : ''}\n           ${c.detail}`,
+        `  ${c.outcome.padEnd(8)} ${c.id}${c.expectedFailure ? ' (expected by the baseline)' : ''}\n           ${printable(c.detail)}`,
       );
     }
     if (bad.length > 50) out.push(`  ... and ${bad.length - 50} more (see the JSONL report)`);

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { printable } from '@agent-contracts/harness';
 import { validate } from '@agent-contracts/validators';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
@@ -178,7 +179,7 @@ export const validateCommand: Command = {
           contract: null,
           issues: [issue],
         });
-      else await io.err(`agent-contracts: ${issue.code}: ${issue.message}\n`);
+      else await io.err(`agent-contracts: ${issue.code}: ${printable(issue.message)}\n`);
       await reporter.end(summary, exitCode);
       return exitCode;
     }

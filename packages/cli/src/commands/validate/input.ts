@@ -4,6 +4,7 @@
 // data property, so no key can reach a prototype).
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { nestingDepth } from '@agent-contracts/digest';
 import type { Issue } from '@agent-contracts/validators';
 import type { CliCode } from '../../errors.js';
 
@@ -90,31 +91,6 @@ export async function readInput(
   } finally {
     await handle?.close().catch(() => {});
   }
-}
-
-/**
- * Deepest nesting of arrays and objects in JSON text, scanning strings correctly; stops and
- * returns as soon as it exceeds `limit`. Linear in the text, no recursion.
- */
-export function nestingDepth(text: string, limit: number): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) {
-        max = depth;
-        if (max > limit) return max;
-      }
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return max;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

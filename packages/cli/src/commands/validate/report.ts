@@ -1,5 +1,6 @@
 // Result reporters. Both stream: one result is written (with backpressure) as soon as it is known
 // and only counters are kept, so memory does not grow with the number of files.
+import { printable } from '@agent-contracts/harness';
 import type { Issue } from '@agent-contracts/validators';
 import type { Paint } from '../../color.js';
 import type { Io } from '../../io.js';
@@ -53,8 +54,8 @@ export function jsonReporter(io: Io): Reporter {
 
 function issueLine(i: Issue, paint: Paint): string {
   const sev = i.severity === 'error' ? paint.red('error') : paint.yellow('warning');
-  const at = i.path === '' ? '' : ` at ${i.path}`;
-  return `    ${sev} ${paint.bold(i.code)}${at}: ${i.message}\n`;
+  const at = i.path === '' ? '' : ` at ${printable(i.path)}`;
+  return `    ${sev} ${paint.bold(printable(i.code))}${at}: ${printable(i.message)}\n`;
 }
 
 /** Human output: one line per file, indented issues below, a summary line. */
@@ -69,8 +70,8 @@ export function humanReporter(io: Io, paint: Paint, quiet: boolean): Reporter {
           : r.status === 'invalid'
             ? paint.red('invalid')
             : paint.red('error  ');
-      const contract = r.contract === null ? '' : `  ${paint.dim(r.contract)}`;
-      let text = `${word} ${r.file}${contract}\n`;
+      const contract = r.contract === null ? '' : `  ${paint.dim(printable(r.contract))}`;
+      let text = `${word} ${printable(r.file)}${contract}\n`;
       for (const issue of r.issues) text += issueLine(issue, paint);
       await io.out(text);
     },
