@@ -158,6 +158,27 @@ describe('agent-contracts validate: bad input gets a coded message, never a cras
     expect(r2.issues.map((i) => i.code)).toEqual(['SCHEMA_VERSION_MISSING']);
   });
 
+  it('control characters in property names and values are escaped in the human output, kept in --json', () => {
+    const evil = '\u001b[2K\r\u001b[32mok\u001b[0m\u202e';
+    const path = file(
+      'evil\u001b[31m.json',
+      JSON.stringify({ ...VALID, [evil]: 1 }),
+    );
+    const human = runCli(['validate', '--no-color', path]);
+    expectNoCrash(human);
+    expect(human.status).toBe(1);
+    const raw = [...human.stdout].filter((c) => {
+      const n = c.codePointAt(0)!;
+      return (n < 0x20 && c !== '\n') || (n >= 0x7f && n <= 0x9f) || n === 0x202e;
+    });
+    expect(raw).toEqual([]);
+    expect(human.stdout).toContain('evil\\u001b[31m.json');
+    expect(human.stdout).toContain('the document has property "\\u001b[2K\\u000d\\u001b[32mok\\u001b[0m\\u202e"');
+    // Machine output keeps the exact text (JSON escapes it by itself).
+    const r = single([path], 1);
+    expect(r.file).toBe(path);
+  });
+
   it('invalid UTF-8 and UTF-16: INPUT_INVALID_UTF8', () => {
     const bad = Buffer.concat([
       Buffer.from('{"schemaVersion":"'),
