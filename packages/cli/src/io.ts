@@ -11,6 +11,18 @@ export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Whether stdout is a terminal (colour is on by default only then). */
   readonly stdoutIsTty: boolean;
+  /** stderr when it is a terminal, for live progress that redraws a line; else absent. */
+  readonly progressStream?: NodeJS.WritableStream;
+}
+
+/**
+ * The directory relative paths are resolved from: where the user typed the command. Run through
+ * the repository's `pnpm agent-contracts` script, the process starts in the repository root, and
+ * pnpm keeps the user's directory in INIT_CWD; anywhere else it is the working directory.
+ */
+export function invocationDirectory(io: Io): string {
+  const { INIT_CWD, npm_lifecycle_event } = io.env;
+  return npm_lifecycle_event === 'agent-contracts' && INIT_CWD ? INIT_CWD : process.cwd();
 }
 
 async function write(stream: Writable, text: string): Promise<void> {
@@ -25,5 +37,6 @@ export function processIo(): Io {
     stdin: process.stdin,
     env: process.env,
     stdoutIsTty: process.stdout.isTTY === true,
+    ...(process.stderr.isTTY === true ? { progressStream: process.stderr } : {}),
   };
 }

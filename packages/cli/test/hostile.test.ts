@@ -220,7 +220,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       // Two cases finished (their progress marks are out), the third waits on the hanging reply.
-      await vi.waitFor(() => expect(stderr.replace(/\s/g, '')).toMatch(/^[.F]{2}/), { timeout: 60_000 });
+      await vi.waitFor(() => expect(stderr).toMatch(/^Golden cases: 13\n[.F]{2}/), { timeout: 60_000 });
       child.kill(signal);
       expect(await exited).toBe(exitCode);
       expect(stderr).toContain(`interrupted by ${signal} after 2 of 13 items`);

@@ -160,10 +160,7 @@ describe('agent-contracts validate: bad input gets a coded message, never a cras
 
   it('control characters in property names and values are escaped in the human output, kept in --json', () => {
     const evil = '\u001b[2K\r\u001b[32mok\u001b[0m\u202e';
-    const path = file(
-      'evil\u001b[31m.json',
-      JSON.stringify({ ...VALID, [evil]: 1 }),
-    );
+    const path = file('evil\u001b[31m.json', JSON.stringify({ ...VALID, [evil]: 1 }));
     const human = runCli(['validate', '--no-color', path]);
     expectNoCrash(human);
     expect(human.status).toBe(1);
@@ -173,7 +170,9 @@ describe('agent-contracts validate: bad input gets a coded message, never a cras
     });
     expect(raw).toEqual([]);
     expect(human.stdout).toContain('evil\\u001b[31m.json');
-    expect(human.stdout).toContain('the document has property "\\u001b[2K\\u000d\\u001b[32mok\\u001b[0m\\u202e"');
+    expect(human.stdout).toContain(
+      'the document has property "\\u001b[2K\\u000d\\u001b[32mok\\u001b[0m\\u202e"',
+    );
     // Machine output keeps the exact text (JSON escapes it by itself).
     const r = single([path], 1);
     expect(r.file).toBe(path);

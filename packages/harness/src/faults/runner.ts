@@ -51,6 +51,8 @@ export interface FaultRunOptions extends FaultTarget {
   readonly hello?: HelloResult;
   /** Longest a whole scenario may run, in ms (default 120 000): past it, `timeout`. */
   readonly scenarioTimeoutMs?: number;
+  /** Called when a scenario starts. */
+  readonly onStart?: (scenario: FaultScenario) => void;
   /** Called with each result as soon as it is known. */
   readonly onResult?: (result: CaseResult) => void;
   /** Called once with the implementation's `hello` when the matrix had to probe for it. */
@@ -147,8 +149,9 @@ async function runIn(
       if (outcome) return done(outcome, `${e.code}: ${e.message}`, e.stderrTail);
       if (e.code === 'IMPL_RPC_ERROR') {
         const err = e.detail.error as { code?: unknown; message?: unknown } | undefined;
+        // The implementation answered, wrongly: a failure, as the same reply is in a golden case.
         return done(
-          'error',
+          'fail',
           `${e.message} (JSON-RPC error ${String(err?.code)}, not a spec refusal the scenario allows)`,
           e.stderrTail,
         );
@@ -204,6 +207,7 @@ export async function runFaultMatrix(
   const worker = async () => {
     for (let i = next++; i < scenarios.length; i = next++) {
       const s = scenarios[i]!;
+      options.onStart?.(s);
       const r = hello
         ? await runFaultScenario(s, hello, options)
         : {

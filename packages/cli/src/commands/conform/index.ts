@@ -35,14 +35,14 @@ import {
   type SummaryLine,
   startSubprocess,
 } from '@agent-contracts/harness';
-import { GATES } from '@agent-contracts/schemas';
+import { usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
-
-/** Gates in spec order, then the conventions (digests). */
-const GATE_ORDER = [...Object.keys(GATES), 'Digests'];
+import { invocationDirectory } from '../../io.js';
+import { progressFor } from './progress.js';
+import { renderSummary } from './summary.js';
 
 const DEFAULT_CONFORMANCE = fileURLToPath(new URL('../../../../../conformance/', import.meta.url));
 
@@ -80,37 +80,30 @@ Exit codes: 0 conforms (given the baseline); 1 does not (including an implementa
 be started or does not answer); 2 usage error, or a harness error (malformed cases or baseline).
 `;
 
+const OPTIONS = {
+  impl: { type: 'string' },
+  filter: { type: 'string', multiple: true },
+  shard: { type: 'string' },
+  jobs: { type: 'string' },
+  timeout: { type: 'string' },
+  'restart-budget': { type: 'string' },
+  baseline: { type: 'string' },
+  report: { type: 'string' },
+  state: { type: 'string' },
+  'state-url': { type: 'string' },
+  'no-faults': { type: 'boolean' },
+  conformance: { type: 'string' },
+  env: { type: 'string', multiple: true },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parse(args: readonly string[]) {
   try {
-    return parseArgs({
-      args: [...args],
-      allowPositionals: false,
-      strict: true,
-      options: {
-        impl: { type: 'string' },
-        filter: { type: 'string', multiple: true },
-        shard: { type: 'string' },
-        jobs: { type: 'string' },
-        timeout: { type: 'string' },
-        'restart-budget': { type: 'string' },
-        baseline: { type: 'string' },
-        report: { type: 'string' },
-        state: { type: 'string' },
-        'state-url': { type: 'string' },
-        'no-faults': { type: 'boolean' },
-        conformance: { type: 'string' },
-        env: { type: 'string', multiple: true },
-        color: { type: 'boolean' },
-        'no-color': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    return parseArgs({ args: [...args], allowPositionals: false, strict: true, options: OPTIONS });
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    throw new CliError(
-      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'USAGE_UNKNOWN_OPTION' : 'USAGE_BAD_VALUE',
-      `${(err as Error).message.split('\n')[0]} Run \`agent-contracts conform --help\`.`,
-    );
+    throw usageError('conform', err, OPTIONS);
   }
 }
 
@@ -222,16 +215,20 @@ export const conformCommand: Command = {
     const jobs = intOption('jobs', values.jobs, 1, 1, 64);
     const timeoutMs = intOption('timeout', values.timeout, 10_000, 1, 3_600_000);
     const restartBudget = intOption('restart-budget', values['restart-budget'], 3, 0, 1000);
-    const conformanceDir = resolve(values.conformance ?? DEFAULT_CONFORMANCE);
+    const here = invocationDirectory(io);
+    const conformanceDir =
+      values.conformance === undefined ? DEFAULT_CONFORMANCE : resolve(here, values.conformance);
+    const reportPath = values.report === undefined ? undefined : resolve(here, values.report);
+    const baselinePath = values.baseline === undefined ? undefined : resolve(here, values.baseline);
     const implEnv = envOption(values.env ?? [], io);
     const colorFlag = values['no-color'] ? false : values.color ? true : undefined;
     const paint = painter(useColor(io, colorFlag));
 
     let baseline: Baseline | null = null;
-    if (values.baseline !== undefined) {
+    if (baselinePath !== undefined) {
       let text: string;
       try {
-        text = readFileSync(values.baseline, 'utf8');
+        text = readFileSync(baselinePath, 'utf8');
       } catch (e) {
         throw new CliError(
           'BASELINE_INVALID',
@@ -255,14 +252,10 @@ export const conformCommand: Command = {
         `cannot read cases from ${conformanceDir}: ${(e as Error).message}`,
       );
     }
-    const filters = values.filter ?? [];
-    cases = cases.filter(
-      (c) => (!filters.length || filters.some((g) => globMatch(g, c.id))) && (!shard || inShard(c.id, shard)),
-    );
-    let faults: FaultScenario[] = [];
+    let allFaults: FaultScenario[] = [];
     if (!values['no-faults']) {
       try {
-        faults = loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES);
+        allFaults = loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES);
       } catch (e) {
         if (e instanceof FaultCorpusError) throw new CliError('CASES_INVALID', e.message);
         throw new CliError(
@@ -270,31 +263,49 @@ export const conformCommand: Command = {
           `cannot read fault scenarios from ${conformanceDir}: ${(e as Error).message}`,
         );
       }
-      faults = faults.filter(
-        (f) =>
-          (!filters.length || filters.some((g) => globMatch(g, f.id))) && (!shard || inShard(f.id, shard)),
+    }
+    if (cases.length === 0 && allFaults.length === 0) {
+      throw new CliError(
+        'CASES_INVALID',
+        `${conformanceDir} holds no cases (cases/**/*.json) and no fault scenarios (faults/**/*.json); point --conformance at the kit's conformance directory, or leave it out to use the kit's own.`,
       );
     }
+    const filters = values.filter ?? [];
+    const caseCount = cases.length;
+    cases = cases.filter(
+      (c) => (!filters.length || filters.some((g) => globMatch(g, c.id))) && (!shard || inShard(c.id, shard)),
+    );
+    const faults = allFaults.filter(
+      (f) => (!filters.length || filters.some((g) => globMatch(g, f.id))) && (!shard || inShard(f.id, shard)),
+    );
     const total = cases.length + faults.length;
-    if (total === 0)
-      throw new CliError('USAGE_BAD_VALUE', 'no case matches --filter/--shard; nothing to run.');
+    if (total === 0) {
+      const what = [
+        ...filters.map((f) => `--filter ${JSON.stringify(f)}`),
+        ...(shard ? [`--shard ${values.shard}`] : []),
+        ...(values['no-faults'] ? ['--no-faults'] : []),
+      ].join(' with ');
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        `no case or fault scenario matches ${what}, of ${caseCount} cases and ${allFaults.length} scenarios; ids look like "digest/jcs/..." or "faults/store/stale-fence", and a filter is a glob over the whole id ("digest/*" runs the digest cases, "*fence*" anything about fences).`,
+      );
+    }
 
     const stateUrl = values['state-url'] === undefined ? null : jobStateUrls(values['state-url']);
     if (stateUrl && values.state !== undefined)
       throw new CliError('USAGE_BAD_VALUE', 'give --state or --state-url, not both.');
     const ownState = values.state === undefined;
-    const stateRoot = values.state ?? mkdtempSync(join(tmpdir(), 'agent-contracts-state-'));
+    const stateRoot =
+      values.state === undefined
+        ? mkdtempSync(join(tmpdir(), 'agent-contracts-state-'))
+        : resolve(here, values.state);
     const started = Date.now();
     const results: CaseResult[] = [];
-    let done = 0;
-    const progress = async (r: CaseResult) => {
-      done++;
+    const display = progressFor(io);
+    let shown = Promise.resolve();
+    const progress = (r: CaseResult) => {
       results.push(r);
-      const mark = { pass: '.', fail: 'F', error: 'E', timeout: 'T', crash: 'C', 'not-applicable': '-' }[
-        r.outcome
-      ];
-      await io.err(mark);
-      if (done % 80 === 0 || done === total) await io.err(` ${done}/${total}\n`);
+      shown = shown.then(() => display.result(r));
     };
 
     let hello: Implementation['hello'] | null = null;
@@ -331,11 +342,11 @@ export const conformCommand: Command = {
       killAllImplementations();
       if (ownState) rmSync(stateRoot, { recursive: true, force: true });
       let where = 'no --report was given, so nothing was written';
-      if (values.report !== undefined) {
+      if (reportPath !== undefined) {
         const partial = [runLine(), ...caseLinesOf(results)].map((l) => JSON.stringify(l));
         try {
-          writeFileSync(values.report, `${partial.join('\n')}\n`);
-          where = `the ${results.length} finished items are in ${values.report} (no summary line: an incomplete report)`;
+          writeFileSync(reportPath, `${partial.join('\n')}\n`);
+          where = `the ${results.length} finished items are in ${reportPath} (no summary line: an incomplete report)`;
         } catch (e) {
           where = `the report could not be written (${(e as Error).message})`;
         }
@@ -360,6 +371,11 @@ export const conformCommand: Command = {
         (p) => p.length,
       );
       let unreachable: string | null = null;
+      if (cases.length)
+        await display.phase(
+          `Golden cases: ${cases.length}${parts.length > 1 ? ` on ${parts.length} jobs` : ''}`,
+          cases.length,
+        );
       await Promise.all(
         parts.map(async (part, i) => {
           // The job's directory: its durable state, or (with --state-url) its host-local state.
@@ -374,6 +390,7 @@ export const conformCommand: Command = {
               localDirectory: local,
               requestTimeoutMs: timeoutMs,
               env: implEnv,
+              cwd: here,
             });
           } catch (e) {
             const why =
@@ -382,7 +399,7 @@ export const conformCommand: Command = {
                 : String(e);
             unreachable = why;
             for (const c of part) {
-              await progress({
+              progress({
                 id: c.id,
                 gate: c.gate,
                 subject: c.subject,
@@ -400,16 +417,35 @@ export const conformCommand: Command = {
               conformanceDir,
               timeoutMs,
               restartBudget,
-              onResult: (r) => void progress(r),
+              onResult: progress,
             });
           } finally {
             await impl.close().catch(() => {});
           }
         }),
       );
+      await shown;
+      if (cases.length) await display.endPhase();
       // The fault matrix, after the golden cases: its own state location, shared by the processes
-      // each scenario starts (several at once, killed, frozen and restarted).
-      if (faults.length) {
+      // each scenario starts (several at once, killed, frozen and restarted). An implementation
+      // that could not even be started is not started again for each scenario.
+      if (faults.length)
+        await display.phase(
+          `Fault matrix: ${faults.length} scenario${faults.length === 1 ? '' : 's'}`,
+          faults.length,
+        );
+      if (faults.length && unreachable) {
+        for (const f of faults)
+          progress({
+            id: f.id,
+            gate: f.gate,
+            subject: f.subject,
+            level: f.level,
+            outcome: 'error',
+            detail: `the implementation could not be started: ${(unreachable as string).split('\n')[0]}`,
+            durationMs: 0,
+          });
+      } else if (faults.length) {
         let faultState = join(stateRoot, 'faults');
         if (stateUrl) faultState = stateUrl(parts.length + 1);
         else mkdirSync(faultState, { recursive: true });
@@ -417,6 +453,7 @@ export const conformCommand: Command = {
           command: values.impl!,
           stateLocation: faultState,
           env: implEnv,
+          cwd: here,
           timeoutMs,
           conformanceDir,
           jobs,
@@ -424,9 +461,12 @@ export const conformCommand: Command = {
           onHello: (h) => {
             hello ??= h;
           },
+          onStart: (f) => display.started(f.id),
           onResult: (r) => void progress(r),
         });
       }
+      await shown;
+      if (faults.length) await display.endPhase();
       if (ownState) rmSync(stateRoot, { recursive: true, force: true });
 
       // Results in case order, whatever order the jobs finished in.
@@ -449,85 +489,13 @@ export const conformCommand: Command = {
         ...caseLines.map((l) => JSON.stringify(l)),
         JSON.stringify(summary),
       ];
-      if (values.report !== undefined) writeFileSync(values.report, `${lines.join('\n')}\n`);
+      if (reportPath !== undefined) writeFileSync(reportPath, `${lines.join('\n')}\n`);
 
-      await io.out(renderSummary(run, caseLines, summary, paint, unreachable));
+      const requires = new Map([...cases, ...faults].map((c) => [c.id, c.requires]));
+      await io.out(renderSummary(run, caseLines, summary, paint, unreachable, requires));
       return summary.conforms ? 0 : 1;
     }
   },
 };
-
-function renderSummary(
-  run: RunLine,
-  cases: readonly CaseLine[],
-  summary: SummaryLine,
-  paint: ReturnType<typeof painter>,
-  unreachable: string | null,
-): string {
-  const impl = run.implementation;
-  const out: string[] = [
-    `\nConformance of ${printable(impl.name)} ${printable(impl.version)} (${printable(impl.language)}), protocol v${run.protocolVersion}\n`,
-  ];
-  if (unreachable)
-    out.push(
-      paint.red(
-        `The implementation could not be started or did not answer hello:\n  ${printable(unreachable, { multiline: true }).replace(/\n/g, '\n  ')}\n`,
-      ),
-    );
-  const groups = new Map<string, Map<string, CaseLine[]>>();
-  for (const c of cases) {
-    const g = groups.get(c.gate) ?? new Map<string, CaseLine[]>();
-    g.set(c.subject, [...(g.get(c.subject) ?? []), c]);
-    groups.set(c.gate, g);
-  }
-  const cell = (list: readonly CaseLine[]) => {
-    const n = countOutcomes(list);
-    const applicable = list.length - n['not-applicable'];
-    const bad = n.fail + n.error + n.timeout + n.crash;
-    const text = applicable === 0 ? 'n/a' : `${n.pass}/${applicable}`;
-    const extra = bad
-      ? `  (${[n.fail && `${n.fail} fail`, n.error && `${n.error} error`, n.timeout && `${n.timeout} timeout`, n.crash && `${n.crash} crash`].filter(Boolean).join(', ')})`
-      : '';
-    return { text, extra, ok: bad === 0 && applicable > 0 };
-  };
-  const rank = (g: string) => {
-    const i = GATE_ORDER.indexOf(g);
-    return i === -1 ? GATE_ORDER.length : i;
-  };
-  for (const [gate, subjects] of [...groups].sort((a, b) => rank(a[0]) - rank(b[0]))) {
-    const all = [...subjects.values()].flat();
-    const g = cell(all);
-    out.push(`${paint.bold(gate.padEnd(40))} ${g.ok ? paint.green(g.text) : paint.red(g.text)}${g.extra}`);
-    for (const [subject, list] of subjects) {
-      const s = cell(list);
-      out.push(`  ${subject.padEnd(38)} ${s.ok ? s.text : paint.red(s.text)}${s.extra}`);
-    }
-  }
-  const bad = cases.filter((c) => !['pass', 'not-applicable'].includes(c.outcome));
-  if (bad.length) {
-    out.push('', 'Not passing:');
-    for (const c of bad.slice(0, 50)) {
-      out.push(
-        `  ${c.outcome.padEnd(8)} ${c.id}${c.expectedFailure ? ' (expected by the baseline)' : ''}\n           ${printable(c.detail)}`,
-      );
-    }
-    if (bad.length > 50) out.push(`  ... and ${bad.length - 50} more (see the JSONL report)`);
-  }
-  if (summary.stalePassing.length) {
-    out.push(
-      '',
-      paint.red('Baseline entries that now pass (remove them: `agent-contracts baseline update`):'),
-    );
-    for (const id of summary.stalePassing) out.push(`  ${id}`);
-  }
-  const n = summary.counts;
-  out.push(
-    '',
-    `${cases.length} cases: ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.timeout} timeout, ${n.crash} crash, ${n['not-applicable']} not applicable (${(summary.durationMs / 1000).toFixed(1)} s)`,
-    summary.conforms ? paint.green('CONFORMS') : paint.red('DOES NOT CONFORM'),
-    '',
-  );
-  return out.join('\n');
-}
 
 export type { Io };

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { printable } from '@agent-contracts/harness';
 import { validate } from '@agent-contracts/validators';
+import { usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
@@ -72,29 +73,21 @@ function parseDepth(text: string): number {
   return n;
 }
 
+const OPTIONS = {
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  'max-bytes': { type: 'string' },
+  'max-depth': { type: 'string' },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parse(args: readonly string[]) {
   try {
-    return parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        'max-bytes': { type: 'string' },
-        'max-depth': { type: 'string' },
-        color: { type: 'boolean' },
-        'no-color': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    return parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    const message = err instanceof Error ? err.message : String(err);
-    throw new CliError(
-      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'USAGE_UNKNOWN_OPTION' : 'USAGE_BAD_VALUE',
-      `${message.split('\n')[0]} Run \`agent-contracts validate --help\`.`,
-    );
+    throw usageError('validate', err, OPTIONS);
   }
 }
 

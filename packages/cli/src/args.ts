@@ -1,0 +1,39 @@
+// The usage error for arguments a command does not take: one place, so every command answers a
+// typo the same way, with the closest option it does know.
+import { closest, distance } from 'fastest-levenshtein';
+import { CliError } from './errors.js';
+
+/** The options of a command, in node:util parseArgs form. */
+export type OptionSpec = Readonly<
+  Record<string, { type: 'boolean' | 'string'; multiple?: boolean; short?: string }>
+>;
+
+/**
+ * The known option closest to `given` (`--implementation` -> `--impl`), or null when nothing is
+ * close: within a third of the longer name's length, or a prefix either way.
+ */
+export function suggestOption(given: string, known: readonly string[]): string | null {
+  const name = given.replace(/^-+/, '').split('=')[0]!;
+  if (!name || known.length === 0) return null;
+  const prefix = known.find((k) => k.startsWith(name) || name.startsWith(k));
+  if (prefix) return prefix;
+  const best = closest(name, [...known]);
+  return distance(name, best) <= Math.max(1, Math.floor(Math.max(name.length, best.length) / 3))
+    ? best
+    : null;
+}
+
+/** The usage error for a node:util parseArgs failure, naming the closest known option. */
+export function usageError(command: string, err: unknown, options: OptionSpec): CliError {
+  const code = (err as { code?: string }).code;
+  const first = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+  const message = /[.!?]$/.test(first) ? first : `${first}.`;
+  const help = `Run \`agent-contracts ${command} --help\`.`;
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new CliError('USAGE_BAD_VALUE', `${message} ${help}`);
+  const given = /'([^']+)'/.exec(message)?.[1] ?? '';
+  const suggestion = suggestOption(given, Object.keys(options));
+  return new CliError(
+    'USAGE_UNKNOWN_OPTION',
+    `${message}${suggestion ? ` Did you mean --${suggestion}?` : ''} ${help}`,
+  );
+}

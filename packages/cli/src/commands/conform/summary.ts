@@ -1,0 +1,161 @@
+// The summary `conform` prints on stdout: by gate and contract, what did not pass (each distinct
+// reason once), what was not applicable only for want of one more capability, and the verdict.
+// Every string an implementation controls goes through `printable`.
+import {
+  type Capabilities,
+  type CaseLine,
+  countOutcomes,
+  missingCapabilities,
+  printable,
+  type RunLine,
+  type SummaryLine,
+} from '@agent-contracts/harness';
+import { GATES } from '@agent-contracts/schemas';
+import type { painter } from '../../color.js';
+
+/** Gates in spec order, then the conventions (digests). */
+const GATE_ORDER = [...Object.keys(GATES), 'Digests'];
+
+/** How many "not passing" entries are listed before the rest is only counted. */
+const LISTED = 50;
+/** From how many items with one reason on they are listed as one entry. */
+const GROUPED = 3;
+
+/**
+ * The cases and scenarios that were not applicable only because the implementation declares some
+ * of what they need but not all: "12 cases that need checkpoint also need clock".
+ */
+export function capabilityGaps(
+  cases: readonly CaseLine[],
+  requires: ReadonlyMap<string, readonly string[]>,
+  caps: Capabilities | null,
+): string[] {
+  if (!caps) return [];
+  const gaps = new Map<string, { declared: Set<string>; count: number }>();
+  for (const c of cases) {
+    if (c.outcome !== 'not-applicable') continue;
+    const needs = requires.get(c.id) ?? [];
+    const missing = missingCapabilities(needs, caps);
+    const declared = needs.filter((t) => !missing.includes(t));
+    if (!missing.length || !declared.length) continue;
+    const key = missing.join(', ');
+    const gap = gaps.get(key) ?? { declared: new Set<string>(), count: 0 };
+    for (const t of declared) gap.declared.add(t);
+    gap.count++;
+    gaps.set(key, gap);
+  }
+  return [...gaps].map(
+    ([missing, g]) =>
+      `${g.count} ${g.count === 1 ? 'case needs' : 'cases need'} ${[...g.declared].join(', ')}, which the implementation declares, and also ${missing}, which it does not (docs/protocol.md#hello)`,
+  );
+}
+
+/** What did not pass, each distinct reason once: many items failing the same way are one entry. */
+function notPassing(bad: readonly CaseLine[]): string[] {
+  const byDetail = new Map<string, CaseLine[]>();
+  for (const c of bad)
+    byDetail.set(`${c.outcome}\u0000${c.detail}`, [
+      ...(byDetail.get(`${c.outcome}\u0000${c.detail}`) ?? []),
+      c,
+    ]);
+  const out: string[] = [];
+  let listed = 0;
+  let covered = 0;
+  for (const group of byDetail.values()) {
+    if (listed >= LISTED) break;
+    const first = group[0]!;
+    const detail = `\n           ${printable(first.detail)}`;
+    if (group.length >= GROUPED) {
+      const ids = group.slice(0, 3).map((c) => c.id);
+      out.push(
+        `  ${first.outcome.padEnd(8)} ${group.length} items, ${ids.join(', ')}${group.length > 3 ? ', ...' : ''}${detail}`,
+      );
+      listed++;
+      covered += group.length;
+      continue;
+    }
+    for (const c of group) {
+      if (listed >= LISTED) break;
+      out.push(
+        `  ${c.outcome.padEnd(8)} ${c.id}${c.expectedFailure ? ' (expected by the baseline)' : ''}\n           ${printable(c.detail)}`,
+      );
+      listed++;
+      covered++;
+    }
+  }
+  if (covered < bad.length) out.push(`  ... and ${bad.length - covered} more (see the JSONL report)`);
+  return out;
+}
+
+/** The summary of a run. */
+export function renderSummary(
+  run: RunLine,
+  cases: readonly CaseLine[],
+  summary: SummaryLine,
+  paint: ReturnType<typeof painter>,
+  unreachable: string | null,
+  requires: ReadonlyMap<string, readonly string[]>,
+): string {
+  const impl = run.implementation;
+  const who =
+    impl.capabilities === null
+      ? `${printable(impl.command)} (it never answered hello)`
+      : `${printable(impl.name)} ${printable(impl.version)} (${printable(impl.language)})`;
+  const out: string[] = [`\nConformance of ${who}, protocol v${run.protocolVersion}\n`];
+  if (unreachable)
+    out.push(
+      paint.red(
+        `The implementation could not be started or did not answer hello:\n  ${printable(unreachable, { multiline: true }).replace(/\n/g, '\n  ')}\n`,
+      ),
+    );
+  const groups = new Map<string, Map<string, CaseLine[]>>();
+  for (const c of cases) {
+    const g = groups.get(c.gate) ?? new Map<string, CaseLine[]>();
+    g.set(c.subject, [...(g.get(c.subject) ?? []), c]);
+    groups.set(c.gate, g);
+  }
+  const cell = (list: readonly CaseLine[]) => {
+    const n = countOutcomes(list);
+    const applicable = list.length - n['not-applicable'];
+    const bad = n.fail + n.error + n.timeout + n.crash;
+    const text = applicable === 0 ? 'n/a' : `${n.pass}/${applicable}`;
+    const extra = bad
+      ? `  (${[n.fail && `${n.fail} fail`, n.error && `${n.error} error`, n.timeout && `${n.timeout} timeout`, n.crash && `${n.crash} crash`].filter(Boolean).join(', ')})`
+      : '';
+    return { text, extra, ok: bad === 0 && applicable > 0 };
+  };
+  const rank = (g: string) => {
+    const i = GATE_ORDER.indexOf(g);
+    return i === -1 ? GATE_ORDER.length : i;
+  };
+  // An implementation that never started has nothing to show by gate: every item failed alike.
+  for (const [gate, subjects] of unreachable ? [] : [...groups].sort((a, b) => rank(a[0]) - rank(b[0]))) {
+    const all = [...subjects.values()].flat();
+    const g = cell(all);
+    out.push(`${paint.bold(gate.padEnd(40))} ${g.ok ? paint.green(g.text) : paint.red(g.text)}${g.extra}`);
+    for (const [subject, list] of subjects) {
+      const s = cell(list);
+      out.push(`  ${subject.padEnd(38)} ${s.ok ? s.text : paint.red(s.text)}${s.extra}`);
+    }
+  }
+  const bad = cases.filter((c) => !['pass', 'not-applicable'].includes(c.outcome));
+  if (bad.length) out.push('', 'Not passing:', ...notPassing(bad));
+  const gaps = capabilityGaps(cases, requires, impl.capabilities);
+  if (gaps.length)
+    out.push('', 'Not applicable only for want of one more capability:', ...gaps.map((g) => `  ${g}`));
+  if (summary.stalePassing.length) {
+    out.push(
+      '',
+      paint.red('Baseline entries that now pass (remove them: `agent-contracts baseline update`):'),
+    );
+    for (const id of summary.stalePassing) out.push(`  ${id}`);
+  }
+  const n = summary.counts;
+  out.push(
+    '',
+    `${cases.length} cases: ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.timeout} timeout, ${n.crash} crash, ${n['not-applicable']} not applicable (${(summary.durationMs / 1000).toFixed(1)} s)`,
+    summary.conforms ? paint.green('CONFORMS') : paint.red('DOES NOT CONFORM'),
+    '',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,152 @@
+// `agent-contracts conform` as a new user meets it: typos, filters that match nothing, a hello that
+// fails, capabilities half declared, relative paths through `pnpm agent-contracts`, and progress
+// a person can follow on a terminal and in a CI log.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { suggestOption } from '../src/args.ts';
+import { progressFor } from '../src/commands/conform/progress.ts';
+import type { Io } from '../src/io.ts';
+import { repoRoot, runCli, tempDir } from './helpers.ts';
+
+const FAKE = join(repoRoot, 'packages/harness/test/fakes/fake-conform-impl.mjs');
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+describe('conform for a new user', () => {
+  it('an unknown option names the closest known one', () => {
+    const r = runCli(['conform', '--implementation', 'x']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      "USAGE_UNKNOWN_OPTION: Unknown option '--implementation'. Did you mean --impl?",
+    );
+    const v = runCli(['validate', '--max-byte', '10', 'x.json']);
+    expect(v.stderr).toContain('Did you mean --max-bytes?');
+    const far = runCli(['conform', '--zzzzqqq']);
+    expect(far.stderr).not.toContain('Did you mean');
+  });
+
+  it('suggestOption: prefixes either way, small edits, nothing far off', () => {
+    const known = ['impl', 'filter', 'no-faults', 'restart-budget', 'state-url'];
+    expect(suggestOption('--implementation', known)).toBe('impl');
+    expect(suggestOption('--filtr', known)).toBe('filter');
+    expect(suggestOption('--no-fault', known)).toBe('no-faults');
+    expect(suggestOption('--restart-budgt=3', known)).toBe('restart-budget');
+    expect(suggestOption('--colour', known)).toBeNull();
+  });
+
+  it('a filter that matches nothing is echoed, with what ids look like', () => {
+    const r = runCli(['conform', '--impl', 'true', '--filter', 'digest']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('no case or fault scenario matches --filter "digest"');
+    expect(r.stderr).toContain('"digest/*"');
+  });
+
+  it('a conformance directory with no cases is CASES_INVALID saying so, not a filter problem', () => {
+    const r = runCli(['conform', '--impl', 'true', '--conformance', join(tmp.dir, 'nothing-here')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('CASES_INVALID');
+    expect(r.stderr).toContain('holds no cases');
+  });
+
+  it('a failed hello is reported once, with the field at fault, under the command it ran', () => {
+    const impl = `node ${FAKE} bad-hello`;
+    const r = runCli([
+      'conform',
+      '--impl',
+      impl,
+      '--filter',
+      'validate/*',
+      '--filter',
+      'faults/store/stale-fence',
+    ]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`Conformance of ${impl} (it never answered hello)`);
+    const mentions = r.stdout.split('\n').filter((l) => l.includes('"version" must be a non-empty string'));
+    // Once in the explanation at the top, once as the one entry of "Not passing".
+    expect(mentions).toHaveLength(2);
+    expect(r.stdout).toMatch(/error {4}\d+ items, /);
+    expect(r.stdout).not.toContain('Conformance of unknown');
+  });
+
+  it('cases that need one more capability are named in the summary', () => {
+    const r = runCli([
+      'conform',
+      '--impl',
+      `node ${FAKE} checkpoint-no-clock`,
+      '--no-faults',
+      '--filter',
+      'checkpoint/*',
+    ]);
+    expect(r.stdout).toContain('Not applicable only for want of one more capability:');
+    expect(r.stdout).toMatch(
+      /\d+ cases need checkpoint, which the implementation declares, and also clock, which it does not/,
+    );
+  });
+
+  it('through `pnpm agent-contracts`, relative paths and the implementation resolve from where the user typed', () => {
+    const here = join(tmp.dir, 'user-dir');
+    mkdirSync(here, { recursive: true });
+    writeFileSync(join(here, 'impl.mjs'), readFileSync(FAKE));
+    const r = runCli(
+      [
+        'conform',
+        '--impl',
+        'node ./impl.mjs liar',
+        '--no-faults',
+        '--filter',
+        'validate/IntentSeedV1/valid/*',
+        '--report',
+        'out.jsonl',
+      ],
+      { env: { npm_lifecycle_event: 'agent-contracts', INIT_CWD: here } },
+    );
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(existsSync(join(here, 'out.jsonl'))).toBe(true);
+    expect(existsSync(join(repoRoot, 'out.jsonl'))).toBe(false);
+  });
+
+  it('without a terminal: a heading per phase and one line per finished scenario', () => {
+    const r = runCli([
+      'conform',
+      '--impl',
+      `node --conditions=@agent-contracts/source --import tsx ${join(repoRoot, 'examples/reference-node/src/main.ts')}`,
+      '--filter',
+      'validate/IntentSeedV1/valid/*',
+      '--filter',
+      'faults/store/stale-fence',
+    ]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^Golden cases: \d+\n\.+ \d+\/\d+\nFault matrix: 1 scenario\n {2}pass {11}faults\/store\/stale-fence \(\d+\.\d s\) \[1\/1\]\n$/,
+    );
+  });
+});
+
+describe('progress on a terminal', () => {
+  it('draws a bar per phase with the running scenario, the elapsed time and an estimate', async () => {
+    const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 160 });
+    let text = '';
+    stream.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
+    const io = { progressStream: stream, err: async () => {}, out: async () => {} } as unknown as Io;
+    const p = progressFor(io);
+    await p.phase('Fault matrix: 2 scenarios', 2);
+    p.started('faults/store/stale-fence');
+    await p.result({
+      id: 'faults/store/stale-fence',
+      gate: 'G',
+      subject: 'S',
+      level: 'MUST',
+      outcome: 'fail',
+      detail: 'x',
+      durationMs: 1,
+    });
+    await p.endPhase();
+    expect(text).toContain('Fault matrix: 2 scenarios');
+    expect(text).toContain('running faults/store/stale-fence');
+    expect(text).toMatch(/1\/2 {2}1 not passing {2}\S+ elapsed, ~\S+ left/);
+  });
+});
