@@ -1,20 +1,15 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // The HTML report, opened in headless Chromium: gates x cases, one column per implementation.
-// CI installs Chromium (.ci/run); elsewhere a missing browser skips loudly, never silently.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { skipWithoutChromium, withChromium } from './chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const required = Boolean(process.env.CI || process.env.AGENT_CONTRACTS_REQUIRE_PG);
-const missing = !existsSync(CHROMIUM);
-if (missing && !required)
-  console.warn(`report-html: SKIPPED, no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const skip = skipWithoutChromium('report-html');
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'report-html-'));
@@ -36,7 +31,7 @@ const cli = (...args: string[]) =>
     },
   );
 
-describe.skipIf(missing && !required)('HTML report in headless Chromium', () => {
+describe.skipIf(skip)('HTML report in headless Chromium', () => {
   it('shows every case of every report, per gate, with the outcomes in the right columns', async () => {
     const reference = join(tmp, 'reference.jsonl');
     const liar = join(tmp, 'liar.jsonl');
@@ -64,17 +59,7 @@ describe.skipIf(missing && !required)('HTML report in headless Chromium', () => 
     const page = join(tmp, 'report.html');
     writeFileSync(page, html.stdout);
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
-    try {
+    await withChromium(async (browser) => {
       const tab = await browser.newPage();
       await tab.goto(pathToFileURL(page).href);
       const heads = await tab.$$eval('thead th[data-impl]', (ths) =>
@@ -102,8 +87,6 @@ describe.skipIf(missing && !required)('HTML report in headless Chromium', () => 
       const colour = await tab.$eval('td.fail', (td) => getComputedStyle(td).backgroundColor);
       expect(colour).toBe('rgb(248, 208, 208)');
       await tab.screenshot({ path: join(tmp, 'report.png'), fullPage: true });
-    } finally {
-      await browser.close();
-    }
+    });
   }, 120_000);
 });

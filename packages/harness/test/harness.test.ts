@@ -20,6 +20,7 @@ import {
   parseShard,
   updatedBaseline,
 } from '../src/index.ts';
+import { jsonl, runLine } from './report-lines.ts';
 
 const conformanceDir = fileURLToPath(new URL('../../../conformance/', import.meta.url));
 const result = (id: string, outcome: CaseResult['outcome']): CaseResult => ({
@@ -181,17 +182,13 @@ describe('shards, globs, baselines, diffs', () => {
 
   it('diff classifies by id', () => {
     const report = (cases: CaseResult[]) =>
-      parseReport(
-        [{ type: 'run' }, ...cases.map((c) => ({ type: 'case', ...c }))]
-          .map((l) => JSON.stringify(l))
-          .join('\n'),
-      );
+      parseReport(jsonl([runLine(), ...cases.map((c) => ({ type: 'case', ...c }))]));
     const d = diffReports(
       report([result('x', 'pass'), result('y', 'fail'), result('z', 'fail'), result('gone', 'pass')]),
       report([result('x', 'fail'), result('y', 'pass'), result('z', 'crash'), result('new', 'pass')]),
     );
     expect(d).toEqual({ fixed: ['y'], broken: ['x'], added: ['new'], removed: ['gone'], changed: ['z'] });
-    expect(() => parseReport('{"type":"case"}')).toThrow(/no "run" line/);
+    expect(() => parseReport(jsonl([runLine()]).repeat(2))).toThrow(/second run line/);
   });
 });
 
