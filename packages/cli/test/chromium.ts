@@ -14,9 +14,9 @@ export function skipWithoutChromium(suite: string): boolean {
   return skip;
 }
 
-/** Run `use` with one headless browser, closed afterwards whatever happens. */
-export async function withChromium<T>(use: (browser: Browser) => Promise<T>): Promise<T> {
-  const browser = await chromium.launch({
+/** One headless browser; the caller closes it (once per test file: a launch is the slow part). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--no-sandbox',
@@ -26,9 +26,4 @@ export async function withChromium<T>(use: (browser: Browser) => Promise<T>): Pr
       '--no-first-run',
     ],
   });
-  try {
-    return await use(browser);
-  } finally {
-    await browser.close();
-  }
 }
