@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { printable } from '@agent-contracts/harness';
+import { printableLines } from '@agent-contracts/harness';
 import { COMMANDS } from './commands/index.js';
 import { CliError } from './errors.js';
 import type { Io } from './io.js';
@@ -59,12 +59,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof CliError) {
-      await io.err(`agent-contracts: ${err.code}: ${printable(err.message, { multiline: true })}\n`);
+      await io.err(`agent-contracts: ${err.code}: ${printableLines(err.message)}\n`);
       return 2;
     }
     const message = err instanceof Error ? err.message : String(err);
     await io.err(
-      `agent-contracts: CLI_INTERNAL_ERROR: ${printable(message, { multiline: true })} (this is a bug; please report it)\n`,
+      `agent-contracts: CLI_INTERNAL_ERROR: ${printableLines(message)} (this is a bug; please report it)\n`,
     );
     return 2;
   }

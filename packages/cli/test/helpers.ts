@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Io } from '../src/io.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
@@ -68,4 +70,22 @@ export function expectNoCrash(run: Run): void {
   if (/\n\s+at .+:\d+:\d+\)?\n/.test(run.stderr) || /Error \[ERR_|node:internal/.test(run.stderr)) {
     throw new Error(`stack trace on stderr:\n${run.stderr}`);
   }
+}
+
+/** An in-process Io that collects stdout and stderr, with `stdin` as standard input. */
+export function memoryIo(stdin = ''): Io & { stdout: string; stderr: string } {
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: async (t: string) => {
+      io.stdout += t;
+    },
+    err: async (t: string) => {
+      io.stderr += t;
+    },
+    stdin: Readable.from([Buffer.from(stdin)]),
+    env: {},
+    stdoutIsTty: false,
+  };
+  return io;
 }

@@ -1,31 +1,12 @@
 // In process: the CLI never pollutes a prototype, whatever keys the input carries.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../src/io.ts';
 import { main } from '../src/main.ts';
-import { tempDir } from './helpers.ts';
+import { memoryIo as fakeIo, tempDir } from './helpers.ts';
 
 const { dir, cleanup } = tempDir();
 afterAll(cleanup);
-
-function fakeIo(stdin = ''): Io & { stdout: string; stderr: string } {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: async (t: string) => {
-      io.stdout += t;
-    },
-    err: async (t: string) => {
-      io.stderr += t;
-    },
-    stdin: Readable.from([Buffer.from(stdin)]),
-    env: {},
-    stdoutIsTty: false,
-  };
-  return io;
-}
 
 describe('main', () => {
   it('leaves Object.prototype untouched by __proto__ / constructor keys', async () => {

@@ -2,7 +2,7 @@
 // globs) that are known to fail, with a reason; an unexpected failure fails the run, and so does
 // an entry that now passes (stale), so the baseline only ever shrinks.
 
-import type { CaseResult } from './runner.js';
+import type { CaseResult, Outcome } from './runner.js';
 import { globMatch } from './shard.js';
 
 export interface BaselineEntry {
@@ -36,7 +36,20 @@ export function parseBaseline(text: string): Baseline {
   return data as Baseline;
 }
 
-const FAILING = new Set(['fail', 'error', 'timeout', 'crash']);
+const FAILING: ReadonlySet<Outcome> = new Set(['fail', 'error', 'timeout', 'crash']);
+
+/** Whether an outcome is a failure (fail, error, timeout, crash): neither a pass nor not applicable. */
+export function isFailure(outcome: Outcome): boolean {
+  return FAILING.has(outcome);
+}
+
+/**
+ * The conformance rule: at least one case applied, no failure the baseline does not expect, and no
+ * stale baseline entry.
+ */
+export function conformsOf(applicable: number, unexpectedFailures: number, stalePassing: number): boolean {
+  return applicable > 0 && unexpectedFailures === 0 && stalePassing === 0;
+}
 
 /** The baseline entry matching a case id, if any. */
 export function expectedFailureFor(baseline: Baseline | null, id: string): BaselineEntry | undefined {
@@ -46,7 +59,7 @@ export function expectedFailureFor(baseline: Baseline | null, id: string): Basel
 /** Judge a run against a baseline. */
 export function judgeRun(results: readonly CaseResult[], baseline: Baseline | null) {
   const unexpectedFailures = results
-    .filter((r) => FAILING.has(r.outcome) && !expectedFailureFor(baseline, r.id))
+    .filter((r) => isFailure(r.outcome) && !expectedFailureFor(baseline, r.id))
     .map((r) => r.id);
   const stalePassing: string[] = [];
   for (const entry of baseline?.expectedFailures ?? []) {
@@ -59,13 +72,13 @@ export function judgeRun(results: readonly CaseResult[], baseline: Baseline | nu
   return {
     unexpectedFailures,
     stalePassing,
-    conforms: applicable.length > 0 && unexpectedFailures.length === 0 && stalePassing.length === 0,
+    conforms: conformsOf(applicable.length, unexpectedFailures.length, stalePassing.length),
   };
 }
 
 /** A baseline listing exactly the current failures, keeping the reasons of entries that still apply. */
 export function updatedBaseline(results: readonly CaseResult[], previous: Baseline | null): Baseline {
-  const failing = results.filter((r) => FAILING.has(r.outcome));
+  const failing = results.filter((r) => isFailure(r.outcome));
   return {
     $comment: 'Expected failures of this implementation; `agent-contracts baseline update` rewrites it.',
     expectedFailures: failing.map((r) => ({

@@ -47,3 +47,29 @@ export class HarnessError extends Error {
     this.detail = options.detail ?? {};
   }
 }
+
+/**
+ * Codes of a report file that cannot be read as an agent-contracts JSONL report:
+ *
+ * - `REPORT_INVALID`: too large, too many or too long lines, a line that is not JSON or breaks
+ *   schemas/harness/ReportLine.schema.json, or lines out of order (the `run` line first, at most
+ *   one `summary` line and last, every case id once).
+ */
+export type ReportErrorCode = 'REPORT_INVALID';
+
+/** A report file that is refused before anything is rendered from it. */
+export class ReportError extends Error {
+  readonly code: ReportErrorCode;
+  /** The 1-based line the problem is on, or null for the file as a whole. */
+  readonly line: number | null;
+  /** JSON Pointer into that line's value, or null when the line is not JSON. */
+  readonly pointer: string | null;
+
+  constructor(message: string, where: { line?: number; pointer?: string } = {}) {
+    super(message);
+    this.name = 'ReportError';
+    this.code = 'REPORT_INVALID';
+    this.line = where.line ?? null;
+    this.pointer = where.pointer ?? null;
+  }
+}

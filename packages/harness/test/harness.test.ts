@@ -19,12 +19,12 @@ import {
   parseBaseline,
   parseReport,
   parseShard,
-  printable,
   resolveRefs,
   runCase,
   runSuite,
   updatedBaseline,
 } from '../src/index.ts';
+import { jsonl, runLine } from './report-lines.ts';
 
 /** The `hello` of an implementation that declares only the digest capability. */
 const DIGEST_ONLY_HELLO = {
@@ -204,17 +204,13 @@ describe('shards, globs, baselines, diffs', () => {
 
   it('diff classifies by id', () => {
     const report = (cases: CaseResult[]) =>
-      parseReport(
-        [{ type: 'run' }, ...cases.map((c) => ({ type: 'case', ...c }))]
-          .map((l) => JSON.stringify(l))
-          .join('\n'),
-      );
+      parseReport(jsonl([runLine(), ...cases.map((c) => ({ type: 'case', ...c }))]));
     const d = diffReports(
       report([result('x', 'pass'), result('y', 'fail'), result('z', 'fail'), result('gone', 'pass')]),
       report([result('x', 'fail'), result('y', 'pass'), result('z', 'crash'), result('new', 'pass')]),
     );
     expect(d).toEqual({ fixed: ['y'], broken: ['x'], added: ['new'], removed: ['gone'], changed: ['z'] });
-    expect(() => parseReport('{"type":"case"}')).toThrow(/no "run" line/);
+    expect(() => parseReport(jsonl([runLine()]).repeat(2))).toThrow(/second run line/);
   });
 });
 
@@ -391,16 +387,5 @@ describe('protocol violations fail a case, whenever they happen', () => {
     const r = await runCase(scripted(hostile), digestCase('a/x/1'), { conformanceDir, timeoutMs: 1000 });
     expect(r.outcome).toBe('error');
     expect(r.detail).toContain('the harness could not judge the case: Maximum call stack size exceeded');
-  });
-});
-
-describe('printable', () => {
-  it('shows control characters, bidi overrides and lone surrogates as visible escapes', () => {
-    expect(printable('ok\u001b[2J\r\nx\u202e\ud800z\t')).toBe(
-      'ok\\u001b[2J\\u000d\\u000ax\\u202e\\ud800z\\u0009',
-    );
-    expect(printable('a\nb\tc', { multiline: true })).toBe('a\nb\tc');
-    expect(printable('\u{1F600} é 中')).toBe('\u{1F600} é 中');
-    expect(printable({ a: '\u0007' })).toBe('{"a":"\\u0007"}');
   });
 });

@@ -1,20 +1,66 @@
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { type Baseline, parseBaseline, parseReport, type Report } from '@agent-contracts/harness';
+import {
+  type Baseline,
+  judgeReport,
+  parseBaseline,
+  parseReport,
+  printable,
+  REPORT_LIMITS,
+  type Report,
+  ReportError,
+} from '@agent-contracts/harness';
 import { CliError } from '../errors.js';
+import type { Io } from '../io.js';
+import { readInput } from './validate/input.js';
 
-/** Read and parse a JSONL report, or throw REPORT_INVALID saying why. */
-export function readReport(path: string): Report {
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Read and check a JSONL report (size cap before reading, strict UTF-8, then `parseReport`'s
+ * schema and order checks), or throw REPORT_INVALID saying why and what to do.
+ */
+export async function readReport(path: string): Promise<Report> {
+  const shown = printable(path);
+  // `-` is a file name here, not standard input.
+  const read = await readInput(path === '-' ? './-' : path, Readable.from([]), {
+    maxBytes: REPORT_LIMITS.maxBytes,
+    maxDepth: 0,
+  });
+  if (!('bytes' in read)) {
+    const why = read.ok
+      ? 'unexpected input result'
+      : read.issue.code === 'INPUT_TOO_LARGE'
+        ? `it is larger than the ${REPORT_LIMITS.maxBytes / 1024 / 1024} MiB a report may have; it was not read`
+        : read.issue.message;
+    throw new CliError('REPORT_INVALID', `cannot read report ${shown}: ${why}`);
+  }
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new CliError('REPORT_INVALID', `cannot read report ${path}: ${(e as Error).message}`);
+    text = utf8.decode(read.bytes);
+  } catch {
+    throw new CliError(
+      'REPORT_INVALID',
+      `${shown}: the report is not valid UTF-8; reports are written as UTF-8.`,
+    );
   }
   try {
     return parseReport(text, path);
   } catch (e) {
-    throw new CliError('REPORT_INVALID', (e as Error).message);
+    if (e instanceof ReportError) throw new CliError('REPORT_INVALID', e.message, { cause: e });
+    throw e;
+  }
+}
+
+/** Warn on stderr about each report whose summary line contradicts its case lines. */
+export async function warnDisagreements(io: Io, paths: readonly string[], reports: readonly Report[]) {
+  for (const [i, r] of reports.entries()) {
+    const d = judgeReport(r).disagreements;
+    if (d.length)
+      await io.err(
+        `agent-contracts: warning: ${printable(paths[i]!)}: the summary line disagrees with the case lines (${d.join('; ')}); verdicts are derived from the case lines.\n`,
+      );
   }
 }
 

@@ -66,7 +66,7 @@ export const baselineCommand: Command = {
         'baseline update needs --report <run.jsonl> and --out <baseline.json>.',
       );
     }
-    const report = readReport(values.report);
+    const report = await readReport(values.report);
     const previous = existsSync(values.out) ? readBaseline(values.out) : null;
     const next = updatedBaseline(report.cases, previous);
     writeFileSync(values.out, `${JSON.stringify(next, null, 2)}\n`);

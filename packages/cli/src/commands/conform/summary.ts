@@ -7,6 +7,7 @@ import {
   countOutcomes,
   missingCapabilities,
   printable,
+  printableLines,
   type RunLine,
   type SummaryLine,
 } from '@agent-contracts/harness';
@@ -105,7 +106,7 @@ export function renderSummary(
   if (unreachable)
     out.push(
       paint.red(
-        `The implementation could not be started or did not answer hello:\n  ${printable(unreachable, { multiline: true }).replace(/\n/g, '\n  ')}\n`,
+        `The implementation could not be started or did not answer hello:\n  ${printableLines(unreachable).replace(/\n/g, '\n  ')}\n`,
       ),
     );
   const groups = new Map<string, Map<string, CaseLine[]>>();

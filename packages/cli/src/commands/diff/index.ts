@@ -1,4 +1,4 @@
-import { diffReports } from '@agent-contracts/harness';
+import { diffReports, printable } from '@agent-contracts/harness';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
 import { parseCommandArgs, readReport } from '../report-io.js';
@@ -12,7 +12,10 @@ Options:
   --json         write the diff as one JSON object
   -h, --help     show this help
 
-Exit codes: 0 nothing broke; 1 some case broke; 2 usage error or an unreadable report.
+Case ids are printed with control characters shown as \\uXXXX escapes.
+
+Exit codes: 0 nothing broke; 1 some case broke; 2 usage error, or a report that is unreadable or
+breaks its schema (REPORT_INVALID).
 `;
 
 /** `agent-contracts diff`. */
@@ -31,11 +34,11 @@ export const diffCommand: Command = {
         'USAGE_MISSING_ARGUMENT',
         'diff needs exactly two reports: <before.jsonl> <after.jsonl>.',
       );
-    const d = diffReports(readReport(positionals[0]!), readReport(positionals[1]!));
+    const d = diffReports(await readReport(positionals[0]!), await readReport(positionals[1]!));
     if (values.json) await io.out(`${JSON.stringify(d, null, 2)}\n`);
     else {
       const section = (title: string, ids: readonly string[]) =>
-        ids.length ? `${title} (${ids.length}):\n${ids.map((i) => `  ${i}`).join('\n')}\n` : '';
+        ids.length ? `${title} (${ids.length}):\n${ids.map((i) => `  ${printable(i)}`).join('\n')}\n` : '';
       const text =
         section('Broken', d.broken) +
         section('Fixed', d.fixed) +

@@ -1,18 +1,21 @@
-import { renderHtml, renderJunit, renderMarkdown } from '@agent-contracts/harness';
+import { type Report, renderHtml, renderJunit, renderMarkdown } from '@agent-contracts/harness';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
-import { parseCommandArgs, readReport } from '../report-io.js';
+import { parseCommandArgs, readReport, warnDisagreements } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts report --format junit|markdown|html <run.jsonl>...
 
 Render JSONL conformance reports. junit and markdown take one report; html takes one or more and
 shows them side by side (gates x cases, one column per implementation). Output goes to stdout.
+Every report is checked against schemas/harness/ReportLine.schema.json first; verdicts are derived
+from the case lines, and a summary line that contradicts them is flagged (warning on stderr).
 
 Options:
   --format <f>   junit, markdown or html                                [required]
   -h, --help     show this help
 
-Exit codes: 0 rendered; 2 usage error or an unreadable report.
+Exit codes: 0 rendered; 2 usage error, or a report that is unreadable or breaks its schema
+(REPORT_INVALID, with the line and JSON Pointer).
 `;
 
 /** `agent-contracts report`. */
@@ -35,7 +38,9 @@ export const reportCommand: Command = {
     if (format !== 'html' && positionals.length > 1) {
       throw new CliError('USAGE_BAD_VALUE', `--format ${format} renders one report; html compares several.`);
     }
-    const reports = positionals.map(readReport);
+    const reports: Report[] = [];
+    for (const path of positionals) reports.push(await readReport(path));
+    await warnDisagreements(io, positionals, reports);
     const text =
       format === 'html'
         ? renderHtml(reports)

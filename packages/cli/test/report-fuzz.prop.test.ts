@@ -1,0 +1,138 @@
+// Random and crafted JSONL through every renderer: a report either renders, well-formed and with
+// every string from it shown as text, or is refused with REPORT_INVALID; nothing else happens.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  diffReports,
+  judgeReport,
+  parseReport,
+  printable,
+  printableLines,
+  type Report,
+  ReportError,
+  renderHtml,
+  renderJunit,
+  renderMarkdown,
+} from '@agent-contracts/harness';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/main.ts';
+import { memoryIo, tempDir } from './helpers.ts';
+import { brokenReportArb, hostile, reportLinesArb, toJsonl } from './report-arbitraries.ts';
+import { markdownHtml, parseXml, tagNames } from './report-formats.ts';
+
+const { dir, cleanup } = tempDir();
+afterAll(cleanup);
+
+/** What must never reach output: controls other than tab and line feed, bidi overrides. */
+const CONTROL = /[^\P{Cc}\t\n]|[\u202a-\u202e\u2066-\u2069]/u;
+/** The elements the renderers write themselves; any other would have come from the report. */
+const HTML_TAGS = new Set(
+  'html head meta title style body h1 p table thead tbody tr th td br small span code'.split(' '),
+);
+const MARKDOWN_TAGS = new Set('h1 h2 p strong blockquote table thead tbody tr th td'.split(' '));
+
+/** Every property of a rendered report that must hold whatever the report says. */
+function checkRendered(report: Report): void {
+  const junit = renderJunit(report);
+  const xml = parseXml(junit);
+  expect(xml.errors).toEqual([]);
+  const ordered = [...new Set(report.cases.map((c) => c.gate))].flatMap((g) =>
+    report.cases.filter((c) => c.gate === g),
+  );
+  const testcases = xml.elements.filter((e) => e.name === 'testcase');
+  expect(testcases.map((t) => t.attributes.name)).toEqual(ordered.map((c) => printable(c.id)));
+  // error, timeout and crash keep the stderr tail, line feeds included, as element text.
+  const errored = ordered.filter(
+    (c) => ['error', 'timeout', 'crash'].includes(c.outcome) && !c.expectedFailure,
+  );
+  expect(xml.elements.filter((e) => e.name === 'error').map((e) => [e.attributes.message, e.text])).toEqual(
+    errored.map((c) => [printable(c.detail), printableLines(c.stderrTail ?? '')]),
+  );
+
+  const md = renderMarkdown(report);
+  expect(md).not.toMatch(CONTROL);
+  const mdHtml = markdownHtml(md);
+  for (const tag of tagNames(mdHtml)) expect(MARKDOWN_TAGS, `<${tag}> in the Markdown`).toContain(tag);
+  const bad = report.cases.filter((c) => c.outcome !== 'pass' && c.outcome !== 'not-applicable');
+  const rows = [...mdHtml.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => m[1]!.match(/<t[hd]>/g)?.length);
+  const gates = new Set(report.cases.map((c) => c.gate)).size;
+  expect(rows).toEqual([7, ...Array(gates).fill(7), ...(bad.length ? [3, ...bad.map(() => 3)] : [])]);
+
+  const html = renderHtml([report]);
+  expect(html).not.toMatch(CONTROL);
+  for (const tag of tagNames(html)) expect(HTML_TAGS, `<${tag}> in the HTML`).toContain(tag);
+  const verdict = judgeReport(report).verdict;
+  if (verdict !== 'conforms') expect(md).not.toContain('**Conforms**');
+}
+
+describe('report renderers under random and crafted reports', () => {
+  it('render every valid report well-formed, with its strings as text', () => {
+    fc.assert(
+      fc.property(reportLinesArb, (lines) => {
+        checkRendered(parseReport(toJsonl(lines)));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('either render a broken report or refuse it with REPORT_INVALID and its line', () => {
+    fc.assert(
+      fc.property(brokenReportArb, (text) => {
+        let report: Report;
+        try {
+          report = parseReport(text, 'fuzz.jsonl');
+        } catch (e) {
+          expect(e).toBeInstanceOf(ReportError);
+          const err = e as ReportError;
+          expect(err.code).toBe('REPORT_INVALID');
+          expect(err.message).not.toMatch(CONTROL);
+          if (err.line !== null) expect(err.line).toBeLessThanOrEqual(text.split('\n').length);
+          return;
+        }
+        checkRendered(report);
+        const d = diffReports(report, report);
+        expect(d.broken).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the CLI renders or refuses with a code, never an internal error, and prints no control', async () => {
+    const formats = ['junit', 'markdown', 'html'] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(reportLinesArb.map(toJsonl), brokenReportArb),
+        fc.constantFrom(...formats, 'diff' as const),
+        async (text, format) => {
+          const file = join(dir, 'fuzz.jsonl');
+          writeFileSync(file, text);
+          const io = memoryIo();
+          const args = format === 'diff' ? ['diff', file, file] : ['report', '--format', format, file];
+          const code = await main(args, io);
+          expect(io.stderr).not.toContain('CLI_INTERNAL_ERROR');
+          expect(io.stderr.replace(/\n/g, '')).not.toMatch(CONTROL);
+          if (code === 2) expect(io.stderr).toMatch(/^agent-contracts: REPORT_INVALID: /);
+          else {
+            expect(code).toBe(0);
+            if (format === 'diff') expect(io.stdout.replace(/\n/g, '')).not.toMatch(CONTROL);
+            else expect(io.stdout.length).toBeGreaterThan(0);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('hostile strings survive escaping: printable is what a terminal shows', () => {
+    fc.assert(
+      fc.property(hostile, (s) => {
+        expect(printable(s)).not.toMatch(CONTROL);
+        expect(printable(s).replace(/\\u[0-9a-f]{4}/g, '')).not.toMatch(
+          /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,38 @@
+// JUnit XML from a checked report. Every string is escaped for XML 1.0 (escape.ts), so the
+// output is well-formed whatever the implementation wrote into details and stderr.
+import { isFailure } from './baseline.js';
+import { escapeMarkupLines, escapeMarkup as x } from './escape.js';
+import type { CaseLine, Report } from './report.js';
+
+/** Whether the baseline expects this case's failure (a passing case is never hidden as skipped). */
+const expected = (c: CaseLine) => Boolean(c.expectedFailure) && isFailure(c.outcome);
+
+function testcase(gate: string, c: CaseLine): string {
+  const open = `    <testcase classname="${x(`${gate}.${c.subject}`)}" name="${x(c.id)}" time="${(c.durationMs / 1000).toFixed(3)}">`;
+  let inner = '';
+  if (expected(c))
+    inner = `<skipped message="${x(`expected failure (${c.outcome}): ${c.expectedFailure}`)}"/>`;
+  else if (c.outcome === 'not-applicable') inner = `<skipped message="${x(c.detail)}"/>`;
+  else if (c.outcome === 'fail') inner = `<failure message="${x(c.detail)}"/>`;
+  else if (c.outcome !== 'pass')
+    inner = `<error type="${x(c.outcome)}" message="${x(c.detail)}">${escapeMarkupLines(c.stderrTail ?? '')}</error>`;
+  return `${open}${inner}</testcase>`;
+}
+
+/** JUnit XML: one testsuite per gate, one testcase per case. */
+export function renderJunit(report: Report): string {
+  const byGate = new Map<string, CaseLine[]>();
+  for (const c of report.cases) {
+    const list = byGate.get(c.gate);
+    if (list) list.push(c);
+    else byGate.set(c.gate, [c]);
+  }
+  const suites = [...byGate].map(([gate, cases]) => {
+    const failures = cases.filter((c) => c.outcome === 'fail' && !expected(c)).length;
+    const errors = cases.filter((c) => isFailure(c.outcome) && c.outcome !== 'fail' && !expected(c)).length;
+    const skipped = cases.filter((c) => c.outcome === 'not-applicable' || expected(c)).length;
+    const body = cases.map((c) => testcase(gate, c));
+    return `  <testsuite name="${x(gate)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`agent-contracts conformance: ${report.run.implementation.name}`)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,0 +1,56 @@
+// Markdown from a checked report (e.g. for a CI step summary). Every string from the report is
+// escaped (escape.ts) and the verdict is derived from the case lines (report-verdict.ts).
+import { escapeMarkdown as md } from './escape.js';
+import { type CaseLine, type Counts, emptyCounts, type Report } from './report.js';
+import { judgeReport, type ReportVerdict } from './report-verdict.js';
+
+function tally(cases: readonly CaseLine[], key: 'gate' | 'subject'): Array<[string, Counts]> {
+  const m = new Map<string, Counts>();
+  for (const c of cases) {
+    const counts = m.get(c[key]) ?? emptyCounts();
+    counts[c.outcome]++;
+    m.set(c[key], counts);
+  }
+  return [...m];
+}
+
+const HEADLINE: Readonly<Record<ReportVerdict, string>> = {
+  conforms: '**Conforms**',
+  'does-not-conform': '**Does not conform**',
+  incomplete:
+    '**Incomplete**: the report has no summary line (the run did not finish or the file was cut), so it does not show conformance',
+};
+
+/** Markdown summary (e.g. for a CI step summary): by gate, then the cases that did not pass. */
+export function renderMarkdown(report: Report): string {
+  const impl = report.run.implementation;
+  const judgement = judgeReport(report);
+  const lines = [
+    `# Conformance: ${md(impl.name)} ${md(impl.version)} (${md(impl.language)})`,
+    '',
+    `${HEADLINE[judgement.verdict]} to agent-contracts protocol ${report.run.protocolVersion}.`,
+  ];
+  if (judgement.disagreements.length)
+    lines.push(
+      '',
+      `> **Warning**: the summary line disagrees with the case lines (${judgement.disagreements.map(md).join('; ')}); the verdict above is derived from the case lines.`,
+    );
+  lines.push(
+    '',
+    '| Gate | pass | fail | error | timeout | crash | n/a |',
+    '|---|---|---|---|---|---|---|',
+    ...tally(report.cases, 'gate').map(
+      ([g, c]) =>
+        `| ${md(g)} | ${c.pass} | ${c.fail} | ${c.error} | ${c.timeout} | ${c.crash} | ${c['not-applicable']} |`,
+    ),
+  );
+  const bad = report.cases.filter((c) => c.outcome !== 'pass' && c.outcome !== 'not-applicable');
+  if (bad.length) {
+    lines.push('', '## Not passing', '', '| Case | Outcome | Detail |', '|---|---|---|');
+    for (const c of bad)
+      lines.push(
+        `| ${md(c.id)} | ${md(c.outcome)}${c.expectedFailure ? ' (expected)' : ''} | ${md(c.detail)} |`,
+      );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,76 @@
+// The verdict of a report, derived from its case lines. The summary line is a claim of whoever
+// wrote the file: it can only take a verdict away (a run can fail for reasons no case line shows),
+// never grant one the case lines do not support. docs/spec/decisions.md D-GEN-08.
+import { conformsOf, isFailure } from './baseline.js';
+import { type Counts, countOutcomes, type Report } from './report.js';
+
+/**
+ * `conforms` only when the case lines and the summary line both say so and agree; `incomplete`
+ * when there is no summary line (the run did not finish, or the file was cut).
+ */
+export type ReportVerdict = 'conforms' | 'does-not-conform' | 'incomplete';
+
+/** What a report shows, recomputed from its case lines. */
+export interface ReportJudgement {
+  readonly verdict: ReportVerdict;
+  /** Outcomes counted over the case lines. */
+  readonly counts: Counts;
+  /** Ids of the case lines that failed without an expected failure from the baseline. */
+  readonly unexpectedFailures: readonly string[];
+  /** Each way the summary line contradicts the case lines; empty when it agrees or is absent. */
+  readonly disagreements: readonly string[];
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => {
+  const s = new Set(a);
+  return s.size === new Set(b).size && b.every((x) => s.has(x));
+};
+
+/**
+ * Judge a parsed report from its case lines, as `judgeRun` judged the run: at least one case
+ * applied, every failure is expected by the baseline (`expectedFailure`), and the summary lists
+ * no stale baseline entry. A summary that claims more than the case lines show is reported in
+ * `disagreements` and the report does not conform.
+ *
+ * @example
+ * const { verdict, disagreements } = judgeReport(parseReport(text));
+ */
+export function judgeReport(report: Report): ReportJudgement {
+  const counts = countOutcomes(report.cases);
+  const unexpectedFailures = report.cases
+    .filter((c) => isFailure(c.outcome) && !c.expectedFailure)
+    .map((c) => c.id);
+  const s = report.summary;
+  if (!s) return { verdict: 'incomplete', counts, unexpectedFailures, disagreements: [] };
+  const applicable = report.cases.length - counts['not-applicable'];
+  const fromCases = conformsOf(applicable, unexpectedFailures.length, 0);
+  const disagreements: string[] = [];
+  const outcomes = Object.keys(counts) as Array<keyof Counts>;
+  const countsDiffer = outcomes.filter((o) => s.counts[o] !== counts[o]);
+  if (countsDiffer.length)
+    disagreements.push(
+      `the summary counts ${countsDiffer.map((o) => `${s.counts[o]} ${o}`).join(', ')}, the case lines ${countsDiffer.map((o) => `${counts[o]} ${o}`).join(', ')}`,
+    );
+  if (!sameSet(s.unexpectedFailures, unexpectedFailures))
+    disagreements.push(
+      `the summary lists ${s.unexpectedFailures.length} unexpected failure(s), the case lines show ${unexpectedFailures.length}`,
+    );
+  if (s.conforms && !fromCases)
+    disagreements.push(
+      applicable === 0
+        ? 'the summary claims the run conforms, but no case applied'
+        : 'the summary claims the run conforms, but the case lines do not',
+    );
+  if (s.conforms && s.stalePassing.length)
+    disagreements.push('the summary claims the run conforms, but lists stale baseline entries');
+  // Every way a conforming claim can be unsupported adds a disagreement.
+  const verdict = s.conforms && disagreements.length === 0 ? 'conforms' : 'does-not-conform';
+  return { verdict, counts, unexpectedFailures, disagreements };
+}
+
+/** The verdict as the renderers write it. */
+export const VERDICT_TEXT: Readonly<Record<ReportVerdict, string>> = {
+  conforms: 'conforms',
+  'does-not-conform': 'does not conform',
+  incomplete: 'incomplete (no summary line: the run did not finish or the report was cut)',
+};
