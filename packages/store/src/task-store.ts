@@ -256,6 +256,15 @@ export class TaskStore {
     return this.backend.close();
   }
 
+  /** `{ currentFence }` of a fresh read, or nothing when that read fails too. */
+  async #latestFence(key: TaskKey): Promise<{ currentFence?: TaskRecoveryCommitFenceV1 }> {
+    try {
+      return { currentFence: fenceOf(await this.backend.load(key)) };
+    } catch {
+      return {};
+    }
+  }
+
   async #apply(
     key: TaskKey,
     current: TaskRecoveryStateV5 | null,
@@ -291,7 +300,9 @@ export class TaskStore {
         currentFence: { schemaVersion: 'TaskRecoveryCommitFenceV1', stateSequence, writerGeneration },
       };
     }
-    const readback = await this.backend.load(key);
+    // The envelope at the sequence written, not the latest: another process may already have
+    // committed on top, and that makes this commit no less durable (D-TCW-30).
+    const readback = await this.backend.loadAt(key, candidate.sequence);
     if (
       readback === null ||
       readback.sequence !== candidate.sequence ||
@@ -302,8 +313,8 @@ export class TaskStore {
         ok: false,
         code: 'LIFECYCLE_STATE_READBACK_MISMATCH',
         message:
-          'Storage does not hold the envelope just written; the outcome is unknown: read the task and decide, never re-dispatch an effect because of it.',
-        currentFence: fenceOf(readback),
+          'Storage does not hold the envelope just written at its sequence; the outcome is unknown: read the task and decide, never re-dispatch an effect because of it.',
+        ...(await this.#latestFence(key)),
       };
     }
     const writeContext = buildWriteContext(readback, this.runtimeGeneration, this.#now());

@@ -1054,12 +1054,42 @@ export function defineStoreContractSuite(
         refused((await store.replay(task.key)) as never, 'LIFECYCLE_STATE_UNAVAILABLE');
       });
 
+      it('a commit another writer builds on before the readback is still committed, with its own fence', async () => {
+        const { task, backend } = await acquired();
+        const other = new TaskDriver(new TaskStore(backend, { clock }), task.key);
+        let raced = false;
+        const racing: StorageBackend = {
+          kind: backend.kind,
+          load: (key) => backend.load(key),
+          loadAt: (key, sequence) => backend.loadAt(key, sequence),
+          history: (key) => backend.history(key),
+          close: async () => {},
+          compareAndAppend: async (key, expected, next) => {
+            const r = await backend.compareAndAppend(key, expected, next);
+            // Another process commits on top between this append and its readback.
+            if (r.ok && !raced) {
+              raced = true;
+              succeeded(await other.state(S1, { on: 'top' }));
+            }
+            return r;
+          },
+        };
+        const driver = new TaskDriver(new TaskStore(racing, { clock }), task.key);
+        const r = succeeded(await driver.state(S1, { x: 1 }, { view: await driver.view() }));
+        expect(raced).toBe(true);
+        expect(r.status).toBe('committed');
+        expect(r.fence).toEqual(fence(2, 1));
+        expect(r.writeContext.stateSequence).toBe(2);
+        expect((await task.envelope()).sequence).toBe(3);
+      });
+
       it('a fault between write and readback is never reported as committed', async () => {
         const { task, backend } = await acquired();
         let lie = false;
         const faulty: StorageBackend = {
           kind: backend.kind,
           load: async (key) => (lie ? null : backend.load(key)),
+          loadAt: async (key, sequence) => (lie ? null : backend.loadAt(key, sequence)),
           compareAndAppend: async (key, expected, next) => {
             const r = await backend.compareAndAppend(key, expected, next);
             lie = true;

@@ -24,6 +24,20 @@ export function backendPrimitiveCases(
     expect(await backend.history(key)).toEqual([]);
   });
 
+  it('loadAt returns the envelope at a sequence, latest or not, and null where the log has none', async () => {
+    const key = taskKey('load-at');
+    const e1 = acquire(key);
+    const e2 = stateCommit(e1, { step: 2 });
+    expect(await backend.loadAt(key, 1)).toBeNull();
+    await backend.compareAndAppend(key, fenceOf(null), e1);
+    await backend.compareAndAppend(key, fenceOf(e1), e2);
+    expect(await backend.loadAt(key, 1)).toEqual(e1);
+    expect(await backend.loadAt(key, 2)).toEqual(e2);
+    for (const sequence of [0, 3, -1, 1.5, Number.NaN])
+      expect(await backend.loadAt(key, sequence)).toBeNull();
+    expect(await backend.loadAt(taskKey('load-at-other'), 1)).toBeNull();
+  });
+
   it('the first write needs (0, 0); a second first write is refused with the current fence', async () => {
     const key = taskKey('first-write');
     const e1 = acquire(key);
