@@ -42,6 +42,11 @@ export interface TaskStoreOptions {
    * all). Without it every `terminal` is refused with `TASK_TERMINAL_EVIDENCE_FILE_INVALID`.
    */
   readonly projectRoot?: string | ((key: TaskKey) => string);
+  /**
+   * The documented size limit of one terminal evidence file in bytes
+   * (`TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE`). Default `DEFAULT_MAX_EVIDENCE_BYTES` (64 MiB).
+   */
+  readonly maxEvidenceBytes?: number;
   /** Replaces the file-system evidence checks (tests, hosts with their own file access). */
   readonly verifyEvidence?: (key: TaskKey, items: readonly TaskTerminalEvidenceItemV1[]) => TaskCheckResult;
   /** Documented envelope size limit in bytes (`LIFECYCLE_STATE_PAYLOAD_EXCEEDED`). Default: none. */
@@ -148,6 +153,7 @@ export class TaskStore {
     } else if (o.projectRoot !== undefined) {
       verifyEvidence = evidenceVerifier(
         typeof o.projectRoot === 'string' ? o.projectRoot : o.projectRoot(key),
+        o.maxEvidenceBytes === undefined ? {} : { maxBytes: o.maxEvidenceBytes },
       );
     }
     return {
