@@ -303,7 +303,7 @@ export const racingWriters: FaultRoutine = async (world, scenario) => {
   check(
     inDoubt.length === 0,
     () =>
-      `${inDoubt.length} commits were refused with ${READBACK_MISMATCH} (outcome unknown) while another process committed on top; ${landed} of them are durable (${inDoubt.slice(0, 3).join(', ')}): a store reads back the envelope it wrote, not the latest one`,
+      `${inDoubt.length} commits were refused with ${READBACK_MISMATCH} (outcome unknown) while another process committed on top; ${landed} of them are durable (${inDoubt.slice(0, 3).join(', ')}); the readback must read the envelope the commit wrote, not the latest one`,
   );
   checkEqual(log.length, acked + 1, 'durable entries (acquire + one per acknowledged commit)');
   return `${writers} processes x ${attempts} commits without a barrier: ${acked} acknowledged, ${refusedFence} refused with ${FENCE_MISMATCH}, 0 with ${READBACK_MISMATCH}; no lost update, every acknowledged commit durable, ${log.length} durable entries`;
