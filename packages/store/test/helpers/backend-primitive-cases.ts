@@ -100,6 +100,25 @@ export function backendPrimitiveCases(
     expect(await backend.history(key)).toHaveLength(2);
   });
 
+  it('an append under a malformed task key is STORE_APPEND_INVALID, not applied, on every backend', async () => {
+    const good = taskKey('malformed-key');
+    for (const key of [
+      { ...good, taskId: '../../etc/passwd' },
+      { ...good, taskId: `${good.taskId}\u0000` },
+      { ...good, taskId: `${good.taskId}${'a'.repeat(8192)}` },
+      { ...good, projectRootIdentity: good.projectRootIdentity.toUpperCase() },
+    ]) {
+      const e1 = { ...acquire(good), ...key };
+      const error = await backend.compareAndAppend(key, fenceOf(null), e1).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(StorageBackendError);
+      expect(error).toMatchObject({ code: 'STORE_APPEND_INVALID', outcome: 'not-applied', retryable: false });
+    }
+    expect(await backend.history(good)).toEqual([]);
+  });
+
   it('a misbuilt envelope is a coded STORE_APPEND_INVALID and writes nothing', async () => {
     const key = taskKey('misbuilt');
     const e1 = acquire(key);
