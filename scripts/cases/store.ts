@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ManualClock } from '@agent-contracts/engines';
+import { checkTaskKey, ManualClock } from '@agent-contracts/engines';
 import type { Case, Step } from '@agent-contracts/harness';
 import { targetSetDigestOf } from '@agent-contracts/schemas';
 import { createMemoryBackend, type StoreRefusal, type TaskKey, TaskStore } from '@agent-contracts/store';
@@ -88,11 +88,6 @@ class World {
         this.clock.advance(params.ms as number);
         return { result: { now: new Date(this.clock.now()).toISOString() } };
       case 'store.read':
-        if (!task.taskId || !task.projectRootIdentity)
-          return {
-            code: 'LIFECYCLE_TASK_IDENTITY_REQUIRED',
-            data: { code: 'LIFECYCLE_TASK_IDENTITY_REQUIRED' },
-          };
         return out(await s.read(task));
       case 'store.readWriteContext':
         return out(await s.readWriteContext(task));
@@ -104,8 +99,13 @@ class World {
         return out(await s.transitionOwner(params.request as never));
       case 'store.replay':
         return out(await s.replay(task));
-      case 'store.history':
+      case 'store.history': {
+        // As the reference implementation answers it: a malformed key is refused (the library's
+        // history of such a key is empty).
+        const key = checkTaskKey(task);
+        if (!key.ok) return { code: key.code, data: { code: key.code } };
         return { result: json(await s.history(task)) };
+      }
       default:
         throw new Error(`the generator has no method ${method}`);
     }
@@ -1944,6 +1944,88 @@ context(
     await t.sc.step('clock.set', { now: '2026-11-30T05:00:00.000Z' });
     await t.commitState({ step: 1 });
     await t.context();
+  },
+);
+
+// Hostile task keys (D-TCW-32): every store method refuses a key no valid envelope can carry
+// with LIFECYCLE_TASK_IDENTITY_REQUIRED, on every backend, before storage sees it. The long id is
+// 4096 characters (over PostgreSQL's 2704-byte index row limit, a sane size for a case file; the
+// store's unit tests use 10 MB).
+const identity = (
+  name: string,
+  title: string,
+  run: (t: Task) => Promise<void>,
+  anchor = 'commit-algorithm',
+) => def('identity', `identity/${name}`, STATE, anchor, title, run);
+const A_UUID = '0199b6e2-4c1d-7a3e-8f52-3d9c0e7a41b6';
+const HOSTILE_TASK_IDS: Array<[string, string, string]> = [
+  ['sql', 'an SQL fragment', "'; DROP TABLE tasks; --"],
+  ['path-traversal', 'a path traversal', '../../etc/passwd'],
+  ['proto', '__proto__', '__proto__'],
+  ['nul', 'a UUID followed by a NUL character', `${A_UUID}\u0000`],
+  ['long', 'a 4096-character string that starts with a UUID', `${A_UUID}${'a'.repeat(4096 - A_UUID.length)}`],
+  ['lone-surrogate', 'a UUID ending in a lone UTF-16 surrogate', `${A_UUID.slice(0, -1)}\ud800`],
+  ['uppercase', 'an upper-case UUID (taskId is lowercase, D-TCW-19)', A_UUID.toUpperCase()],
+];
+const HOSTILE_ROOTS: Array<[string, string, string]> = [
+  ['path-traversal', 'a path traversal', '../../../../../../../../etc/passwd'],
+  ['nul', '63 hex characters and a NUL character', `${PROJECT.slice(0, -1)}\u0000`],
+];
+/** Every store method on `key`: each refused with LIFECYCLE_TASK_IDENTITY_REQUIRED. */
+async function hostileKey(t: Task, key: TaskKey): Promise<void> {
+  const code = 'LIFECYCLE_TASK_IDENTITY_REQUIRED';
+  const real = t.key;
+  const forKey = (request: Record<string, unknown>) => ({ ...request, ...key });
+  await t.sc.step(
+    'store.transitionOwner',
+    { request: forKey(t.ownerRequest('acquire', S1)) },
+    { want: code },
+  );
+  await t.sc.step('store.commitState', { request: forKey(t.stateRequest({ step: 1 })) }, { want: code });
+  await t.sc.step(
+    'store.commitOperation',
+    { request: forKey(t.opRequest(event('prepare'))) },
+    { want: code },
+  );
+  for (const method of ['store.read', 'store.readWriteContext', 'store.replay', 'store.history'])
+    await t.sc.step(method, { task: key }, { want: code });
+  // The same requests on the well-formed key of the case are served as usual.
+  if (real.taskId !== key.taskId || real.projectRootIdentity !== key.projectRootIdentity) await t.read();
+}
+for (const [name, what, taskId] of HOSTILE_TASK_IDS)
+  identity(
+    `hostile-task-id/${name}`,
+    `a taskId that is ${what}: every store method refuses it with LIFECYCLE_TASK_IDENTITY_REQUIRED and nothing is written`,
+    (t) => hostileKey(t, { projectRootIdentity: t.key.projectRootIdentity, taskId }),
+  );
+for (const [name, what, projectRootIdentity] of HOSTILE_ROOTS)
+  identity(
+    `hostile-project-root/${name}`,
+    `a projectRootIdentity that is ${what}: every store method refuses it with LIFECYCLE_TASK_IDENTITY_REQUIRED and nothing is written`,
+    (t) => hostileKey(t, { projectRootIdentity, taskId: t.key.taskId }),
+  );
+identity(
+  'lone-surrogate-context-epoch',
+  'acquire with a contextEpoch ending in a lone UTF-16 surrogate (no RFC 8785 digest): FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID, nothing written',
+  async (t) => {
+    await t.refused(
+      'store.transitionOwner',
+      { ...t.ownerRequest('acquire', S1), contextEpoch: 'epoch-1.\ud800' },
+      'FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID',
+    );
+  },
+  'owner-transition-request',
+);
+identity(
+  'lone-surrogate-state',
+  'a state commit whose state holds a lone UTF-16 surrogate (no RFC 8785 digest): LIFECYCLE_STATE_SHAPE_INVALID, nothing written',
+  async (t) => {
+    await t.transition('acquire');
+    await t.refused(
+      'store.commitState',
+      t.stateRequest({ note: 'half a pair: \udc00' }),
+      'LIFECYCLE_STATE_SHAPE_INVALID',
+    );
   },
 );
 

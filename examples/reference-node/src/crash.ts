@@ -29,6 +29,7 @@ export function createCrashPoints(die: () => never) {
       return {
         kind: backend.kind,
         load: (key) => backend.load(key),
+        loadAt: (key, sequence) => backend.loadAt(key, sequence),
         history: (key) => backend.history(key),
         close: () => backend.close(),
         async compareAndAppend(key, expected, next) {

@@ -1,7 +1,7 @@
 // The reference implementation's request handler: one function per protocol method, shared by
 // the stdio server (main.ts) and the in-process adapter.
 import { canonicalize, DigestError, sha256Hex } from '@agent-contracts/digest';
-import { ManualClock, systemClock } from '@agent-contracts/engines';
+import { checkTaskKey, ManualClock, systemClock } from '@agent-contracts/engines';
 import {
   type HelloParams,
   type HelloResult,
@@ -48,23 +48,17 @@ function asObject(params: unknown, method: string): Record<string, unknown> {
 const errorsOnly = (issues: readonly Issue[]) =>
   issues.filter((i) => i.severity === 'error').map((i) => ({ code: i.code, path: i.path }));
 
-/** The task key of `params.task`; a key without both members is the spec's identity refusal. */
+/**
+ * The task key of `params.task`; a key without both members, or one no valid envelope can carry,
+ * is the spec's identity refusal (D-TCW-32), before the store is asked.
+ */
 function taskOf(params: unknown, method: string): TaskKey {
   const task = asObject(params, method).task;
   if (!task || typeof task !== 'object' || Array.isArray(task))
     throw new InvalidParams(`${method}: params.task must be { projectRootIdentity, taskId }`);
-  const { projectRootIdentity, taskId } = task as Record<string, unknown>;
-  if (
-    typeof projectRootIdentity !== 'string' ||
-    !projectRootIdentity ||
-    typeof taskId !== 'string' ||
-    !taskId
-  ) {
-    throw new ProtocolRefusal(
-      'LIFECYCLE_TASK_IDENTITY_REQUIRED',
-      `${method}: the task key needs projectRootIdentity and taskId`,
-    );
-  }
+  const key = checkTaskKey(task);
+  if (!key.ok) throw new ProtocolRefusal(key.code, `${method}: ${key.message}`);
+  const { projectRootIdentity, taskId } = task as TaskKey;
   return { projectRootIdentity, taskId };
 }
 

@@ -3,7 +3,7 @@ import { canonicalize } from './jcs.js';
 
 export { nestingDepth } from './depth.js';
 export { DigestError, type DigestErrorCode } from './errors.js';
-export { canonicalize, withCanonicalMemo } from './jcs.js';
+export { canonicalize, hasLoneSurrogate, withCanonicalMemo } from './jcs.js';
 
 /** Pattern of every digest in the spec: SHA-256, lowercase hex. */
 export const SHA256_HEX_PATTERN = '^[a-f0-9]{64}$';

@@ -6,6 +6,17 @@ import { DigestError } from './errors.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * Whether `value` holds a lone UTF-16 surrogate, which RFC 8785 (I-JSON) refuses: such a string
+ * has no digest, so a producer checks it before building a document around it.
+ *
+ * @example
+ * hasLoneSurrogate('\ud800'); // true
+ */
+export function hasLoneSurrogate(value: string): boolean {
+  return LONE_SURROGATE.test(value);
+}
+
 function escapePointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalize, DigestError, derivedId, digestOf, sha256Hex } from '../src/index.ts';
+import { canonicalize, DigestError, derivedId, digestOf, hasLoneSurrogate, sha256Hex } from '../src/index.ts';
 
 interface Vector {
   id: string;
@@ -152,5 +152,27 @@ describe('digestOf and derivedId', () => {
   it('derive a prefixed id from a digest prefix', () => {
     const id = derivedId('plan-', { planContentId: 'x' }, 24);
     expect(id).toBe(`plan-${digestOf({ planContentId: 'x' }).slice(0, 24)}`);
+  });
+});
+
+describe('hasLoneSurrogate', () => {
+  it('finds an unpaired high or low surrogate, and only those', () => {
+    for (const s of ['\ud800', 'a\udc00', '\udc00\ud800', 'x\ud83dy'])
+      expect(hasLoneSurrogate(s), s).toBe(true);
+    for (const s of ['', 'plain', '\ud83d\ude00', 'é']) expect(hasLoneSurrogate(s), s).toBe(false);
+  });
+
+  it('agrees with canonicalize: exactly the strings it refuses', () => {
+    for (const s of ['\ud800', 'ok', '\ud83d\ude00', 'a\udfff'])
+      expect(hasLoneSurrogate(s)).toBe(
+        (() => {
+          try {
+            canonicalize(s);
+            return false;
+          } catch (e) {
+            return e instanceof DigestError;
+          }
+        })(),
+      );
   });
 });

@@ -18,6 +18,7 @@ const TARGETED = [
   'faults/store/crash-between-dispatch-and-observe',
   'faults/store/kill-after-ack',
   'faults/store/crash-points',
+  'faults/store/racing-writers',
 ];
 
 describe('fault matrix against broken implementations', () => {
@@ -56,6 +57,15 @@ describe('fault matrix against broken implementations', () => {
     const r = await run('ack-before-durable', 'faults/store/crash-points');
     const x = r.get('faults/store/crash-points');
     expect(x?.outcome, show(x)).toBe('fail');
+  }, 60_000);
+
+  it('a store that refuses durable commits as READBACK_MISMATCH under contention is caught', async () => {
+    const r = await run('readback-mismatch', 'faults/store/racing-writers');
+    const x = r.get('faults/store/racing-writers');
+    expect(x?.outcome, show(x)).toBe('fail');
+    expect(x?.detail).toMatch(
+      /^\d+ commits were refused with LIFECYCLE_STATE_READBACK_MISMATCH \(outcome unknown\) while another process committed on top; \d+ of them are durable/,
+    );
   }, 60_000);
 
   it('a store that declares crash points but never dies at them does not conform', async () => {

@@ -24,6 +24,12 @@ export interface StorageBackend {
   /** The latest envelope of a task, or `null` for a task never written. */
   load(key: TaskKey): Promise<TaskRecoveryStateV5 | null>;
   /**
+   * The envelope of a task at `sequence` (latest or not), or `null` when the log holds none there.
+   * The commit readback uses it: another process may already have appended on top of the
+   * envelope just written, which makes that envelope no longer the latest but no less durable.
+   */
+  loadAt(key: TaskKey, sequence: number): Promise<TaskRecoveryStateV5 | null>;
+  /**
    * Append `next` as the task's new latest envelope iff the stored latest envelope has exactly
    * `expected` (both numbers; (0, 0) means "no envelope yet"). Atomic with respect to every other
    * caller in any process, and durable before the promise resolves (an acknowledged append

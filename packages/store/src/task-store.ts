@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { DigestError } from '@agent-contracts/digest';
 import {
   buildWriteContext,
   type Clock,
   type CommitDecision,
   type CommitEnvironment,
   checkStoredEnvelope,
+  checkTaskKey,
   decideOperationCommit,
   decideOwnerTransition,
   decideStateCommit,
@@ -26,6 +28,7 @@ import type {
   TaskTerminalEvidenceItemV1,
   WorkflowTaskTerminalReceiptV1,
 } from '@agent-contracts/schemas';
+import { validate } from '@agent-contracts/validators';
 import type { StorageBackend, TaskKey } from './backend.js';
 import { evidenceVerifier } from './evidence.js';
 
@@ -42,6 +45,11 @@ export interface TaskStoreOptions {
    * all). Without it every `terminal` is refused with `TASK_TERMINAL_EVIDENCE_FILE_INVALID`.
    */
   readonly projectRoot?: string | ((key: TaskKey) => string);
+  /**
+   * The documented size limit of one terminal evidence file in bytes
+   * (`TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE`). Default `DEFAULT_MAX_EVIDENCE_BYTES` (64 MiB).
+   */
+  readonly maxEvidenceBytes?: number;
   /** Replaces the file-system evidence checks (tests, hosts with their own file access). */
   readonly verifyEvidence?: (key: TaskKey, items: readonly TaskTerminalEvidenceItemV1[]) => TaskCheckResult;
   /** Documented envelope size limit in bytes (`LIFECYCLE_STATE_PAYLOAD_EXCEEDED`). Default: none. */
@@ -107,6 +115,46 @@ const keyOf = (r: { taskId: string; projectRootIdentity: string }): TaskKey => (
   taskId: r.taskId,
 });
 
+/** Step 1 for the key, before any storage call: a refusal without a fence, or `null`. */
+function keyRefusal(key: unknown): StoreRefusal | null {
+  const r = checkTaskKey(key);
+  return r.ok ? null : { ok: false, code: r.code, message: r.message };
+}
+
+/**
+ * The last check before the write (D-TCW-33): the candidate is validated as a TaskRecoveryStateV5
+ * document (schema, digests, single-envelope rules) by the reference validators, so that no
+ * backend ever holds an envelope the spec calls invalid, whatever member of a request the
+ * engine's own checks did not cover.
+ */
+function candidateRefusal(
+  candidate: TaskRecoveryStateV5,
+  currentFence: TaskRecoveryCommitFenceV1,
+): StoreRefusal | null {
+  const r = validate(candidate, { contract: 'TaskRecoveryStateV5' });
+  if (r.ok) return null;
+  const errors = r.issues.filter((i) => i.severity === 'error');
+  const shown = errors
+    .slice(0, 3)
+    .map((i) => `${i.code} at ${i.path || '/'}`)
+    .join(', ');
+  return {
+    ok: false,
+    code: 'TASK_CONTINUITY_SCHEMA_INVALID',
+    message: `The envelope this request would write fails its contract (${shown}${errors.length > 3 ? ', ...' : ''}); fix the request member at that path. Nothing was written.`,
+    currentFence,
+  };
+}
+
+/** A decision that could not digest the request (a string with a lone surrogate): a refusal. */
+function undigestable(error: DigestError): StoreRefusal {
+  return {
+    ok: false,
+    code: 'TASK_CONTINUITY_SCHEMA_INVALID',
+    message: `The request holds a value that has no RFC 8785 digest (${error.message}); send well-formed Unicode (I-JSON) only. Nothing was written.`,
+  };
+}
+
 /**
  * The reference TaskStore of the TaskContinuityWriteGate: every write is the pure engine's
  * decision (`decideStateCommit`, `decideOperationCommit`, `decideOwnerTransition`) followed by one
@@ -148,6 +196,7 @@ export class TaskStore {
     } else if (o.projectRoot !== undefined) {
       verifyEvidence = evidenceVerifier(
         typeof o.projectRoot === 'string' ? o.projectRoot : o.projectRoot(key),
+        o.maxEvidenceBytes === undefined ? {} : { maxBytes: o.maxEvidenceBytes },
       );
     }
     return {
@@ -163,6 +212,8 @@ export class TaskStore {
 
   /** `read`: the envelope and its fence, or `missing` with (0, 0). Writes nothing. */
   async read(key: TaskKey): Promise<ReadResult> {
+    const refused = keyRefusal(key);
+    if (refused) return refused;
     const envelope = await this.backend.load(key);
     if (envelope === null) return { ok: true, status: 'missing', envelope: null, fence: fenceOf(null) };
     const valid = checkStoredEnvelope(envelope);
@@ -190,13 +241,17 @@ export class TaskStore {
 
   /** `commitState`: one envelope with `commitKind: state`, or `semantic-noop`. */
   async commitState(request: StateCommitRequest): Promise<CommitResult | StoreRefusal> {
+    const refused = keyRefusal(request);
+    if (refused) return refused;
     const key = keyOf(request);
     const current = await this.backend.load(key);
-    return this.#apply(key, current, decideStateCommit(current, request, this.#env(key)));
+    return this.#apply(key, current, () => decideStateCommit(current, request, this.#env(key)));
   }
 
   /** `commitOperation`: one envelope with `commitKind: operation-*`, or `replayed`. */
   async commitOperation(request: OperationCommitRequest): Promise<CommitResult | StoreRefusal> {
+    const refused = keyRefusal(request);
+    if (refused) return refused;
     const key = keyOf(request);
     const current = await this.backend.load(key);
     let prior: Map<string, TaskOperationRecordV1> | undefined;
@@ -205,14 +260,16 @@ export class TaskStore {
       const record = priorRecordFromHistory(await this.backend.history(key), needed);
       if (record) prior = new Map([[needed, record]]);
     }
-    return this.#apply(key, current, decideOperationCommit(current, request, this.#env(key, prior)));
+    return this.#apply(key, current, () => decideOperationCommit(current, request, this.#env(key, prior)));
   }
 
   /** `transitionOwner`: one envelope with `commitKind: owner-*` (with the receipt for `terminal`), or `replayed`. */
   async transitionOwner(request: OwnerTransitionRequest): Promise<CommitResult | StoreRefusal> {
+    const refused = keyRefusal(request);
+    if (refused) return refused;
     const key = keyOf(request);
     const current = await this.backend.load(key);
-    return this.#apply(key, current, decideOwnerTransition(current, request, this.#env(key)));
+    return this.#apply(key, current, () => decideOwnerTransition(current, request, this.#env(key)));
   }
 
   /**
@@ -221,6 +278,8 @@ export class TaskStore {
    * history is refused with `LIFECYCLE_STATE_UNAVAILABLE`.
    */
   async replay(key: TaskKey): Promise<ReplayResult> {
+    const refused = keyRefusal(key);
+    if (refused) return refused;
     const envelopes = await this.backend.history(key);
     let prev: TaskRecoveryStateV5 | null = null;
     for (const e of envelopes) {
@@ -246,8 +305,13 @@ export class TaskStore {
     };
   }
 
-  /** Every envelope of a task, oldest first. Writes nothing. */
-  history(key: TaskKey): Promise<TaskRecoveryStateV5[]> {
+  /**
+   * Every envelope of a task, oldest first. Writes nothing. A malformed key (see
+   * `checkTaskKey`) names no task any write can create: it has an empty history and storage is
+   * not asked.
+   */
+  async history(key: TaskKey): Promise<TaskRecoveryStateV5[]> {
+    if (keyRefusal(key)) return [];
     return this.backend.history(key);
   }
 
@@ -256,11 +320,27 @@ export class TaskStore {
     return this.backend.close();
   }
 
+  /** `{ currentFence }` of a fresh read, or nothing when that read fails too. */
+  async #latestFence(key: TaskKey): Promise<{ currentFence?: TaskRecoveryCommitFenceV1 }> {
+    try {
+      return { currentFence: fenceOf(await this.backend.load(key)) };
+    } catch {
+      return {};
+    }
+  }
+
   async #apply(
     key: TaskKey,
     current: TaskRecoveryStateV5 | null,
-    decision: CommitDecision,
+    decide: () => CommitDecision,
   ): Promise<CommitResult | StoreRefusal> {
+    let decision: CommitDecision;
+    try {
+      decision = decide();
+    } catch (error) {
+      if (error instanceof DigestError) return { ...undigestable(error), currentFence: fenceOf(current) };
+      throw error;
+    }
     if (!decision.ok) return decision;
     if (decision.status !== 'committed') {
       // Replays and no-ops write nothing; the context still comes from a fresh read.
@@ -281,6 +361,8 @@ export class TaskStore {
       };
     }
     const candidate = decision.envelope;
+    const invalid = candidateRefusal(candidate, fenceOf(current));
+    if (invalid) return invalid;
     const appended = await this.backend.compareAndAppend(key, fenceOf(current), candidate);
     if (!appended.ok) {
       const { stateSequence, writerGeneration } = appended.current;
@@ -291,7 +373,9 @@ export class TaskStore {
         currentFence: { schemaVersion: 'TaskRecoveryCommitFenceV1', stateSequence, writerGeneration },
       };
     }
-    const readback = await this.backend.load(key);
+    // The envelope at the sequence written, not the latest: another process may already have
+    // committed on top, and that makes this commit no less durable (D-TCW-30).
+    const readback = await this.backend.loadAt(key, candidate.sequence);
     if (
       readback === null ||
       readback.sequence !== candidate.sequence ||
@@ -302,8 +386,8 @@ export class TaskStore {
         ok: false,
         code: 'LIFECYCLE_STATE_READBACK_MISMATCH',
         message:
-          'Storage does not hold the envelope just written; the outcome is unknown: read the task and decide, never re-dispatch an effect because of it.',
-        currentFence: fenceOf(readback),
+          'Storage does not hold the envelope just written at its sequence; the outcome is unknown: read the task and decide, never re-dispatch an effect because of it.',
+        ...(await this.#latestFence(key)),
       };
     }
     const writeContext = buildWriteContext(readback, this.runtimeGeneration, this.#now());

@@ -1,12 +1,51 @@
-// The file-system half of the terminal evidence checks, on real files: each code once, and
-// TASK_TERMINAL_EVIDENCE_FILE_DRIFT on a file whose reads disagree with its size.
+// The file-system half of the terminal evidence checks, on real files: each code once,
+// TASK_TERMINAL_EVIDENCE_FILE_DRIFT on a file whose reads disagree with its size, and hostile
+// files (a FIFO, a 1 GiB sparse file) that must neither block nor exhaust the store.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TaskTerminalEvidenceItemV1 } from '@agent-contracts/schemas';
 import { afterAll, describe, expect, it } from 'vitest';
-import { evidenceVerifier } from '../src/evidence.ts';
+import { DEFAULT_MAX_EVIDENCE_BYTES, evidenceVerifier } from '../src/evidence.ts';
+import { exited, readLines, spawnTsChild } from './helpers/child-process.js';
+
+const CHILD = fileURLToPath(new URL('./helpers/evidence-child.ts', import.meta.url));
+const GIB = 1024 * 1024 * 1024;
+
+/**
+ * The verifier's result in a process of its own, with that process's peak RSS. A verifier that
+ * blocks is killed after a generous safety-net delay and reported as `blocked`.
+ */
+async function verifyInChild(
+  root: string,
+  claimed: TaskTerminalEvidenceItemV1,
+): Promise<{ result: Record<string, unknown>; maxRssBytes: number } | 'blocked'> {
+  const child = spawnTsChild(CHILD, { EVIDENCE_ROOT: root, EVIDENCE_ITEM: JSON.stringify(claimed) });
+  let answer: { result: Record<string, unknown>; maxRssBytes: number } | null = null;
+  const out = readLines(child, (line) => {
+    answer = line as never;
+  });
+  const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const end = await exited(child);
+  clearTimeout(guard);
+  if (answer) return answer;
+  if (end.signal === 'SIGKILL') return 'blocked';
+  throw new Error(`the evidence child ended with ${JSON.stringify(end)}: ${out.stderr()}`);
+}
 
 const item = (root: string, path: string): TaskTerminalEvidenceItemV1 => {
   const bytes = readFileSync(join(root, path));
@@ -89,4 +128,71 @@ describe('evidenceVerifier', () => {
       expect((result as { message: string }).message).toContain('changed while the store read it');
     },
   );
+
+  describe('hostile files', () => {
+    const claim = (path: string, bytes: number, sha256 = 'a'.repeat(64)) =>
+      ({ role: 'change-record', path, sha256, bytes }) as TaskTerminalEvidenceItemV1;
+    mkdirSync(join(root, 'hostile'));
+
+    it.runIf(process.platform !== 'win32')(
+      'refuses a FIFO with TASK_TERMINAL_EVIDENCE_FILE_INVALID without blocking on it',
+      async () => {
+        execFileSync('mkfifo', [join(root, 'hostile/pipe.md')]);
+        const r = await verifyInChild(root, claim('hostile/pipe.md', 12));
+        expect(r, 'the verifier blocked on opening a FIFO').not.toBe('blocked');
+        expect(r === 'blocked' ? null : r.result).toMatchObject({
+          ok: false,
+          code: 'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
+        });
+      },
+      90_000,
+    );
+
+    const sparse = (name: string) => {
+      const path = join(root, 'hostile', name);
+      const fd = openSync(path, 'w');
+      ftruncateSync(fd, GIB);
+      closeSync(fd);
+      expect(statSync(path).size).toBe(GIB);
+      return `hostile/${name}`;
+    };
+
+    it('refuses a 1 GiB sparse file declared as 12 bytes with TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH, reading 13 bytes of it', async () => {
+      const r = await verifyInChild(root, claim(sparse('sparse-small.md'), 12));
+      if (r === 'blocked') expect.fail('the verifier did not return');
+      expect(r.result).toMatchObject({ ok: false, code: 'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH' });
+      expect(r.result.message).toContain(`has ${GIB} bytes, not the item's 12`);
+      // Reading the file whole would take at least 1 GiB; the verifier holds one chunk.
+      expect(r.maxRssBytes).toBeLessThan(GIB / 4);
+    }, 90_000);
+
+    it('refuses an item declaring more than the limit with TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE before reading it', async () => {
+      const path = sparse('sparse-large.md');
+      const r = await verifyInChild(root, claim(path, GIB));
+      if (r === 'blocked') expect.fail('the verifier did not return');
+      expect(r.result).toMatchObject({ ok: false, code: 'TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE' });
+      expect(r.result.message).toContain(`over the store's limit of ${DEFAULT_MAX_EVIDENCE_BYTES} bytes`);
+      expect(r.maxRssBytes).toBeLessThan(GIB / 4);
+    }, 90_000);
+
+    it('applies a configured limit: at the limit the file is read, one byte over it is refused', () => {
+      writeFileSync(join(root, 'hostile/twenty.md'), '0123456789abcdefghij');
+      const ok = item(root, 'hostile/twenty.md');
+      expect(evidenceVerifier(root, { maxBytes: 20 })([ok])).toEqual({ ok: true });
+      expect(evidenceVerifier(root, { maxBytes: 19 })([ok])).toMatchObject({
+        ok: false,
+        code: 'TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE',
+      });
+    });
+
+    it('refuses a file longer than its item with TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH naming its size', () => {
+      writeFileSync(join(root, 'hostile/longer.md'), 'Report: done, and more.\n');
+      const short = { ...item(root, 'docs/report.md'), path: 'hostile/longer.md' };
+      expect(evidenceVerifier(root)([short])).toMatchObject({
+        ok: false,
+        code: 'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH',
+        message: expect.stringContaining(`has 24 bytes, not the item's ${short.bytes}`),
+      });
+    });
+  });
 });

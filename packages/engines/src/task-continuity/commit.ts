@@ -1,4 +1,4 @@
-import { digestOf } from '@agent-contracts/digest';
+import { digestOf, hasLoneSurrogate } from '@agent-contracts/digest';
 import type {
   FencedTaskWriteOwnerLeaseV2,
   TaskCommitKind,
@@ -33,6 +33,7 @@ import type {
 } from './requests.js';
 import type { TaskCheckResult } from './result.js';
 import { checkStoredEnvelope } from './stored-envelope.js';
+import { checkTaskKey } from './task-key.js';
 import { compareTimestamps } from './time.js';
 import { fenceOf, ownerRefOf, ownerRefsMatch, writeContextDigestOf } from './write-context.js';
 
@@ -150,17 +151,8 @@ interface Common {
 
 /** Step 1: task key and fence. */
 function checkRequest(request: Common): CommitRefusal | null {
-  if (
-    typeof request.taskId !== 'string' ||
-    request.taskId === '' ||
-    typeof request.projectRootIdentity !== 'string' ||
-    request.projectRootIdentity === ''
-  ) {
-    return refuse(
-      'LIFECYCLE_TASK_IDENTITY_REQUIRED',
-      'The request lacks taskId or projectRootIdentity; send the full task key.',
-    );
-  }
+  const key = checkTaskKey(request);
+  if (!key.ok) return refuse(key.code, key.message);
   if (!isValidFence(request.expectedFence)) {
     return refuse(
       'LIFECYCLE_STATE_FENCE_REQUIRED',
@@ -780,7 +772,8 @@ function checkTransitionShape(request: OwnerTransitionRequest): CommitRefusal | 
   if (
     typeof request.contextEpoch !== 'string' ||
     request.contextEpoch.length < 1 ||
-    request.contextEpoch.length > 256
+    request.contextEpoch.length > 256 ||
+    hasLoneSurrogate(request.contextEpoch)
   ) {
     return invalid('contextEpoch');
   }
@@ -861,7 +854,7 @@ export function checkTerminalEvidence(evidence: readonly TaskTerminalEvidenceIte
       return {
         ok: false,
         code: 'TASK_TERMINAL_EVIDENCE_PATH_INVALID',
-        message: `Evidence path ${JSON.stringify(item.path)} is not a normalised relative path; use "/"-separated segments without "", "." or "..".`,
+        message: `Evidence path ${JSON.stringify(item.path.slice(0, 200))} is not a normalised relative path of at most 1024 characters; use "/"-separated segments without "", "." or "..".`,
       };
     }
   }

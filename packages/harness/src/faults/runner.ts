@@ -23,6 +23,7 @@ export const FAULT_KINDS: Readonly<Record<string, FaultRoutine>> = {
   'duplicate-recovery': liveness.duplicateRecovery,
   'stale-fence': store.staleFence,
   'concurrent-writers': store.concurrentWriters,
+  'racing-writers': store.racingWriters,
   'crash-between-dispatch-and-observe': store.crashBetweenDispatchAndObserve,
   'crash-before-dispatch': store.crashBeforeDispatch,
   'kill-after-ack': store.killAfterAck,

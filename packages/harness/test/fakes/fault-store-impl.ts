@@ -9,7 +9,10 @@
 // - `ack-before-durable`: commits are acknowledged from memory and written to SQLite only later
 //   (a store whose acknowledged commits a kill -9 loses);
 // - `crash-points-ignored`: declares the named crash points and accepts `crash.arm`, but never
-//   dies at them.
+//   dies at them;
+// - `readback-mismatch`: every second state commit a process acknowledges is answered as
+//   LIFECYCLE_STATE_READBACK_MISMATCH although it is durable (a store that reads back the latest
+//   envelope instead of the one it wrote, once another process committed on top).
 // Every mode declares both crash points; the others die at them as docs/protocol.md says.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +35,9 @@ function lazyBackend(inner: StorageBackend): StorageBackend {
     kind: inner.kind,
     async load(key) {
       return pending.get(k(key))?.at(-1) ?? inner.load(key);
+    },
+    async loadAt(key, sequence) {
+      return pending.get(k(key))?.find((e) => e.sequence === sequence) ?? inner.loadAt(key, sequence);
     },
     async history(key) {
       return [...(await inner.history(key)), ...(pending.get(k(key)) ?? [])];
@@ -82,6 +88,10 @@ function fileBackend(dir: string): StorageBackend {
       const own = mine.get(key.taskId);
       return own && (!tip || own.sequence >= tip.sequence) ? own : tip;
     },
+    async loadAt(key, sequence) {
+      const own = mine.get(key.taskId);
+      return own?.sequence === sequence ? own : (read(key).find((e) => e.sequence === sequence) ?? null);
+    },
     history: async (key) => read(key),
     async compareAndAppend(key, _expected, next) {
       const log = read(key).filter((e) => e.sequence < next.sequence);
@@ -97,6 +107,7 @@ function fileBackend(dir: string): StorageBackend {
 }
 
 let armed: string | null = null;
+let committed = 0;
 const reach = (point: string) => {
   if (armed !== point || mode === 'crash-points-ignored') return;
   process.kill(process.pid, 'SIGKILL');
@@ -107,6 +118,7 @@ function crashing(inner: StorageBackend): StorageBackend {
   return {
     kind: inner.kind,
     load: (key) => inner.load(key),
+    loadAt: (key, sequence) => inner.loadAt(key, sequence),
     history: (key) => inner.history(key),
     close: () => inner.close(),
     async compareAndAppend(key, expected, next) {
@@ -129,7 +141,7 @@ async function open(location: string | null): Promise<TaskStore> {
   return new TaskStore(crashing(mode === 'ack-before-durable' ? lazyBackend(backend) : backend), { clock });
 }
 
-const settled = (r: { ok: boolean; code?: string; message?: string }) => {
+const settled = (r: { ok: boolean; code?: string; message?: string; currentFence?: unknown }) => {
   if (r.ok) return r;
   throw Object.assign(new Error(r.message ?? r.code), { refusal: r });
 };
@@ -186,8 +198,17 @@ async function handle(method: string, params: Record<string, unknown>): Promise<
       return settled(await s.replay(params.task as TaskKey));
     case 'store.history':
       return s.history(params.task as TaskKey);
-    case 'store.commitState':
-      return settled(await s.commitState((await fix(params.request as Req)) as never));
+    case 'store.commitState': {
+      const r = await s.commitState((await fix(params.request as Req)) as never);
+      if (mode === 'readback-mismatch' && r.ok && r.status === 'committed' && ++committed % 2 === 0)
+        return settled({
+          ok: false,
+          code: 'LIFECYCLE_STATE_READBACK_MISMATCH',
+          message: 'the envelope read back is not the one written (another commit landed on top)',
+          currentFence: r.fence,
+        });
+      return settled(r);
+    }
     case 'store.transitionOwner':
       return settled(await s.transitionOwner((await fix(params.request as Req)) as never));
     case 'store.commitOperation': {

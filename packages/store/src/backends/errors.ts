@@ -1,3 +1,5 @@
+import { checkTaskKey } from '@agent-contracts/engines';
+
 /**
  * Stable error codes of the storage backends. A backend throws {@link StorageBackendError} for
  * anything that is not a fence decision (fence mismatches are results, never errors).
@@ -11,7 +13,8 @@
  * - `STORE_CORRUPT`: stored data is unreadable or the head row and the envelope log disagree.
  * - `STORE_SCHEMA_MISMATCH`: the database was created by an unknown schema version of this store.
  * - `STORE_APPEND_INVALID`: the envelope passed to `compareAndAppend` does not follow the expected
- *   fence (sequence + 1) or belongs to another task; a caller bug, nothing was written.
+ *   fence (sequence + 1), belongs to another task, or its task key is malformed (D-TCW-32); a
+ *   caller bug, nothing was written.
  * - `STORE_CLOSED`: the backend was used after `close()`.
  * - `STORE_IO_FAILED`: any other engine error (disk full, I/O error); the outcome of an append is
  *   unknown.
@@ -61,12 +64,19 @@ export class StorageBackendError extends Error {
   }
 }
 
-/** Checks the parts of an append that do not need storage: same task, sequence + 1. */
+/**
+ * Checks the parts of an append that do not need storage: a well-formed task key (so that no
+ * backend, whatever its engine accepts, ever stores a key the envelope schema forbids), same
+ * task, sequence + 1.
+ */
 export function assertAppendShape(
   key: { readonly projectRootIdentity: string; readonly taskId: string },
   expected: { readonly stateSequence: number; readonly writerGeneration: number },
   next: { readonly projectRootIdentity: string; readonly taskId: string; readonly sequence: number },
 ): void {
+  const wellFormed = checkTaskKey(key);
+  if (!wellFormed.ok)
+    throw new StorageBackendError('STORE_APPEND_INVALID', `${wellFormed.message} Nothing was written.`);
   if (next.taskId !== key.taskId || next.projectRootIdentity !== key.projectRootIdentity)
     throw new StorageBackendError(
       'STORE_APPEND_INVALID',

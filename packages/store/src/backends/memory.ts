@@ -133,6 +133,13 @@ export function createMemoryBackend(): StorageBackend {
       const envelopes = find(key)?.envelopes;
       return envelopes === undefined ? null : envelopes[envelopes.length - 1]!;
     },
+    async loadAt(key: TaskKey, sequence: number): Promise<TaskRecoveryStateV5 | null> {
+      open();
+      // The log is 1..n without gaps, so the envelope of sequence s sits at index s - 1.
+      const e =
+        Number.isSafeInteger(sequence) && sequence >= 1 ? find(key)?.envelopes[sequence - 1] : undefined;
+      return e ?? null;
+    },
     async compareAndAppend(key: TaskKey, expected: Fence, next: TaskRecoveryStateV5): Promise<AppendResult> {
       open();
       assertAppendShape(key, expected, next);

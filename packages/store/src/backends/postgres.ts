@@ -170,6 +170,7 @@ export async function createPostgresBackend(
                  ON e.project_root_identity = t.project_root_identity AND e.task_id = t.task_id
                 AND e.sequence = t.state_sequence
               WHERE t.project_root_identity = $1 AND t.task_id = $2`,
+    at: `SELECT body FROM ${t('envelopes')} WHERE project_root_identity = $1 AND task_id = $2 AND sequence = $3`,
     history: `SELECT body FROM ${t('envelopes')} WHERE project_root_identity = $1 AND task_id = $2 ORDER BY sequence`,
   };
   // Named statements are parsed once per connection; the name carries a hash of the text because
@@ -181,6 +182,7 @@ export async function createPostgresBackend(
     insert: named('insert'),
     head: named('head'),
     latest: named('latest'),
+    at: named('at'),
     history: named('history'),
   };
 
@@ -230,6 +232,22 @@ export async function createPostgresBackend(
         stateSequence: Number(row.state_sequence),
         writerGeneration: Number(row.writer_generation),
       });
+    },
+    async loadAt(key, sequence) {
+      open();
+      if (!Number.isSafeInteger(sequence) || sequence < 1) return null;
+      let row: { body: string } | undefined;
+      try {
+        const r = await pool.query<{ body: string }>({
+          name: names.at,
+          text: sql.at,
+          values: [key.projectRootIdentity, key.taskId, sequence],
+        });
+        row = r.rows[0];
+      } catch (cause) {
+        throw mapPgError(cause, 'read the envelope at a sequence');
+      }
+      return row ? parseEnvelope(row.body, key, null) : null;
     },
     async compareAndAppend(key, expected, next) {
       open();

@@ -125,6 +125,9 @@ export function createSqliteBackend(path: string, options: SqliteBackendOptions 
         AND e.sequence = t.state_sequence
       WHERE t.project_root_identity = ? AND t.task_id = ?`,
   );
+  const selectAt = db.prepare<[string, string, number], { body: string }>(
+    'SELECT body FROM envelopes WHERE project_root_identity = ? AND task_id = ? AND sequence = ?',
+  );
   const selectHistory = db.prepare<[string, string], { body: string }>(
     'SELECT body FROM envelopes WHERE project_root_identity = ? AND task_id = ? ORDER BY sequence',
   );
@@ -192,6 +195,17 @@ export function createSqliteBackend(path: string, options: SqliteBackendOptions 
           `task ${key.taskId}: the head names sequence ${row.state_sequence} but the log has no such envelope: repair the store out of band`,
         );
       return parseEnvelope(row.body, key, row);
+    },
+    async loadAt(key, sequence) {
+      open();
+      if (!Number.isSafeInteger(sequence) || sequence < 1) return null;
+      let row: { body: string } | undefined;
+      try {
+        row = selectAt.get(key.projectRootIdentity, key.taskId, sequence);
+      } catch (cause) {
+        throw mapSqliteError(cause, 'read the envelope at a sequence');
+      }
+      return row ? parseEnvelope(row.body, key, null) : null;
     },
     async compareAndAppend(key, expected, next) {
       open();

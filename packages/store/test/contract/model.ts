@@ -290,6 +290,7 @@ function scheduled(backend: StorageBackend, s: fc.Scheduler): StorageBackend {
   return {
     kind: backend.kind,
     load: s.scheduleFunction((key) => backend.load(key)),
+    loadAt: s.scheduleFunction((key, sequence) => backend.loadAt(key, sequence)),
     compareAndAppend: s.scheduleFunction((key, expected, next) =>
       backend.compareAndAppend(key, expected, next),
     ),

@@ -23,6 +23,7 @@ import {
   fence,
   newKey,
   prepareEvent,
+  ROOT,
   refused,
   S1,
   S2,
@@ -1036,6 +1037,131 @@ export function defineStoreContractSuite(
       });
     });
 
+    describe('hostile requests (issue 8, finding 7): refused with one code on every backend, nothing written', () => {
+      const UUID = '0199b6e2-4c1d-7a3e-8f52-3d9c0e7a41b6';
+      const HOSTILE_TASK_IDS: ReadonlyArray<readonly [string, string]> = [
+        ['an SQL fragment', "'; DROP TABLE tasks; --"],
+        ['a path traversal', '../../etc/passwd'],
+        ['__proto__', '__proto__'],
+        ['a NUL byte', `${UUID}\u0000`],
+        ['a 10 MB string', `${UUID}${'a'.repeat(10 * 1024 * 1024)}`],
+        ['a lone surrogate', `${UUID.slice(0, -1)}\ud800`],
+        ['an upper-case UUID', UUID.toUpperCase()],
+      ];
+      const HOSTILE_ROOTS: ReadonlyArray<readonly [string, string]> = [
+        ['a path traversal', '../../../../../../../../etc/passwd'],
+        ['a NUL byte', `${ROOT.slice(0, -1)}\u0000`],
+        ['upper-case hex', ROOT.toUpperCase()],
+      ];
+
+      /** The backend, with every call that names a task recorded. */
+      async function spied() {
+        const { backend } = await setup();
+        const calls: string[] = [];
+        const spy: StorageBackend = {
+          kind: backend.kind,
+          load: (key) => (calls.push('load'), backend.load(key)),
+          loadAt: (key, sequence) => (calls.push('loadAt'), backend.loadAt(key, sequence)),
+          history: (key) => (calls.push('history'), backend.history(key)),
+          compareAndAppend: (key, expected, next) => (
+            calls.push('compareAndAppend'), backend.compareAndAppend(key, expected, next)
+          ),
+          close: async () => {},
+        };
+        return { calls, store: new TaskStore(spy, { clock, projectRoot: evidence.root }) };
+      }
+
+      for (const [member, cases] of [
+        ['taskId', HOSTILE_TASK_IDS],
+        ['projectRootIdentity', HOSTILE_ROOTS],
+      ] as const) {
+        for (const [what, value] of cases) {
+          it(`a ${member} that is ${what}: LIFECYCLE_TASK_IDENTITY_REQUIRED from every method, storage never asked`, async () => {
+            const { calls, store } = await spied();
+            const key = { ...newKey(), [member]: value } as TaskKey;
+            const driver = new TaskDriver(store, key);
+            const code = 'LIFECYCLE_TASK_IDENTITY_REQUIRED';
+            const none = viewOf(null);
+            const acquire = refused(await driver.transition('acquire', S1, {}, none), code);
+            expect(acquire.currentFence).toBeUndefined();
+            expect(acquire.message.length).toBeLessThan(1000);
+            refused(await driver.state(S1, { x: 1 }, { view: none }), code);
+            refused(await driver.op(S1, prepareEvent(), none), code);
+            refused((await store.read(key)) as never, code);
+            refused((await store.readWriteContext(key)) as never, code);
+            refused((await store.replay(key)) as never, code);
+            expect(await store.history(key)).toEqual([]);
+            expect(calls).toEqual([]);
+          });
+        }
+      }
+
+      it('a contextEpoch with a lone surrogate: FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID, nothing written', async () => {
+        const { task } = await setup();
+        refused(
+          await task.transition('acquire', S1, { contextEpoch: 'epoch-\ud800' }, viewOf(null)),
+          'FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID',
+        );
+        expect(await task.store.backend.history(task.key)).toEqual([]);
+      });
+
+      it('a state with a lone surrogate: LIFECYCLE_STATE_SHAPE_INVALID, nothing written', async () => {
+        const { task } = await acquired();
+        const before = await historyText(task.store, task.key);
+        refused(await task.state(S1, { text: 'a\udc00b' }), 'LIFECYCLE_STATE_SHAPE_INVALID');
+        refused(await task.state(S1, { ['\ud800']: 1 }), 'LIFECYCLE_STATE_SHAPE_INVALID');
+        const v = await task.view();
+        refused(
+          await task.store.commitOperation({
+            ...task.key,
+            expectedFence: v.fence,
+            expectedOwner: v.owner,
+            sessionDigest: S1,
+            event: prepareEvent(),
+            state: { text: '\ud800' },
+          }),
+          'LIFECYCLE_STATE_SHAPE_INVALID',
+        );
+        expect(await historyText(task.store, task.key)).toBe(before);
+      });
+
+      // The request digest of step 4 (replay) sees it first: D-TCW-29's owner-request code.
+      it('a terminal request whose evidence path holds a lone surrogate: FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID, nothing written', async () => {
+        const { task } = await acquired();
+        const before = await historyText(task.store, task.key);
+        const items = evidence.evidence.map((i, n) => (n === 0 ? { ...i, path: 'docs/\ud800.md' } : i));
+        refused(
+          await task.transition('terminal', S1, { terminal: await task.terminalMember(items) }),
+          'FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID',
+        );
+        expect(await historyText(task.store, task.key)).toBe(before);
+      });
+
+      it('a candidate envelope that fails its schema is refused with TASK_CONTINUITY_SCHEMA_INVALID before the write', async () => {
+        // A host's nonce source is the one input the engine takes on trust; a broken one would
+        // build a lease that fails owner.ownerNonce's pattern.
+        const { task } = await setup({ mintNonce: () => 'not-a-nonce' });
+        const r = refused(
+          await task.transition('acquire', S1, {}, viewOf(null)),
+          'TASK_CONTINUITY_SCHEMA_INVALID',
+        );
+        expect(r.message).toContain('SCHEMA_PATTERN at /owner/ownerNonce');
+        expect(r.currentFence).toEqual(fence(0, 0));
+        expect(await task.store.backend.load(task.key)).toBeNull();
+        expect(await task.store.backend.history(task.key)).toEqual([]);
+      });
+
+      it('a request the engine cannot digest is refused with TASK_CONTINUITY_SCHEMA_INVALID, not thrown', async () => {
+        const { task } = await setup({ mintNonce: () => 'owner-\ud800' });
+        const r = refused(
+          await task.transition('acquire', S1, {}, viewOf(null)),
+          'TASK_CONTINUITY_SCHEMA_INVALID',
+        );
+        expect(r.message).toContain('no RFC 8785 digest');
+        expect(await task.store.backend.history(task.key)).toEqual([]);
+      });
+    });
+
     describe('storage faults', () => {
       it('a stored envelope that fails its invariants is refused, never built on', async () => {
         const { task, backend, store } = await acquired();
@@ -1054,12 +1180,42 @@ export function defineStoreContractSuite(
         refused((await store.replay(task.key)) as never, 'LIFECYCLE_STATE_UNAVAILABLE');
       });
 
+      it('a commit another writer builds on before the readback is still committed, with its own fence', async () => {
+        const { task, backend } = await acquired();
+        const other = new TaskDriver(new TaskStore(backend, { clock }), task.key);
+        let raced = false;
+        const racing: StorageBackend = {
+          kind: backend.kind,
+          load: (key) => backend.load(key),
+          loadAt: (key, sequence) => backend.loadAt(key, sequence),
+          history: (key) => backend.history(key),
+          close: async () => {},
+          compareAndAppend: async (key, expected, next) => {
+            const r = await backend.compareAndAppend(key, expected, next);
+            // Another process commits on top between this append and its readback.
+            if (r.ok && !raced) {
+              raced = true;
+              succeeded(await other.state(S1, { on: 'top' }));
+            }
+            return r;
+          },
+        };
+        const driver = new TaskDriver(new TaskStore(racing, { clock }), task.key);
+        const r = succeeded(await driver.state(S1, { x: 1 }, { view: await driver.view() }));
+        expect(raced).toBe(true);
+        expect(r.status).toBe('committed');
+        expect(r.fence).toEqual(fence(2, 1));
+        expect(r.writeContext.stateSequence).toBe(2);
+        expect((await task.envelope()).sequence).toBe(3);
+      });
+
       it('a fault between write and readback is never reported as committed', async () => {
         const { task, backend } = await acquired();
         let lie = false;
         const faulty: StorageBackend = {
           kind: backend.kind,
           load: async (key) => (lie ? null : backend.load(key)),
+          loadAt: async (key, sequence) => (lie ? null : backend.loadAt(key, sequence)),
           compareAndAppend: async (key, expected, next) => {
             const r = await backend.compareAndAppend(key, expected, next);
             lie = true;

@@ -24,6 +24,20 @@ export function backendPrimitiveCases(
     expect(await backend.history(key)).toEqual([]);
   });
 
+  it('loadAt returns the envelope at a sequence, latest or not, and null where the log has none', async () => {
+    const key = taskKey('load-at');
+    const e1 = acquire(key);
+    const e2 = stateCommit(e1, { step: 2 });
+    expect(await backend.loadAt(key, 1)).toBeNull();
+    await backend.compareAndAppend(key, fenceOf(null), e1);
+    await backend.compareAndAppend(key, fenceOf(e1), e2);
+    expect(await backend.loadAt(key, 1)).toEqual(e1);
+    expect(await backend.loadAt(key, 2)).toEqual(e2);
+    for (const sequence of [0, 3, -1, 1.5, Number.NaN])
+      expect(await backend.loadAt(key, sequence)).toBeNull();
+    expect(await backend.loadAt(taskKey('load-at-other'), 1)).toBeNull();
+  });
+
   it('the first write needs (0, 0); a second first write is refused with the current fence', async () => {
     const key = taskKey('first-write');
     const e1 = acquire(key);
@@ -84,6 +98,25 @@ export function backendPrimitiveCases(
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     for (const r of results) if (!r.ok) expect(r.current).toEqual({ stateSequence: 2, writerGeneration: 1 });
     expect(await backend.history(key)).toHaveLength(2);
+  });
+
+  it('an append under a malformed task key is STORE_APPEND_INVALID, not applied, on every backend', async () => {
+    const good = taskKey('malformed-key');
+    for (const key of [
+      { ...good, taskId: '../../etc/passwd' },
+      { ...good, taskId: `${good.taskId}\u0000` },
+      { ...good, taskId: `${good.taskId}${'a'.repeat(8192)}` },
+      { ...good, projectRootIdentity: good.projectRootIdentity.toUpperCase() },
+    ]) {
+      const e1 = { ...acquire(good), ...key };
+      const error = await backend.compareAndAppend(key, fenceOf(null), e1).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(StorageBackendError);
+      expect(error).toMatchObject({ code: 'STORE_APPEND_INVALID', outcome: 'not-applied', retryable: false });
+    }
+    expect(await backend.history(good)).toEqual([]);
   });
 
   it('a misbuilt envelope is a coded STORE_APPEND_INVALID and writes nothing', async () => {

@@ -193,6 +193,122 @@ export const concurrentWriters: FaultRoutine = async (world, scenario) => {
   return `${writers} processes x ${rounds} rounds on one state location: exactly one winner per fence, the others ${FENCE_MISMATCH}; no lost update, history linearizable, ${log.length} durable entries`;
 };
 
+const READBACK_MISMATCH = 'LIFECYCLE_STATE_READBACK_MISMATCH';
+
+/**
+ * F2 without a barrier: several processes commit to one task as fast as they can, each taking its
+ * next fence from its last answer (the new fence, or the refusal's current fence), for a fixed
+ * number of attempts each. Another process committing on top between a write and its readback
+ * is the normal case here, so a store that reads back the latest envelope instead of the one it
+ * wrote refuses durable commits with LIFECYCLE_STATE_READBACK_MISMATCH: every such refusal is
+ * counted (expected: zero), recorded as in-doubt for the history checker, and fails the scenario.
+ */
+export const racingWriters: FaultRoutine = async (world, scenario) => {
+  const writers = param(scenario, 'writers', 4);
+  const attempts = param(scenario, 'attempts', 40);
+  const task = newTaskKey();
+  const actors = (await Promise.all(Array.from({ length: writers }, () => world.spawn()))).map(
+    (impl) => new Actor(impl, task, 'holder'),
+  );
+  const history: HistoryEvent[] = [];
+  const digest = (state: unknown) => sha256(stableJson(state));
+  const zero = { stateSequence: 0, writerGeneration: 0 };
+  const acquired = await actors[0]!.acquire();
+  history.push(
+    {
+      type: 'invoke',
+      process: 'w0',
+      task: task.taskId,
+      f: 'commit',
+      value: { expected: zero, next: acquired.fence, digest: digest({}) },
+    },
+    {
+      type: 'ok',
+      process: 'w0',
+      task: task.taskId,
+      f: 'commit',
+      value: { expected: zero, next: acquired.fence, digest: digest({}) },
+    },
+  );
+  const owner = (await actors[0]!.view()).owner;
+  let acked = 0;
+  let refusedFence = 0;
+  const inDoubt: string[] = [];
+  const unexpected: string[] = [];
+  await Promise.all(
+    actors.map(async (actor, w) => {
+      // A process id per run of commits: after an in-doubt commit the history checker needs a
+      // fresh one (an `info` operation is the last of its process).
+      let process = `w${w}`;
+      let known = {
+        stateSequence: acquired.fence.stateSequence,
+        writerGeneration: acquired.fence.writerGeneration,
+      };
+      for (let i = 0; i < attempts && unexpected.length === 0; i++) {
+        const state = { writer: w, attempt: i };
+        const expected = known;
+        const value = {
+          expected,
+          next: { ...expected, stateSequence: expected.stateSequence + 1 },
+          digest: digest(state),
+        };
+        history.push({ type: 'invoke', process, task: task.taskId, f: 'commit', value });
+        const r = await actor.commitState(state, {
+          view: { fence: fence(expected.stateSequence, expected.writerGeneration), owner, envelope: null },
+        });
+        if (r.ok && r.status === 'committed') {
+          acked++;
+          history.push({ type: 'ok', process, task: task.taskId, f: 'commit', value });
+          known = { stateSequence: r.fence.stateSequence, writerGeneration: r.fence.writerGeneration };
+        } else if (!r.ok && r.code === FENCE_MISMATCH && r.currentFence) {
+          refusedFence++;
+          history.push({
+            type: 'fail',
+            process,
+            task: task.taskId,
+            f: 'commit',
+            value: { ...value, current: r.currentFence },
+          });
+          known = r.currentFence;
+        } else if (!r.ok && r.code === READBACK_MISMATCH) {
+          inDoubt.push(`writer ${w} at (${expected.stateSequence}, ${expected.writerGeneration})`);
+          history.push({ type: 'info', process, task: task.taskId, f: 'commit', value });
+          process = `w${w}.${i}`;
+          known = r.currentFence ?? known;
+        } else {
+          unexpected.push(
+            `writer ${w}, attempt ${i + 1}: expected committed, ${FENCE_MISMATCH} with the current fence or ${READBACK_MISMATCH}, got ${r.ok ? r.status : `${r.code} (currentFence ${show(r.currentFence)})`}`,
+          );
+          history.push({ type: 'info', process, task: task.taskId, f: 'commit', value });
+        }
+      }
+    }),
+  );
+  check(unexpected.length === 0, () => unexpected.slice(0, 3).join('; '));
+  const durable = await world.audit(task);
+  const log = durable.map((e) => ({
+    sequence: e.sequence,
+    writerGeneration: e.writerGeneration,
+    digest: digest(e.state),
+  }));
+  const { anomalies } = checkFencedInvariants(history, new Map([[task.taskId, log]]));
+  if (anomalies.length)
+    throw new FaultCheckFailure(
+      `the history checker found ${anomalies
+        .map((a) => `${a.type}: ${a.message}`)
+        .slice(0, 3)
+        .join('; ')}`,
+    );
+  const landed = log.length - 1 - acked;
+  check(
+    inDoubt.length === 0,
+    () =>
+      `${inDoubt.length} commits were refused with ${READBACK_MISMATCH} (outcome unknown) while another process committed on top; ${landed} of them are durable (${inDoubt.slice(0, 3).join(', ')}); the readback must read the envelope the commit wrote, not the latest one`,
+  );
+  checkEqual(log.length, acked + 1, 'durable entries (acquire + one per acknowledged commit)');
+  return `${writers} processes x ${attempts} commits without a barrier: ${acked} acknowledged, ${refusedFence} refused with ${FENCE_MISMATCH}, 0 with ${READBACK_MISMATCH}; no lost update, every acknowledged commit durable, ${log.length} durable entries`;
+};
+
 // ---------------------------------------------------------------------------------------------
 
 /** F8: SIGKILL between the dispatch commit and the observe commit (before or after the tool call). */
