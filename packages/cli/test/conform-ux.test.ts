@@ -70,6 +70,36 @@ describe('conform for a new user', () => {
     expect(r.stdout).not.toContain('Conformance of unknown');
   });
 
+  it('starting up is held to --start-timeout, not to the deadline of one request', () => {
+    const impl = `node ${FAKE} slow-hello`;
+    // The fake answers hello after 1.5 s: within the default start deadline, although --timeout is 300 ms.
+    const slow = runCli([
+      'conform',
+      '--impl',
+      impl,
+      '--no-faults',
+      '--filter',
+      'validate/IntentSeedV1/valid/*',
+      '--timeout',
+      '300',
+    ]);
+    expect(slow.status, slow.stdout + slow.stderr).toBe(0);
+    const impatient = runCli([
+      'conform',
+      '--impl',
+      impl,
+      '--no-faults',
+      '--filter',
+      'validate/IntentSeedV1/valid/*',
+      '--timeout',
+      '300',
+      '--start-timeout',
+      '300',
+    ]);
+    expect(impatient.status).toBe(1);
+    expect(impatient.stdout).toContain('IMPL_TIMEOUT: no reply to hello within 300 ms');
+  });
+
   it('cases that need one more capability are named in the summary', () => {
     const r = runCli([
       'conform',

@@ -100,7 +100,15 @@ export interface SubprocessOptions extends ProcessOptions {
    * null).
    */
   readonly localDirectory?: string | null;
+  /**
+   * Deadline of `hello`, which includes starting the process (an interpreter, a JIT, a database
+   * connection): default {@link START_TIMEOUT_MS}, and never less than the request deadline.
+   */
+  readonly startTimeoutMs?: number;
 }
+
+/** Default deadline of `hello`, process start included, in ms. */
+export const START_TIMEOUT_MS = 30_000;
 
 /** The `localDirectory` that goes with a state location when none is given. */
 export function defaultLocalDirectory(stateLocation: string | null): string | null {
@@ -116,11 +124,15 @@ export async function startSubprocess(options: SubprocessOptions): Promise<Imple
   const greet = async () => {
     try {
       return checkHello(
-        await proc.request('hello', {
-          protocolVersion: PROTOCOL_VERSION,
-          stateLocation: options.stateLocation,
-          localDirectory: options.localDirectory ?? defaultLocalDirectory(options.stateLocation),
-        }),
+        await proc.request(
+          'hello',
+          {
+            protocolVersion: PROTOCOL_VERSION,
+            stateLocation: options.stateLocation,
+            localDirectory: options.localDirectory ?? defaultLocalDirectory(options.stateLocation),
+          },
+          { timeoutMs: Math.max(options.startTimeoutMs ?? START_TIMEOUT_MS, proc.options.requestTimeoutMs) },
+        ),
       );
     } catch (e) {
       await proc.kill();

@@ -173,6 +173,7 @@ async function probe(options: FaultTarget): Promise<HelloResult> {
       command: options.command,
       stateLocation: options.stateLocation,
       requestTimeoutMs: options.timeoutMs,
+      ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.env === undefined ? {} : { env: options.env }),
     });

@@ -26,6 +26,8 @@ export interface FaultTarget {
   readonly localDirectory?: string;
   /** Deadline of one request, in ms. */
   readonly timeoutMs: number;
+  /** Deadline of `hello`, process start included (default: that of `startSubprocess`). */
+  readonly startTimeoutMs?: number;
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
   /** The conformance data directory (fixtures some scenarios read). */
@@ -47,6 +49,7 @@ const subprocessOptions = (target: FaultTarget) => ({
   stateLocation: target.stateLocation,
   ...(target.localDirectory === undefined ? {} : { localDirectory: target.localDirectory }),
   requestTimeoutMs: target.timeoutMs,
+  ...(target.startTimeoutMs === undefined ? {} : { startTimeoutMs: target.startTimeoutMs }),
   ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
   ...(target.env === undefined ? {} : { env: target.env }),
 });

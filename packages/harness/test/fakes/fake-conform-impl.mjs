@@ -45,12 +45,14 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     if (mode === 'bad-hello') return out({ jsonrpc: '2.0', id, result: { name: 'x' } });
     if (mode === 'nothing-declared') return hello(id, { contracts: [] });
     if (mode === 'checkpoint-no-clock') return hello(id, { checkpoint: true });
+    if (mode === 'slow-hello') return setTimeout(() => hello(id), 1500);
     return hello(id);
   }
   switch (mode) {
     case 'liar': // claims every document is valid
     case 'garbage-hello':
     case 'checkpoint-no-clock':
+    case 'slow-hello':
       return out({ jsonrpc: '2.0', id, result: { ok: true, issues: [] } });
     case 'hang-after-hello':
       return;

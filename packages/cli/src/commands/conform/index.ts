@@ -32,6 +32,7 @@ import {
   type RunLine,
   runFaultMatrix,
   runSuite,
+  START_TIMEOUT_MS,
   type SummaryLine,
   startSubprocess,
 } from '@agent-contracts/harness';
@@ -62,6 +63,8 @@ Options:
   --shard <i/n>           only the i-th of n shards (stable hashing of case ids)
   --jobs <n>              run n implementation processes in parallel (default 1)
   --timeout <ms>          deadline of one request (default 10000)
+  --start-timeout <ms>    deadline of starting the implementation and its hello (default
+                          30000, never less than --timeout)
   --restart-budget <n>    restarts allowed after crashes or hangs (default 3)
   --baseline <file>       expected failures (JSON); an unexpected failure fails the run, and so
                           does a baseline entry that now passes
@@ -86,6 +89,7 @@ const OPTIONS = {
   shard: { type: 'string' },
   jobs: { type: 'string' },
   timeout: { type: 'string' },
+  'start-timeout': { type: 'string' },
   'restart-budget': { type: 'string' },
   baseline: { type: 'string' },
   report: { type: 'string' },
@@ -214,6 +218,13 @@ export const conformCommand: Command = {
     }
     const jobs = intOption('jobs', values.jobs, 1, 1, 64);
     const timeoutMs = intOption('timeout', values.timeout, 10_000, 1, 3_600_000);
+    const startTimeoutMs = intOption(
+      'start-timeout',
+      values['start-timeout'],
+      START_TIMEOUT_MS,
+      1,
+      3_600_000,
+    );
     const restartBudget = intOption('restart-budget', values['restart-budget'], 3, 0, 1000);
     const here = invocationDirectory(io);
     const conformanceDir =
@@ -389,6 +400,7 @@ export const conformCommand: Command = {
               stateLocation: state,
               localDirectory: local,
               requestTimeoutMs: timeoutMs,
+              startTimeoutMs,
               env: implEnv,
               cwd: here,
             });
@@ -455,6 +467,7 @@ export const conformCommand: Command = {
           env: implEnv,
           cwd: here,
           timeoutMs,
+          startTimeoutMs,
           conformanceDir,
           jobs,
           ...(hello ? { hello } : {}),
