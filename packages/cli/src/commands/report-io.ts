@@ -11,6 +11,7 @@ import {
   type Report,
   ReportError,
 } from '@agent-contracts/harness';
+import { usageError } from '../args.js';
 import { CliError } from '../errors.js';
 import type { Io } from '../io.js';
 import { readInput } from './validate/input.js';
@@ -64,6 +65,20 @@ export async function warnDisagreements(io: Io, paths: readonly string[], report
   }
 }
 
+/**
+ * Refuse a report that does not hold a whole run: no summary line (interrupted, not finished), or
+ * a summary whose counts do not add up to its case lines (cut short). Compared or rendered as if
+ * whole, it would show every missing case as removed, or a verdict on part of a run.
+ */
+export function requireComplete(path: string, report: Report, what: string): void {
+  const why = !report.summary
+    ? 'has no summary line: the run was interrupted or did not finish'
+    : Object.values(report.summary.counts).reduce((a, b) => a + b, 0) !== report.cases.length
+      ? `was cut short: its summary counts ${Object.values(report.summary.counts).reduce((a, b) => a + b, 0)} cases, its case lines ${report.cases.length}`
+      : null;
+  if (why) throw new CliError('REPORT_INCOMPLETE', `${printable(path)} ${why}; ${what}`);
+}
+
 /** Read and parse a baseline file, or throw BASELINE_INVALID saying why. */
 export function readBaseline(path: string): Baseline {
   let text: string;
@@ -77,15 +92,6 @@ export function readBaseline(path: string): Baseline {
   } catch (e) {
     throw new CliError('BASELINE_INVALID', `${path}: ${(e as Error).message}`);
   }
-}
-
-/** Shared parseArgs error mapping. */
-export function usage(command: string, err: unknown): CliError {
-  const code = (err as { code?: string }).code;
-  return new CliError(
-    code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 'USAGE_UNKNOWN_OPTION' : 'USAGE_BAD_VALUE',
-    `${(err as Error).message.split('\n')[0]} Run \`agent-contracts ${command} --help\`.`,
-  );
 }
 
 /**
@@ -106,6 +112,6 @@ export function parseCommandArgs(
     });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
   } catch (e) {
-    throw usage(command, e);
+    throw usageError(command, e, { ...options, help: { type: 'boolean', short: 'h' } });
   }
 }

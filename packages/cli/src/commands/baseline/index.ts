@@ -1,9 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { updatedBaseline } from '@agent-contracts/harness';
+import { usageError } from '../../args.js';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
-import { readBaseline, readReport, usage } from '../report-io.js';
+import { readBaseline, readReport } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts baseline update --report <run.jsonl> --out <baseline.json>
 
@@ -47,7 +48,11 @@ export const baselineCommand: Command = {
         },
       });
     } catch (e) {
-      throw usage('baseline', e);
+      throw usageError('baseline', e, {
+        report: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean' },
+      });
     }
     const { values, positionals } = parsed;
     if (values.help) {

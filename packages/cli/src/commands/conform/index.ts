@@ -357,7 +357,7 @@ export const conformCommand: Command = {
         const partial = [runLine(), ...caseLinesOf(results)].map((l) => JSON.stringify(l));
         try {
           writeFileSync(reportPath, `${partial.join('\n')}\n`);
-          where = `the ${results.length} finished items are in ${reportPath} (no summary line: an incomplete report)`;
+          where = `the ${results.length} finished items are in ${reportPath} (no summary line: an incomplete report; render it with \`agent-contracts report --allow-incomplete\`)`;
         } catch (e) {
           where = `the report could not be written (${(e as Error).message})`;
         }
@@ -485,7 +485,7 @@ export const conformCommand: Command = {
       // Results in case order, whatever order the jobs finished in.
       const order = new Map([...cases, ...faults].map((c, i) => [c.id, i]));
       results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-      const verdict = judgeRun(results, baseline);
+      const verdict = judgeRun(results, baseline, shard !== null);
       const run = runLine();
       const caseLines = caseLinesOf(results);
       const summary: SummaryLine = {

@@ -152,6 +152,11 @@ export function renderSummary(
     for (const id of summary.stalePassing) out.push(`  ${id}`);
   }
   const n = summary.counts;
+  if (run.shard !== null && n['not-applicable'] === cases.length && !unreachable)
+    out.push(
+      '',
+      `Nothing in shard ${run.shard} applies to this implementation: the shard passes, and the other shards judge the rest.`,
+    );
   out.push(
     '',
     `${cases.length} cases: ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.timeout} timeout, ${n.crash} crash, ${n['not-applicable']} not applicable (${(summary.durationMs / 1000).toFixed(1)} s)`,

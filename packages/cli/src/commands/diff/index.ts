@@ -1,7 +1,7 @@
 import { diffReports, printable } from '@agent-contracts/harness';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
-import { parseCommandArgs, readReport } from '../report-io.js';
+import { parseCommandArgs, readReport, requireComplete } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts diff [--json] <before.jsonl> <after.jsonl>
 
@@ -14,8 +14,9 @@ Options:
 
 Case ids are printed with control characters shown as \\uXXXX escapes.
 
-Exit codes: 0 nothing broke; 1 some case broke; 2 usage error, or a report that is unreadable or
-breaks its schema (REPORT_INVALID).
+Exit codes: 0 nothing broke; 1 some case broke; 2 usage error, a report that is unreadable or
+breaks its schema (REPORT_INVALID), or one that does not hold a whole run (REPORT_INCOMPLETE: no
+summary line, or fewer case lines than its summary counts).
 `;
 
 /** `agent-contracts diff`. */
@@ -34,7 +35,14 @@ export const diffCommand: Command = {
         'USAGE_MISSING_ARGUMENT',
         'diff needs exactly two reports: <before.jsonl> <after.jsonl>.',
       );
-    const d = diffReports(await readReport(positionals[0]!), await readReport(positionals[1]!));
+    const [before, after] = [await readReport(positionals[0]!), await readReport(positionals[1]!)];
+    for (const [i, r] of [before, after].entries())
+      requireComplete(
+        positionals[i]!,
+        r,
+        'a diff against it would call every missing case removed. Diff reports of whole runs.',
+      );
+    const d = diffReports(before, after);
     if (values.json) await io.out(`${JSON.stringify(d, null, 2)}\n`);
     else {
       const section = (title: string, ids: readonly string[]) =>

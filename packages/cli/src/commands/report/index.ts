@@ -1,7 +1,7 @@
 import { type Report, renderHtml, renderJunit, renderMarkdown } from '@agent-contracts/harness';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
-import { parseCommandArgs, readReport, warnDisagreements } from '../report-io.js';
+import { parseCommandArgs, readReport, requireComplete, warnDisagreements } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts report --format junit|markdown|html <run.jsonl>...
 
@@ -11,11 +11,14 @@ Every report is checked against schemas/harness/ReportLine.schema.json first; ve
 from the case lines, and a summary line that contradicts them is flagged (warning on stderr).
 
 Options:
-  --format <f>   junit, markdown or html                                [required]
-  -h, --help     show this help
+  --format <f>          junit, markdown or html                                [required]
+  --allow-incomplete    render a report that does not hold a whole run (an interrupted run's
+                        report has no summary line); it is labelled incomplete, never conforming
+  -h, --help            show this help
 
-Exit codes: 0 rendered; 2 usage error, or a report that is unreadable or breaks its schema
-(REPORT_INVALID, with the line and JSON Pointer).
+Exit codes: 0 rendered; 2 usage error, a report that is unreadable or breaks its schema
+(REPORT_INVALID, with the line and JSON Pointer), or one that does not hold a whole run
+(REPORT_INCOMPLETE) without --allow-incomplete.
 `;
 
 /** `agent-contracts report`. */
@@ -24,7 +27,10 @@ export const reportCommand: Command = {
   summary: 'render JSONL reports as JUnit XML, Markdown or HTML',
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('report', args, { format: { type: 'string' } });
+    const { values, positionals } = parseCommandArgs('report', args, {
+      format: { type: 'string' },
+      'allow-incomplete': { type: 'boolean' },
+    });
     if (values.help) {
       await io.out(HELP);
       return 0;
@@ -39,7 +45,12 @@ export const reportCommand: Command = {
       throw new CliError('USAGE_BAD_VALUE', `--format ${format} renders one report; html compares several.`);
     }
     const reports: Report[] = [];
-    for (const path of positionals) reports.push(await readReport(path));
+    for (const path of positionals) {
+      const report = await readReport(path);
+      if (!values['allow-incomplete'])
+        requireComplete(path, report, 'render it with --allow-incomplete, where it is labelled incomplete.');
+      reports.push(report);
+    }
     await warnDisagreements(io, positionals, reports);
     const text =
       format === 'html'

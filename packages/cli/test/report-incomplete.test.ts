@@ -1,0 +1,100 @@
+// Reports that do not hold a whole run: an interrupted run (no summary line) and a cut-short file
+// (fewer case lines than the summary counts). `diff` refuses them, `report` renders them only when
+// asked, labelled incomplete; and a shard in which nothing applies passes, saying so.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/main.ts';
+import { memoryIo, repoRoot, runCli, tempDir } from './helpers.ts';
+
+const { dir, cleanup } = tempDir();
+afterAll(cleanup);
+
+const run = {
+  type: 'run',
+  reportVersion: 1,
+  kit: { name: 'agent-contracts', version: '0.0.0' },
+  protocolVersion: 1,
+  implementation: { name: 'n', version: '1', language: 'node', command: 'x', capabilities: null },
+  startedAt: '2026-12-01T00:00:00.000Z',
+  filter: [],
+  shard: null,
+  baseline: null,
+};
+const kase = (id: string) => ({
+  type: 'case',
+  id,
+  gate: 'TaskContinuityWriteGate',
+  subject: 'TaskRecoveryCommitFenceV1',
+  level: 'MUST',
+  outcome: 'pass',
+  detail: 'ok',
+  durationMs: 2,
+});
+const summary = (pass: number) => ({
+  type: 'summary',
+  finishedAt: '2026-12-01T00:00:01.000Z',
+  durationMs: 1000,
+  counts: { pass, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 0 },
+  conforms: true,
+  unexpectedFailures: [],
+  stalePassing: [],
+});
+let n = 0;
+const file = (lines: readonly unknown[]) => {
+  const path = join(dir, `r${n++}.jsonl`);
+  writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  return path;
+};
+async function cli(args: string[]) {
+  const io = memoryIo();
+  const status = await main(args, io);
+  return { status, stdout: io.stdout, stderr: io.stderr };
+}
+
+const whole = file([run, kase('a/b/1'), kase('a/b/2'), kase('a/b/3'), summary(3)]);
+const interrupted = file([run, kase('a/b/1')]);
+const cutShort = file([run, kase('a/b/1'), summary(3)]);
+
+describe('reports that do not hold a whole run', () => {
+  it('diff refuses an interrupted or a cut-short report with REPORT_INCOMPLETE instead of calling cases removed', async () => {
+    expect((await cli(['diff', whole, whole])).status).toBe(0);
+    const a = await cli(['diff', whole, interrupted]);
+    expect(a.status).toBe(2);
+    expect(a.stderr).toContain('REPORT_INCOMPLETE');
+    expect(a.stderr).toContain('has no summary line');
+    expect(a.stdout).toBe('');
+    const b = await cli(['diff', cutShort, whole]);
+    expect(b.status).toBe(2);
+    expect(b.stderr).toContain('was cut short: its summary counts 3 cases, its case lines 1');
+  });
+
+  it('report renders one only with --allow-incomplete, labelled incomplete', async () => {
+    const refused = await cli(['report', '--format', 'markdown', interrupted]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('REPORT_INCOMPLETE');
+    expect(refused.stderr).toContain('--allow-incomplete');
+    const shown = await cli(['report', '--format', 'markdown', '--allow-incomplete', interrupted]);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain('**Incomplete');
+    expect(shown.stdout).not.toMatch(/\*\*Conforms/);
+  });
+});
+
+describe('a shard in which nothing applies', () => {
+  const FAKE = join(repoRoot, 'packages/harness/test/fakes/fake-conform-impl.mjs');
+  it('passes and says so; the same implementation unsharded does not conform', () => {
+    const args = [
+      'conform',
+      '--impl',
+      `node ${FAKE} nothing-declared`,
+      '--no-faults',
+      '--filter',
+      'validate/IntentSeedV1/*',
+    ];
+    const sharded = runCli([...args, '--shard', '1/1']);
+    expect(sharded.status, sharded.stdout + sharded.stderr).toBe(0);
+    expect(sharded.stdout).toContain('Nothing in shard 1/1 applies to this implementation');
+    expect(runCli(args).status).toBe(1);
+  });
+});
