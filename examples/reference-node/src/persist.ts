@@ -7,10 +7,11 @@ import { join } from 'node:path';
 
 /**
  * The file `name` in the state location when that location is a directory, else `null` (no
- * location, or a database URL: the state is then kept in memory only).
+ * location, or a URL such as `memory:`, `sqlite:...` or `postgres://...`: the state is then kept
+ * in memory only). A scheme has two characters at least, so a path is never mistaken for one.
  */
 export function stateFile(location: string | null, name: string): string | null {
-  if (location === null || /^[a-z][a-z0-9+.-]*:\/\//i.test(location)) return null;
+  if (location === null || /^[a-z][a-z0-9+.-]+:/i.test(location)) return null;
   try {
     if (!statSync(location).isDirectory()) return null;
   } catch {

@@ -3,10 +3,11 @@
 // `agent-contracts conform` run, and the turn state and trace surviving a kill -9 of the process
 // (restart-rehydrate: the same bytes are read back, and reading them writes nothing).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   type Implementation,
   loadCases,
@@ -131,6 +132,21 @@ describe('reference-node: liveness, checkpoints and the trace', () => {
     expect(next.state.previousTurn.reason).toBe('stale-turn-recovered-by-new-prompt');
     expect(readFileSync(files[0]!, 'utf8')).not.toEqual(bytes[0]);
   }, 30_000);
+
+  it('a memory: state location keeps the turn state in memory, writing nothing where it runs', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ac-ref-cwd-'));
+    // tsx by its file URL: `--import tsx` would be looked up from the temporary directory.
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const command = `node --conditions=@agent-contracts/source --import ${tsx} ${join(repo, 'examples/reference-node/src/main.ts')}`;
+    open = await startSubprocess({ command, stateLocation: 'memory:', localDirectory: null, cwd });
+    await open
+      .request('liveness.event', { event: { type: 'UserPromptSubmit', turnKey: 'turn-1' } })
+      .catch(() => {});
+    await open.close();
+    open = null;
+    expect(readdirSync(cwd)).toEqual([]);
+    rmSync(cwd, { recursive: true, force: true });
+  });
 
   it('passes through a real `agent-contracts conform` subprocess run', () => {
     const report = join(mkdtempSync(join(tmpdir(), 'ref-conform-')), 'report.jsonl');
