@@ -7,6 +7,7 @@ import {
   CaseCorpusError,
   type CaseResult,
   diffReports,
+  FAULT_KIND_NAMES,
   globMatch,
   HarnessError,
   inShard,
@@ -14,6 +15,7 @@ import {
   judgeRun,
   lintCases,
   loadCases,
+  loadFaultScenarios,
   missingCapabilities,
   type ProtocolViolation,
   parseBaseline,
@@ -61,6 +63,17 @@ describe('golden cases', () => {
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
     expect(cases.filter((c) => c.id.startsWith('digest/jcs/')).length).toBe(41);
     expect(cases.some((c) => c.id.startsWith('validate/TaskOperationRecordV1/invalid/'))).toBe(true);
+  });
+
+  it('every case of store, liveness, checkpoint and trace also needs clock, as docs/protocol.md#hello says', () => {
+    const all = [...loadCases(conformanceDir), ...loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES)];
+    const timed = all.filter((c) =>
+      c.requires.some((t) => ['store', 'liveness', 'checkpoint', 'trace'].includes(t)),
+    );
+    expect(timed.length).toBeGreaterThan(400);
+    expect(timed.filter((c) => !c.requires.includes('clock')).map((c) => c.id)).toEqual([]);
+    const crash = all.filter((c) => c.requires.some((t) => t.startsWith('crash:')));
+    expect(crash.every((c) => c.requires.includes('store') && c.requires.includes('clock'))).toBe(true);
   });
 
   it('lint refuses duplicate ids, missing steps, bad capability tokens and bad expectations', () => {
