@@ -112,7 +112,7 @@ describe('report renderers under random and crafted reports', () => {
           const code = await main(args, io);
           expect(io.stderr).not.toContain('CLI_INTERNAL_ERROR');
           expect(io.stderr.replace(/\n/g, '')).not.toMatch(CONTROL);
-          if (code === 2) expect(io.stderr).toMatch(/^agent-contracts: REPORT_INVALID: /);
+          if (code === 2) expect(io.stderr).toMatch(/^agent-contracts: REPORT_(INVALID|INCOMPLETE): /);
           else {
             expect(code).toBe(0);
             if (format === 'diff') expect(io.stdout.replace(/\n/g, '')).not.toMatch(CONTROL);

@@ -67,14 +67,16 @@ export async function warnDisagreements(io: Io, paths: readonly string[], report
 
 /**
  * Refuse a report that does not hold a whole run: no summary line (interrupted, not finished), or
- * a summary whose counts do not add up to its case lines (cut short). Compared or rendered as if
+ * fewer case lines than its summary counts (cut short; more case lines than it counts is a summary
+ * that disagrees, which the renderers flag). Compared or rendered as if
  * whole, it would show every missing case as removed, or a verdict on part of a run.
  */
 export function requireComplete(path: string, report: Report, what: string): void {
+  const counted = report.summary ? Object.values(report.summary.counts).reduce((a, b) => a + b, 0) : 0;
   const why = !report.summary
     ? 'has no summary line: the run was interrupted or did not finish'
-    : Object.values(report.summary.counts).reduce((a, b) => a + b, 0) !== report.cases.length
-      ? `was cut short: its summary counts ${Object.values(report.summary.counts).reduce((a, b) => a + b, 0)} cases, its case lines ${report.cases.length}`
+    : counted > report.cases.length
+      ? `was cut short: its summary counts ${counted} cases, its case lines ${report.cases.length}`
       : null;
   if (why) throw new CliError('REPORT_INCOMPLETE', `${printable(path)} ${why}; ${what}`);
 }
