@@ -274,14 +274,12 @@ export interface StoreReplayResult {
 /** Result of `store.history`: every envelope of the task, oldest first (empty for a task never written). */
 export type StoreHistoryResult = readonly TaskRecoveryStateV5[];
 
-/** Error `data` of a refusal of the commit algorithm (and of the task key checks). */
+/** Error `data` of a refusal of the commit algorithm; what is wrong is the error's `message`. */
 export interface StoreRefusalData {
   /** The spec's code. */
   readonly code: string;
   /** Always false. */
   readonly ok: false;
-  /** What is wrong and what to do next. */
-  readonly message: string;
   /** The fence the store read (absent only for a refusal before the read). */
   readonly currentFence?: TaskRecoveryCommitFenceV1;
 }
