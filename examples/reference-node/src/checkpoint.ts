@@ -1,7 +1,7 @@
 // checkpoint.validate (TurnLivenessRecoveryGate, CheckpointValidationResultV1): the pure decision
 // table at the implementation's clock. Stateless.
 import { type CheckpointEvidence, type ManualClock, validateCheckpoint } from '@agent-contracts/engines';
-import { ProtocolRefusal } from '@agent-contracts/harness';
+import { ProtocolRefusal } from '@agent-contracts/protocol';
 import { InvalidParams, isObject, objectParams, optStrings, str } from './params.js';
 
 const KINDS = new Set([

@@ -3,7 +3,7 @@
 // as a power cut or the OOM killer would end it there. The points sit around the storage
 // backend's append, where the commit algorithm's durability claims are made.
 
-import { CRASH_POINTS, type CrashPoint } from '@agent-contracts/harness';
+import { CRASH_POINTS, type CrashPoint } from '@agent-contracts/protocol';
 import type { StorageBackend } from '@agent-contracts/store';
 
 export { CRASH_POINTS };

@@ -3,13 +3,24 @@
 import { canonicalize, DigestError, sha256Hex } from '@agent-contracts/digest';
 import { checkTaskKey, ManualClock, systemClock } from '@agent-contracts/engines';
 import {
+  type ClockResult,
+  type CrashArmResult,
+  type DigestResult,
   type HelloParams,
   type HelloResult,
   type InProcessAdapter,
   PROTOCOL_VERSION,
   ProtocolRefusal,
+  type StoreCommitOperationParams,
+  type StoreCommitResult,
+  type StoreCommitStateParams,
+  type StoreHistoryResult,
+  type StoreReadResult,
+  type StoreReadWriteContextResult,
+  type StoreReplayResult,
+  type StoreTransitionOwnerParams,
   type ValidateResult,
-} from '@agent-contracts/harness';
+} from '@agent-contracts/protocol';
 import {
   StorageBackendError,
   StoreError,
@@ -187,7 +198,7 @@ export function createHandler(
       const r = validateBundle(asObject(params, 'validateBundle'));
       return r.ok ? { ok: true, issues: [] } : { ok: false, issues: errorsOnly(r.issues) };
     },
-    digest(params) {
+    digest(params): DigestResult {
       const p = asObject(params, 'digest');
       if (typeof p.json !== 'string') throw new InvalidParams('digest: params.json must be JSON text');
       let value: unknown;
@@ -204,45 +215,46 @@ export function createHandler(
         throw e;
       }
     },
-    'clock.set'(params) {
+    'clock.set'(params): ClockResult {
       const p = asObject(params, 'clock.set');
       const t = typeof p.now === 'string' ? Date.parse(p.now) : Number.NaN;
       if (Number.isNaN(t)) throw new InvalidParams('clock.set: params.now must be an RFC 3339 timestamp');
       clock.set(t);
       return { now: new Date(clock.now()).toISOString() };
     },
-    'clock.advance'(params) {
+    'clock.advance'(params): ClockResult {
       const p = asObject(params, 'clock.advance');
       if (typeof p.ms !== 'number' || !Number.isFinite(p.ms))
         throw new InvalidParams('clock.advance: params.ms must be a number');
       clock.advance(p.ms);
       return { now: new Date(clock.now()).toISOString() };
     },
-    'store.read': (params) => {
+    // The store's requests and results are the protocol's wire types (checked here by the compiler).
+    'store.read': (params): Promise<StoreReadResult> => {
       const key = taskOf(params, 'store.read');
       return useStore(async (s) => settled(await s.read(key)));
     },
-    'store.readWriteContext': (params) => {
+    'store.readWriteContext': (params): Promise<StoreReadWriteContextResult> => {
       const key = taskOf(params, 'store.readWriteContext');
       return useStore(async (s) => settled(await s.readWriteContext(key)));
     },
-    'store.commitState': (params) => {
-      const request = requestOf<Parameters<TaskStore['commitState']>[0]>(params, 'store.commitState');
+    'store.commitState': (params): Promise<StoreCommitResult> => {
+      const request = requestOf<StoreCommitStateParams['request']>(params, 'store.commitState');
       return useStore(async (s) => settled(await s.commitState(request)));
     },
-    'store.commitOperation': (params) => {
-      const request = requestOf<Parameters<TaskStore['commitOperation']>[0]>(params, 'store.commitOperation');
+    'store.commitOperation': (params): Promise<StoreCommitResult> => {
+      const request = requestOf<StoreCommitOperationParams['request']>(params, 'store.commitOperation');
       return useStore(async (s) => settled(await s.commitOperation(request)));
     },
-    'store.transitionOwner': (params) => {
-      const request = requestOf<Parameters<TaskStore['transitionOwner']>[0]>(params, 'store.transitionOwner');
+    'store.transitionOwner': (params): Promise<StoreCommitResult> => {
+      const request = requestOf<StoreTransitionOwnerParams['request']>(params, 'store.transitionOwner');
       return useStore(async (s) => settled(await s.transitionOwner(request)));
     },
-    'store.replay': (params) => {
+    'store.replay': (params): Promise<StoreReplayResult> => {
       const key = taskOf(params, 'store.replay');
       return useStore(async (s) => settled(await s.replay(key)));
     },
-    'store.history': (params) => {
+    'store.history': (params): Promise<StoreHistoryResult> => {
       const key = taskOf(params, 'store.history');
       return useStore((s) => s.history(key));
     },
@@ -252,7 +264,7 @@ export function createHandler(
     },
     ...(crash
       ? {
-          'crash.arm': (params: unknown) => {
+          'crash.arm': (params: unknown): CrashArmResult => {
             const p = asObject(params, 'crash.arm');
             const point = CRASH_POINTS.find((c) => c === p.point);
             if (point === undefined)

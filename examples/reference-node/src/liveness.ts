@@ -15,7 +15,7 @@ import {
   type TurnHostEvent,
   watchdogCheck,
 } from '@agent-contracts/engines';
-import { ProtocolRefusal } from '@agent-contracts/harness';
+import { ProtocolRefusal } from '@agent-contracts/protocol';
 import type { TurnLivenessStateV1, TurnLivenessThresholdsV1 } from '@agent-contracts/schemas';
 import { validate } from '@agent-contracts/validators';
 import {

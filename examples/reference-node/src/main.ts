@@ -1,6 +1,14 @@
 // The stdio server: newline-delimited JSON-RPC 2.0 on stdin/stdout; logs go to stderr.
 import { createInterface } from 'node:readline';
-import { METHOD_NOT_FOUND, ProtocolRefusal, SPEC_ERROR } from '@agent-contracts/harness';
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+  ProtocolRefusal,
+  refusalError,
+} from '@agent-contracts/protocol';
 import { createHandler, InvalidParams, MethodNotFound } from './handler.js';
 
 // kill -9 of itself at an armed crash point: no flush, no reply, no exit handlers.
@@ -21,7 +29,7 @@ async function onLine(line: string): Promise<void> {
     write({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32700, message: 'parse error: a request is one JSON object per line' },
+      error: { code: PARSE_ERROR, message: 'parse error: a request is one JSON object per line' },
     });
     return;
   }
@@ -30,7 +38,7 @@ async function onLine(line: string): Promise<void> {
     write({
       jsonrpc: '2.0',
       id,
-      error: { code: -32600, message: 'invalid request: "method" must be a string' },
+      error: { code: INVALID_REQUEST, message: 'invalid request: "method" must be a string' },
     });
     return;
   }
@@ -40,21 +48,17 @@ async function onLine(line: string): Promise<void> {
     if (req.method === 'shutdown') process.exit(0);
   } catch (e) {
     if (e instanceof ProtocolRefusal) {
-      write({
-        jsonrpc: '2.0',
-        id,
-        error: { code: SPEC_ERROR, message: e.message, data: { ...e.data, code: e.code } },
-      });
+      write({ jsonrpc: '2.0', id, error: refusalError(e) });
     } else if (e instanceof MethodNotFound) {
       write({ jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: e.message } });
     } else if (e instanceof InvalidParams) {
-      write({ jsonrpc: '2.0', id, error: { code: -32602, message: e.message } });
+      write({ jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: e.message } });
     } else {
       process.stderr.write(`reference-node: internal error in ${req.method}: ${(e as Error).stack ?? e}\n`);
       write({
         jsonrpc: '2.0',
         id,
-        error: { code: -32603, message: `internal error: ${(e as Error).message}` },
+        error: { code: INTERNAL_ERROR, message: `internal error: ${(e as Error).message}` },
       });
     }
   }

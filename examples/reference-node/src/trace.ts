@@ -8,7 +8,7 @@ import {
   type TraceAppendResult,
   type TraceOpenInput,
 } from '@agent-contracts/engines';
-import { ProtocolRefusal } from '@agent-contracts/harness';
+import { ProtocolRefusal } from '@agent-contracts/protocol';
 import type { LocalTaskTraceTerminalResult } from '@agent-contracts/schemas';
 import { InvalidParams, objectParams, oneOf, optOneOf, str } from './params.js';
 import { readJson, stateFile, writeJsonAtomic } from './persist.js';

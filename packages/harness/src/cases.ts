@@ -4,6 +4,7 @@
 // conformance/bundles, so documents are never copied into the cases.
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { CAPABILITY_TOKEN, isCapabilityToken } from '@agent-contracts/protocol';
 
 /** How strongly the spec requires what a case checks. */
 export type Level = 'MUST' | 'SHOULD';
@@ -68,8 +69,6 @@ export interface LoadedCase extends Case {
 }
 
 const ID = /^[a-z][a-z0-9-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)+$/;
-const CAPABILITY =
-  /^(contract:[A-Za-z0-9]+|bundle:[a-z0-9-]+|digest|store|liveness|checkpoint|trace|clock|crash:[a-z0-9-]+)$/;
 
 /** Every problem with a case file's shape, as readable strings; empty when well-formed. */
 export function lintCases(file: string, data: unknown, seen: Set<string>): string[] {
@@ -94,9 +93,9 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
     if (c.level !== 'MUST' && c.level !== 'SHOULD') problems.push(`${at}: "level" must be MUST or SHOULD`);
     if (
       !Array.isArray(c.requires) ||
-      c.requires.some((r: unknown) => typeof r !== 'string' || !CAPABILITY.test(r))
+      c.requires.some((r: unknown) => typeof r !== 'string' || !isCapabilityToken(r))
     ) {
-      problems.push(`${at}: "requires" must list capability tokens (${CAPABILITY})`);
+      problems.push(`${at}: "requires" must list capability tokens (${CAPABILITY_TOKEN})`);
     }
     if (!Array.isArray(c.steps) || c.steps.length === 0) {
       problems.push(`${at}: needs at least one step (a case that observes nothing cannot pass)`);

@@ -1,8 +1,17 @@
 // An implementation under test, however it runs: a subprocess speaking the protocol on stdio, or
 // a TypeScript object in the harness's own process (the in-process adapter). The runner only
 // sees this interface.
+
+import {
+  capabilitiesProblem,
+  type HelloResult,
+  type InProcessAdapter,
+  PROTOCOL_VERSION,
+  ProtocolRefusal,
+  refusalError,
+  rpcFailureMessage,
+} from '@agent-contracts/protocol';
 import { HarnessError } from './errors.js';
-import { type Capabilities, type HelloResult, PROTOCOL_VERSION, SPEC_ERROR } from './protocol.js';
 import { ImplementationProcess, type ProcessOptions, type ProtocolViolation } from './transport/process.js';
 
 /** A live session with an implementation. */
@@ -32,41 +41,6 @@ export interface Implementation {
   close(): Promise<void>;
 }
 
-/**
- * An implementation in the harness's own process: a request handler. A refusal defined by the
- * spec is thrown as {@link ProtocolRefusal}; anything else thrown is an implementation error.
- */
-export interface InProcessAdapter {
-  handle(method: string, params: unknown): Promise<unknown>;
-  /** Called by `restart()`: drop in-memory state, reopen durable state. */
-  reset?(): Promise<void>;
-  close?(): Promise<void>;
-}
-
-/** A spec-defined refusal from an in-process adapter (JSON-RPC error -32000 with `data.code`). */
-export class ProtocolRefusal extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly data: Readonly<Record<string, unknown>> = {},
-  ) {
-    super(message);
-    this.name = 'ProtocolRefusal';
-  }
-}
-
-const CAPABILITY_KEYS: ReadonlyArray<keyof Capabilities> = [
-  'contracts',
-  'bundles',
-  'digest',
-  'store',
-  'liveness',
-  'checkpoint',
-  'trace',
-  'clock',
-  'crashPoints',
-];
-
 /** Check a `hello` result's shape; throws IMPL_GARBAGE_OUTPUT naming what is wrong. */
 export function checkHello(value: unknown): HelloResult {
   const bad = (why: string) =>
@@ -79,15 +53,8 @@ export function checkHello(value: unknown): HelloResult {
   for (const k of ['name', 'version', 'language'])
     if (typeof h[k] !== 'string' || !h[k]) throw bad(`"${k}" must be a non-empty string`);
   if (h.protocolVersion !== PROTOCOL_VERSION) throw bad(`"protocolVersion" must be ${PROTOCOL_VERSION}`);
-  const caps = h.capabilities as Record<string, unknown> | undefined;
-  if (!caps || typeof caps !== 'object') throw bad('"capabilities" must be an object');
-  for (const k of CAPABILITY_KEYS) {
-    const v = caps[k];
-    const list = k === 'contracts' || k === 'bundles' || k === 'crashPoints';
-    if (list ? !Array.isArray(v) || v.some((x) => typeof x !== 'string') : typeof v !== 'boolean') {
-      throw bad(`"capabilities.${k}" must be ${list ? 'an array of strings' : 'a boolean'}`);
-    }
-  }
+  const problem = capabilitiesProblem(h.capabilities);
+  if (problem) throw bad(problem);
   return value as HelloResult;
 }
 
@@ -190,11 +157,9 @@ export async function startInProcess(
       return await adapter.handle(method, params);
     } catch (e) {
       if (e instanceof ProtocolRefusal) {
-        throw new HarnessError('IMPL_RPC_ERROR', `${method} failed: ${e.message}`, {
-          detail: {
-            method,
-            error: { code: SPEC_ERROR, message: e.message, data: { ...e.data, code: e.code } },
-          },
+        const error = refusalError(e);
+        throw new HarnessError('IMPL_RPC_ERROR', rpcFailureMessage(method, error), {
+          detail: { method, error },
         });
       }
       throw new HarnessError(

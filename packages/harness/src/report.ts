@@ -1,7 +1,7 @@
 // The canonical report is JSONL: a `run` line, one `case` line per result, a `summary` line.
 // Every other format is rendered from it (report-junit.ts, report-markdown.ts, report-html.ts),
 // after report-read.ts has checked it. Schema: schemas/harness/ReportLine.schema.json.
-import type { HelloResult } from './protocol.js';
+import type { HelloResult } from '@agent-contracts/protocol';
 import type { CaseResult, Outcome } from './runner.js';
 
 export const REPORT_VERSION = 1;

@@ -1,6 +1,7 @@
 // Runs golden cases against implementations. Every case ends as exactly one outcome; nothing is
 // a pass unless the harness saw the expected reply to every step.
 import { isDeepStrictEqual } from 'node:util';
+import { missingCapabilities } from '@agent-contracts/protocol';
 import {
   type Case,
   type Expectation,
@@ -11,7 +12,6 @@ import {
 } from './cases.js';
 import { HarnessError } from './errors.js';
 import type { Implementation } from './implementation.js';
-import type { Capabilities } from './protocol.js';
 import { describeViolations } from './transport/process.js';
 
 /** How a case ended. */
@@ -29,30 +29,6 @@ export interface CaseResult {
   readonly durationMs: number;
   /** The implementation's stderr tail, for error/timeout/crash outcomes. */
   readonly stderrTail?: string;
-}
-
-/** Which required capabilities the implementation does not declare. */
-export function missingCapabilities(requires: readonly string[], caps: Capabilities): string[] {
-  return requires.filter((token) => {
-    const [kind, name] = token.split(':') as [string, string | undefined];
-    switch (kind) {
-      case 'contract':
-        return !caps.contracts.includes(name!);
-      case 'bundle':
-        return !caps.bundles.includes(name!);
-      case 'crash':
-        return !caps.crashPoints.includes(name!);
-      case 'digest':
-      case 'store':
-      case 'liveness':
-      case 'checkpoint':
-      case 'trace':
-      case 'clock':
-        return !caps[kind];
-      default:
-        return true;
-    }
-  });
 }
 
 const short = (v: unknown) => {

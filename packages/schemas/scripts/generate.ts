@@ -9,8 +9,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as TJS from 'typescript-json-schema';
 import { CONTRACTS } from '../src/catalog.ts';
+import { fillFieldTables } from '../src/field-tables.ts';
 import { SCHEMA_BASE_URI, schemaFileFor } from '../src/ids.ts';
-import { fillFieldTables } from './field-tables.ts';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(pkgDir, '../..');

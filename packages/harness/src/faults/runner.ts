@@ -3,10 +3,10 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type HelloResult, missingCapabilities } from '@agent-contracts/protocol';
 import { HarnessError } from '../errors.js';
 import { type Implementation, startSubprocess } from '../implementation.js';
-import type { HelloResult } from '../protocol.js';
-import { type CaseResult, missingCapabilities, type Outcome, withViolations } from '../runner.js';
+import { type CaseResult, type Outcome, withViolations } from '../runner.js';
 import { FaultCheckFailure, FaultNotApplicable } from './check.js';
 import type { FaultRoutine } from './kinds/common.js';
 import * as field from './kinds/field.js';

@@ -4,6 +4,7 @@
 // tune it, and `steps` / `passCriterion` say in words exactly what the routine does and checks.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { CAPABILITY_TOKEN, isCapabilityToken } from '@agent-contracts/protocol';
 import type { Level } from '../cases.js';
 
 /** One fault scenario. */
@@ -38,8 +39,6 @@ export interface LoadedFaultScenario extends FaultScenario {
 }
 
 const ID = /^faults\/[a-z][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/;
-const CAPABILITY =
-  /^(contract:[A-Za-z0-9]+|bundle:[a-z0-9-]+|digest|store|liveness|checkpoint|trace|clock|crash:[a-z0-9-]+)$/;
 
 /** Every problem with a scenario file, as readable strings; empty when well-formed. */
 export function lintFaultScenario(
@@ -64,8 +63,8 @@ export function lintFaultScenario(
   if (typeof s.spec === 'string' && !/^docs\/spec\/[a-z0-9-]+\.md#[a-z0-9-]+$/.test(s.spec))
     problems.push(`${at}: "spec" must be docs/spec/<page>.md#<anchor>`);
   if (s.level !== 'MUST' && s.level !== 'SHOULD') problems.push(`${at}: "level" must be MUST or SHOULD`);
-  if (!Array.isArray(s.requires) || s.requires.some((r) => typeof r !== 'string' || !CAPABILITY.test(r)))
-    problems.push(`${at}: "requires" must list capability tokens (${CAPABILITY})`);
+  if (!Array.isArray(s.requires) || s.requires.some((r) => typeof r !== 'string' || !isCapabilityToken(r)))
+    problems.push(`${at}: "requires" must list capability tokens (${CAPABILITY_TOKEN})`);
   if (typeof s.fault === 'string' && !kinds.has(s.fault))
     problems.push(`${at}: unknown fault "${s.fault}" (the harness has: ${[...kinds].join(', ')})`);
   if (!Array.isArray(s.anchors) || s.anchors.some((a) => typeof a !== 'string'))

@@ -3,9 +3,9 @@
 // here decides a rule; it only sends what a runtime would send and returns what came back, with
 // spec refusals (-32000) as values so that scenarios can check their codes.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { SPEC_ERROR } from '@agent-contracts/protocol';
 import { HarnessError } from '../errors.js';
 import type { Implementation } from '../implementation.js';
-import { SPEC_ERROR } from '../protocol.js';
 import { FaultCheckFailure, show } from './check.js';
 
 /** A task key. */

@@ -4,7 +4,7 @@
 import type { LineValidator } from '../report-read.js';
 
 export const runLine = validate10;
-const schema11 = {"description":"First line: what ran against what.","type":"object","properties":{"type":{"type":"string","const":"run"},"reportVersion":{"type":"number"},"kit":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"additionalProperties":false,"required":["name","version"]},"protocolVersion":{"type":"number"},"implementation":{"additionalProperties":false,"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"},"language":{"description":"Implementation language, e.g. `typescript`, `rust`, `python`.","type":"string"},"command":{"type":"string"},"capabilities":{"anyOf":[{"description":"What an implementation supports; cases needing anything else are reported not-applicable.","type":"object","properties":{"contracts":{"description":"Contracts (`schemaVersion` names) whose documents `validate` judges.","type":"array","items":{"type":"string"}},"bundles":{"description":"Bundle kinds `validateBundle` judges.","type":"array","items":{"type":"string"}},"digest":{"description":"Whether `digest` (RFC 8785 JCS + SHA-256) is implemented.","type":"boolean"},"store":{"description":"Whether the `store.*` methods are implemented.","type":"boolean"},"liveness":{"description":"Whether the `liveness.*` methods are implemented.","type":"boolean"},"checkpoint":{"description":"Whether `checkpoint.validate` is implemented.","type":"boolean"},"trace":{"description":"Whether the `trace.*` methods are implemented.","type":"boolean"},"clock":{"description":"Whether `clock.set` / `clock.advance` control the implementation's clock.","type":"boolean"},"crashPoints":{"description":"Named crash points `crash.arm` accepts (a subset of {@link CRASH_POINTS}).","type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["bundles","checkpoint","clock","contracts","crashPoints","digest","liveness","store","trace"]},{"type":"null"}]}},"required":["capabilities","command","language","name","version"]},"startedAt":{"type":"string"},"filter":{"type":"array","items":{"type":"string"}},"shard":{"type":["null","string"]},"baseline":{"type":["null","string"]}},"additionalProperties":false,"required":["baseline","filter","implementation","kit","protocolVersion","reportVersion","shard","startedAt","type"]};
+const schema11 = {"description":"First line: what ran against what.","type":"object","properties":{"type":{"type":"string","const":"run"},"reportVersion":{"type":"number"},"kit":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"additionalProperties":false,"required":["name","version"]},"protocolVersion":{"type":"number"},"implementation":{"additionalProperties":false,"type":"object","properties":{"version":{"description":"The implementation's version (non-empty).","type":"string"},"name":{"description":"The implementation's name (non-empty).","type":"string"},"language":{"description":"Implementation language, e.g. `typescript`, `rust`, `python` (non-empty).","type":"string"},"command":{"type":"string"},"capabilities":{"anyOf":[{"description":"What an implementation supports; cases needing anything else are reported not-applicable.","type":"object","properties":{"contracts":{"description":"Contracts (`schemaVersion` names) whose documents `validate` judges; cases require `contract:<Name>`.","type":"array","items":{"type":"string"}},"bundles":{"description":"Bundle kinds `validateBundle` judges; cases require `bundle:<kind>`.","type":"array","items":{"type":"string"}},"digest":{"description":"Whether `digest` (RFC 8785 JCS + SHA-256) is implemented.","type":"boolean"},"store":{"description":"Whether the `store.*` methods are implemented.","type":"boolean"},"liveness":{"description":"Whether the `liveness.*` methods are implemented.","type":"boolean"},"checkpoint":{"description":"Whether `checkpoint.validate` is implemented.","type":"boolean"},"trace":{"description":"Whether the `trace.*` methods are implemented.","type":"boolean"},"clock":{"description":"Whether `clock.set` / `clock.advance` control the implementation's clock.","type":"boolean"},"crashPoints":{"description":"Named crash points `crash.arm` accepts (a subset of `commit-before-write`, `commit-after-write`); scenarios require `crash:<point>`.","type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["bundles","checkpoint","clock","contracts","crashPoints","digest","liveness","store","trace"]},{"type":"null"}]}},"required":["capabilities","command","language","name","version"]},"startedAt":{"type":"string"},"filter":{"type":"array","items":{"type":"string"}},"shard":{"type":["null","string"]},"baseline":{"type":["null","string"]}},"additionalProperties":false,"required":["baseline","filter","implementation","kit","protocolVersion","reportVersion","shard","startedAt","type"]};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -141,17 +141,17 @@ return false;
 else {
 const _errs17 = errors;
 for(const key2 of Object.keys(data6)){
-if(!(((((key2 === "name") || (key2 === "version")) || (key2 === "language")) || (key2 === "command")) || (key2 === "capabilities"))){
+if(!(((((key2 === "version") || (key2 === "name")) || (key2 === "language")) || (key2 === "command")) || (key2 === "capabilities"))){
 validate10.errors = [{instancePath:instancePath+"/implementation",schemaPath:"#/properties/implementation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
 }
 if(_errs17 === errors){
-if(data6.name !== undefined && func0.call(data6, "name")){
+if(data6.version !== undefined && func0.call(data6, "version")){
 const _errs18 = errors;
-if(typeof data6.name !== "string"){
-validate10.errors = [{instancePath:instancePath+"/implementation/name",schemaPath:"#/properties/implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+if(typeof data6.version !== "string"){
+validate10.errors = [{instancePath:instancePath+"/implementation/version",schemaPath:"#/properties/implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -160,10 +160,10 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data6.version !== undefined && func0.call(data6, "version")){
+if(data6.name !== undefined && func0.call(data6, "name")){
 const _errs20 = errors;
-if(typeof data6.version !== "string"){
-validate10.errors = [{instancePath:instancePath+"/implementation/version",schemaPath:"#/properties/implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+if(typeof data6.name !== "string"){
+validate10.errors = [{instancePath:instancePath+"/implementation/name",schemaPath:"#/properties/implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid2 = _errs20 === errors;
@@ -811,7 +811,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"type":"object","properties":{"error":{"type":"number"},"pass":{"type":"number"},"fail":{"type":"number"},"timeout":{"type":"number"},"crash":{"type":"number"},"not-applicable":{"type":"number"}},"additionalProperties":false,"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"type":"object","properties":{"crash":{"type":"number"},"not-applicable":{"type":"number"},"error":{"type":"number"},"pass":{"type":"number"},"fail":{"type":"number"},"timeout":{"type":"number"}},"additionalProperties":false,"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -888,18 +888,18 @@ return false;
 else {
 const _errs10 = errors;
 for(const key1 of Object.keys(data3)){
-if(!((((((key1 === "error") || (key1 === "pass")) || (key1 === "fail")) || (key1 === "timeout")) || (key1 === "crash")) || (key1 === "not-applicable"))){
+if(!((((((key1 === "crash") || (key1 === "not-applicable")) || (key1 === "error")) || (key1 === "pass")) || (key1 === "fail")) || (key1 === "timeout"))){
 validate12.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
 }
 }
 if(_errs10 === errors){
-if(data3.error !== undefined && func0.call(data3, "error")){
-let data4 = data3.error;
+if(data3.crash !== undefined && func0.call(data3, "crash")){
+let data4 = data3.crash;
 const _errs11 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate12.errors = [{instancePath:instancePath+"/counts/error",schemaPath:"#/properties/counts/properties/error/type",keyword:"type",params:{type: "number"}}];
+validate12.errors = [{instancePath:instancePath+"/counts/crash",schemaPath:"#/properties/counts/properties/crash/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -908,11 +908,11 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.pass !== undefined && func0.call(data3, "pass")){
-let data5 = data3.pass;
+if(data3["not-applicable"] !== undefined && func0.call(data3, "not-applicable")){
+let data5 = data3["not-applicable"];
 const _errs13 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate12.errors = [{instancePath:instancePath+"/counts/pass",schemaPath:"#/properties/counts/properties/pass/type",keyword:"type",params:{type: "number"}}];
+validate12.errors = [{instancePath:instancePath+"/counts/not-applicable",schemaPath:"#/properties/counts/properties/not-applicable/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 var valid1 = _errs13 === errors;
@@ -921,11 +921,11 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.fail !== undefined && func0.call(data3, "fail")){
-let data6 = data3.fail;
+if(data3.error !== undefined && func0.call(data3, "error")){
+let data6 = data3.error;
 const _errs15 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate12.errors = [{instancePath:instancePath+"/counts/fail",schemaPath:"#/properties/counts/properties/fail/type",keyword:"type",params:{type: "number"}}];
+validate12.errors = [{instancePath:instancePath+"/counts/error",schemaPath:"#/properties/counts/properties/error/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 var valid1 = _errs15 === errors;
@@ -934,11 +934,11 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.timeout !== undefined && func0.call(data3, "timeout")){
-let data7 = data3.timeout;
+if(data3.pass !== undefined && func0.call(data3, "pass")){
+let data7 = data3.pass;
 const _errs17 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate12.errors = [{instancePath:instancePath+"/counts/timeout",schemaPath:"#/properties/counts/properties/timeout/type",keyword:"type",params:{type: "number"}}];
+validate12.errors = [{instancePath:instancePath+"/counts/pass",schemaPath:"#/properties/counts/properties/pass/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 var valid1 = _errs17 === errors;
@@ -947,11 +947,11 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.crash !== undefined && func0.call(data3, "crash")){
-let data8 = data3.crash;
+if(data3.fail !== undefined && func0.call(data3, "fail")){
+let data8 = data3.fail;
 const _errs19 = errors;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-validate12.errors = [{instancePath:instancePath+"/counts/crash",schemaPath:"#/properties/counts/properties/crash/type",keyword:"type",params:{type: "number"}}];
+validate12.errors = [{instancePath:instancePath+"/counts/fail",schemaPath:"#/properties/counts/properties/fail/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 var valid1 = _errs19 === errors;
@@ -960,11 +960,11 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3["not-applicable"] !== undefined && func0.call(data3, "not-applicable")){
-let data9 = data3["not-applicable"];
+if(data3.timeout !== undefined && func0.call(data3, "timeout")){
+let data9 = data3.timeout;
 const _errs21 = errors;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate12.errors = [{instancePath:instancePath+"/counts/not-applicable",schemaPath:"#/properties/counts/properties/not-applicable/type",keyword:"type",params:{type: "number"}}];
+validate12.errors = [{instancePath:instancePath+"/counts/timeout",schemaPath:"#/properties/counts/properties/timeout/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 var valid1 = _errs21 === errors;

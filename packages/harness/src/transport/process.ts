@@ -5,6 +5,7 @@
 // letting them hang. stderr is free for the implementation's logs and is kept as context.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { nestingDepth } from '@agent-contracts/digest';
+import { rpcFailureMessage } from '@agent-contracts/protocol';
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
 
 /** How to start an implementation and how patient to be with it. */
@@ -431,7 +432,7 @@ export class ImplementationProcess {
     if (hasError) {
       const error = m.error as { code?: unknown; message?: unknown; data?: unknown } | null;
       pending.reject(
-        this.#error('IMPL_RPC_ERROR', `${pending.method} failed: ${String(error?.message ?? 'error')}`, {
+        this.#error('IMPL_RPC_ERROR', rpcFailureMessage(pending.method, error ?? undefined), {
           method: pending.method,
           error,
         }),

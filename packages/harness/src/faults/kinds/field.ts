@@ -6,8 +6,8 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { checkFencedInvariants, type HistoryEvent } from '@agent-contracts/history';
+import { SPEC_ERROR } from '@agent-contracts/protocol';
 import { HarnessError } from '../../errors.js';
-import { SPEC_ERROR } from '../../protocol.js';
 import { check, checkEqual, FaultCheckFailure, FaultNotApplicable, show } from '../check.js';
 import {
   Actor,

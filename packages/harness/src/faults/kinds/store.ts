@@ -3,7 +3,7 @@
 // store, and every verdict rests on the durable history read back by a fresh process and on the
 // fake tool's count, never on what the process under test says about itself.
 import { checkFencedInvariants, checkLinearizable, type HistoryEvent } from '@agent-contracts/history';
-import { CRASH_POINTS } from '../../protocol.js';
+import { CRASH_POINTS } from '@agent-contracts/protocol';
 import { check, checkEqual, FaultCheckFailure, show } from '../check.js';
 import {
   Actor,

@@ -1,6 +1,6 @@
-// Renders the field table of a contract from its generated JSON Schema, so the spec's tables
-// never drift from the types. Nested objects are flattened with dotted paths; array items
-// with `[]`.
+// Renders the field table of a contract (or of a protocol message) from its generated JSON
+// Schema, so the spec's tables never drift from the types. Nested objects are flattened with
+// dotted paths; array items with `[]`; a `$ref` to a contract's schema is named, not expanded.
 type Schema = { [key: string]: unknown };
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -10,7 +10,11 @@ function branches(schema: Schema): Schema[] {
   return alts ?? [schema];
 }
 
+/** The contract a `$ref` names (`.../TaskRecoveryStateV5.schema.json` -> `TaskRecoveryStateV5`). */
+const refName = (ref: string) => ref.replace(/^.*\//, '').replace(/\.schema\.json$/, '');
+
 function typeOf(schema: Schema): string {
+  if (typeof schema.$ref === 'string') return `${refName(schema.$ref)} document`;
   if ('const' in schema) return `\`${JSON.stringify(schema.const)}\``;
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(' | ');
   const alts = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
@@ -88,7 +92,7 @@ function walk(schema: Schema, prefix: string, rows: Row[], depth: number): void 
   }
 }
 
-/** The markdown table for one contract's schema. */
+/** The markdown table of one schema's properties. */
 export function renderFieldTable(schema: Schema): string {
   const rows: Row[] = [];
   walk(schema, '', rows, 0);

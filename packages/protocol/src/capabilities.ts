@@ -1,0 +1,77 @@
+// The capability vocabulary of protocol v1 (docs/protocol.md#hello-v1): what `hello` declares,
+// and the tokens golden cases and fault scenarios name in `requires`. This list is the only
+// place the vocabulary is spelled; the `Capabilities` type, the token syntax and the check of
+// a `hello` result are derived from it.
+import type { Capabilities } from './messages/hello.js';
+
+/** How a capability is declared in `hello` and named in `requires`. */
+export interface CapabilityEntry {
+  /** The member of `capabilities` in `hello`'s result. */
+  readonly key: keyof Capabilities;
+  /**
+   * `flag`: a boolean, required as the token `<key>`; `list`: an array of names, required as
+   * `<token>:<name>` for one of them.
+   */
+  readonly kind: 'flag' | 'list';
+  /** The token (`list`: its prefix) cases and scenarios name in `requires`. */
+  readonly token: string;
+  /** The characters a name of a `list` capability is made of (a regular expression source). */
+  readonly name?: string;
+}
+
+/** Every capability, in the order of docs/protocol.md. */
+export const CAPABILITIES = [
+  { key: 'contracts', kind: 'list', token: 'contract', name: '[A-Za-z0-9]+' },
+  { key: 'bundles', kind: 'list', token: 'bundle', name: '[a-z0-9-]+' },
+  { key: 'digest', kind: 'flag', token: 'digest' },
+  { key: 'store', kind: 'flag', token: 'store' },
+  { key: 'liveness', kind: 'flag', token: 'liveness' },
+  { key: 'checkpoint', kind: 'flag', token: 'checkpoint' },
+  { key: 'trace', kind: 'flag', token: 'trace' },
+  { key: 'clock', kind: 'flag', token: 'clock' },
+  { key: 'crashPoints', kind: 'list', token: 'crash', name: '[a-z0-9-]+' },
+] as const satisfies readonly CapabilityEntry[];
+
+// Compile-time: the list names every member of `Capabilities` and nothing else.
+type Listed = (typeof CAPABILITIES)[number]['key'];
+const _everyKeyListed: Record<Exclude<keyof Capabilities, Listed>, never> = {};
+void _everyKeyListed;
+
+/** A capability token as `requires` names it: `store`, `contract:<Name>`, `crash:<point>`, ... */
+export const CAPABILITY_TOKEN = new RegExp(
+  `^(${CAPABILITIES.map((c) => (c.kind === 'flag' ? c.token : `${c.token}:${c.name}`)).join('|')})$`,
+);
+
+/** Whether a string is a well-formed capability token. */
+export function isCapabilityToken(token: unknown): token is string {
+  return typeof token === 'string' && CAPABILITY_TOKEN.test(token);
+}
+
+/** Which required capability tokens the declared capabilities do not satisfy (unknown ones included). */
+export function missingCapabilities(requires: readonly string[], caps: Capabilities): string[] {
+  return requires.filter((token) => {
+    const colon = token.indexOf(':');
+    const prefix = colon < 0 ? token : token.slice(0, colon);
+    const entry = CAPABILITIES.find((c) => c.token === prefix && (c.kind === 'list') === colon >= 0);
+    if (!entry) return true;
+    const declared: unknown = caps[entry.key];
+    if (entry.kind === 'flag') return declared !== true;
+    return !Array.isArray(declared) || !declared.includes(token.slice(colon + 1));
+  });
+}
+
+/**
+ * What is wrong with the `capabilities` of a `hello` result, or null when every capability is
+ * declared with its type (a boolean, or an array of strings).
+ */
+export function capabilitiesProblem(caps: unknown): string | null {
+  if (!caps || typeof caps !== 'object' || Array.isArray(caps)) return '"capabilities" must be an object';
+  for (const c of CAPABILITIES) {
+    const v = (caps as Record<string, unknown>)[c.key];
+    const ok =
+      c.kind === 'list' ? Array.isArray(v) && v.every((x) => typeof x === 'string') : typeof v === 'boolean';
+    if (!ok)
+      return `"capabilities.${c.key}" must be ${c.kind === 'list' ? 'an array of strings' : 'a boolean'}`;
+  }
+  return null;
+}
