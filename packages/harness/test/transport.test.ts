@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HarnessError } from '../src/errors.ts';
 import { ImplementationProcess } from '../src/transport/process.ts';
 
@@ -64,6 +64,9 @@ describe('ImplementationProcess', () => {
     ['close-stdout', 'IMPL_STDOUT_CLOSED'],
   ])('a %s implementation fails the request with %s, never hangs', async (mode, code) => {
     const p = start(mode, { requestTimeoutMs: mode === 'hang' ? 300 : 3_000 });
+    // The short deadline is for the hang, not for starting node: wait until the fake is up.
+    if (mode === 'hang')
+      await vi.waitFor(() => expect(p.stderrTail).toContain('mode hang'), { timeout: 30_000 });
     const err = await failure(p.request('hello', {}));
     expect(err.code).toBe(code);
     expect(err.stderrTail).toContain(`mode ${mode}`);
