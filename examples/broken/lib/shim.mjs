@@ -16,7 +16,7 @@ const TSX = import.meta.resolve('tsx');
 /**
  * @typedef {{ jsonrpc: '2.0', id: unknown, method: string, params?: any }} Request
  * @typedef {{ jsonrpc: '2.0', id: unknown, result?: any, error?: { code: number, message: string, data?: any } }} Reply
- * @typedef {{ call(method: string, params: unknown): Promise<Reply> }} Context
+ * @typedef {{ call(method: string, params: unknown): Promise<Reply>, die(): void }} Context
  * @typedef {{
  *   request?(req: Request, ctx: Context): Request | { reply: Reply } | Promise<Request | { reply: Reply }>,
  *   reply?(req: Request, reply: Reply, ctx: Context): Reply | Promise<Reply>,
@@ -52,7 +52,14 @@ export function runShim(hooks = {}) {
       child.stdin.write(`${JSON.stringify(msg)}\n`);
     });
   /** @type {Context} */
-  const ctx = { call: (method, params) => send({ jsonrpc: '2.0', id: `mutant-${++own}`, method, params }) };
+  const ctx = {
+    call: (method, params) => send({ jsonrpc: '2.0', id: `mutant-${++own}`, method, params }),
+    // kill -9 of the reference and of the shim, as a crash point would end the process.
+    die: () => {
+      child.kill('SIGKILL');
+      process.kill(process.pid, 'SIGKILL');
+    },
+  };
 
   createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
     let reply;

@@ -12,7 +12,7 @@ runShim({
       params: {
         ...req.params,
         localDirectory: req.params.localDirectory ?? stateLocation,
-        stateLocation: 'memory:mutant',
+        stateLocation: 'memory:',
       },
     };
   },

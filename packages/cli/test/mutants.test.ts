@@ -1,7 +1,15 @@
 // `agent-contracts mutants`: every broken implementation in examples/broken is caught by the cases
 // its manifest lists (the mutation score CI holds at 100%), and the runner can report survival:
 // an unmodified reference survives, and so does an implementation that only crashes.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +20,28 @@ const fixtures = join(repoRoot, 'packages/cli/test/fixtures/mutants');
 const WHOLE_RUN = 20 * 60_000;
 const temp = mkdtempSync(join(tmpdir(), 'ac-mutants-test-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+const broken = join(repoRoot, 'examples/broken');
+const manifests = readdirSync(broken)
+  .filter((n) => existsSync(join(broken, n, 'mutant.json')))
+  .map((n) => ({ id: n, ...JSON.parse(readFileSync(join(broken, n, 'mutant.json'), 'utf8')) }));
+
+describe('the figures of docs/conformance-quality.md and the README', () => {
+  const quality = readFileSync(join(repoRoot, 'docs/conformance-quality.md'), 'utf8');
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const total = manifests.length;
+
+  it('count the broken implementations of examples/broken, per capability and in all', () => {
+    expect(total).toBeGreaterThanOrEqual(24);
+    expect(quality).toContain(`**${total} of ${total} broken implementations caught: mutation score 100%.**`);
+    expect(quality).toContain(`| total | ${total} |`);
+    const per = new Map<string, number>();
+    for (const m of manifests) per.set(m.capability, (per.get(m.capability) ?? 0) + 1);
+    for (const [capability, n] of per) expect(quality).toContain(`| ${capability} | ${n} |`);
+    for (const m of manifests) expect(quality).toContain(`[${m.id}](../examples/broken/${m.id})`);
+    expect(readme).toContain(`Mutation score: **100%** (${total} of ${total} broken implementations`);
+  });
+});
 
 describe('agent-contracts mutants', () => {
   it(

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { printable, truncated } from '@agent-contracts/harness';
-import { usageError } from '../../args.js';
+import { intOption, usageError } from '../../args.js';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
@@ -35,15 +35,12 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function intOption(name: string, text: string | undefined, fallback: number, min: number, max: number) {
-  if (text === undefined) return fallback;
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max)
-    throw new CliError(
-      'USAGE_BAD_VALUE',
-      `--${name} ${JSON.stringify(printable(text))} must be an integer from ${min} to ${max}.`,
-    );
-  return n;
+function parse(args: readonly string[]) {
+  try {
+    return parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
+  } catch (err) {
+    throw usageError('mutants', err, OPTIONS);
+  }
 }
 
 /** `items` through `work`, at most `jobs` at a time, results in input order. */
@@ -81,15 +78,7 @@ export const mutantsCommand: Command = {
   summary: 'run the kit against broken implementations and print the mutation score',
   help: HELP,
   async run(args: readonly string[], io: Io): Promise<number> {
-    let parsed: ReturnType<
-      typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
-    >;
-    try {
-      parsed = parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
-    } catch (err) {
-      throw usageError('mutants', err, OPTIONS);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parse(args);
     if (values.help) {
       await io.out(HELP);
       return 0;
