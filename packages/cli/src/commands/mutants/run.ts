@@ -15,7 +15,7 @@ export interface MutantResult {
   readonly caughtBy: readonly string[];
   /** Listed cases and scenarios that passed: they do not see the break. */
   readonly passed: readonly string[];
-  /** Listed cases that ended otherwise (error, timeout, crash, not-applicable): they count for nothing. */
+  /** Listed cases that ended otherwise, with the outcome (error, timeout, crash, not-applicable): they count for nothing. */
   readonly other: readonly string[];
   /** Why the status is `error`. */
   readonly detail: string | null;
@@ -87,7 +87,9 @@ export async function runMutant(mutant: MutantManifest, timeoutMs: number): Prom
       parsed.cases.filter((c) => outcome(c.outcome)).map((c) => c.id);
     const caughtBy = ids((o) => o === 'fail');
     const passed = ids((o) => o === 'pass');
-    const other = ids((o) => o !== 'fail' && o !== 'pass');
+    const other = parsed.cases
+      .filter((c) => c.outcome !== 'fail' && c.outcome !== 'pass')
+      .map((c) => `${c.id} (${c.outcome})`);
     return result(caughtBy.length > 0 ? 'caught' : 'survived', { caughtBy, passed, other });
   } catch (e) {
     return result('error', { detail: printable(truncated((e as Error).message, 400)) });
