@@ -17,7 +17,8 @@ import { repoRoot, runCli } from './helpers.ts';
 
 const fixtures = join(repoRoot, 'packages/cli/test/fixtures/mutants');
 // Safety nets only: the machine may be shared and slow; nothing asserts a duration. A generous
-// request deadline keeps a slow start from ending a listed case as timeout instead of fail.
+// request deadline keeps a slow start from ending a listed case as timeout instead of fail, and
+// one job at a time leaves the other test files of the suite their share of the machine.
 const WHOLE_RUN = 20 * 60_000;
 const temp = mkdtempSync(join(tmpdir(), 'ac-mutants-test-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -48,7 +49,7 @@ describe('agent-contracts mutants', () => {
   it(
     'catches every broken implementation of examples/broken by its listed cases: score 100%',
     () => {
-      const run = runCli(['mutants', '--jobs', '2', '--timeout', '60000'], { timeoutMs: WHOLE_RUN });
+      const run = runCli(['mutants', '--jobs', '1', '--timeout', '60000'], { timeoutMs: WHOLE_RUN });
       const rows = run.stdout.split('\n').filter((l) => /^(CAUGHT|SURVIVED|ERROR) /.test(l));
       expect(rows.length, run.stdout + run.stderr).toBeGreaterThanOrEqual(24);
       expect(
