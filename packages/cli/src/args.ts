@@ -37,3 +37,22 @@ export function usageError(command: string, err: unknown, options: OptionSpec): 
     `${message}${suggestion ? ` Did you mean --${suggestion}?` : ''} ${help}`,
   );
 }
+
+/** An integer option from `min` to `max`, `fallback` when absent, else USAGE_BAD_VALUE. */
+export function intOption(
+  name: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (text === undefined) return fallback;
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new CliError(
+      'USAGE_BAD_VALUE',
+      `--${name} ${JSON.stringify(text)} must be an integer from ${min} to ${max}.`,
+    );
+  }
+  return n;
+}

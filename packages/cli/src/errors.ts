@@ -23,6 +23,8 @@ export const CLI_CODES = {
     'The conformance cases (conformance/cases) are malformed: a kit bug or a bad `--conformance` directory. Exit 2.',
   BASELINE_INVALID:
     'The `--baseline` file is missing, not JSON, or not `{ "expectedFailures": [{ "id", "reason" }] }`. Exit 2.',
+  MUTANTS_INVALID:
+    'A `mutants` directory holds no folder with a mutant.json, or a mutant.json is malformed (the message names the field). Exit 2.',
   REPORT_INVALID:
     'A report file cannot be read, is too large, is not UTF-8, or has a line that is not JSON, breaks schemas/harness/ReportLine.schema.json or is out of order (the message names the line and JSON Pointer). Exit 2.',
   REPORT_INCOMPLETE:

@@ -25,6 +25,8 @@ export function runCli(
     env?: Record<string, string>;
     cwd?: string;
     nodeOptions?: string[];
+    /** Safety net only (default 120 s): the run is killed after it. */
+    timeoutMs?: number;
   } = {},
 ): Run {
   const env: Record<string, string> = {};
@@ -40,7 +42,7 @@ export function runCli(
       input: options.input ?? '',
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
-      timeout: 120_000,
+      timeout: options.timeoutMs ?? 120_000,
     },
   );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

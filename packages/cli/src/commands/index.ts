@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { baselineCommand } from './baseline/index.js';
 import { conformCommand } from './conform/index.js';
 import { diffCommand } from './diff/index.js';
+import { mutantsCommand } from './mutants/index.js';
 import { reportCommand } from './report/index.js';
 import { schemaDiffCommand } from './schema-diff/index.js';
 import { validateCommand } from './validate/index.js';
@@ -14,4 +15,5 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   diffCommand,
   schemaDiffCommand,
+  mutantsCommand,
 ];

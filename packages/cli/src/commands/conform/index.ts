@@ -36,7 +36,7 @@ import {
   type SummaryLine,
   startSubprocess,
 } from '@agent-contracts/harness';
-import { usageError } from '../../args.js';
+import { intOption, usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
 import { CliError } from '../../errors.js';
@@ -109,24 +109,6 @@ function parse(args: readonly string[]) {
   } catch (err) {
     throw usageError('conform', err, OPTIONS);
   }
-}
-
-function intOption(
-  name: string,
-  text: string | undefined,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (text === undefined) return fallback;
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new CliError(
-      'USAGE_BAD_VALUE',
-      `--${name} ${JSON.stringify(text)} must be an integer from ${min} to ${max}.`,
-    );
-  }
-  return n;
 }
 
 /**
