@@ -133,7 +133,8 @@ export function jsonDifferences(
         else walk(v, a[k], p, depth + 1);
       }
       if (mode === 'equal')
-        for (const [k, v] of Object.entries(a)) if (!Object.hasOwn(e, k)) add(`${pointer}/${token(k)}`, undefined, v);
+        for (const [k, v] of Object.entries(a))
+          if (!Object.hasOwn(e, k)) add(`${pointer}/${token(k)}`, undefined, v);
       return;
     }
     const same = mode === 'equal' ? isDeepStrictEqual(e, a) : Object.is(e, a) || e === a;

@@ -102,7 +102,8 @@ describe('jsonDifferences, for random JSON pairs', () => {
       fc.property(pair, ([e, a]) => {
         const d = jsonDifferences(e, a, 'contains', 1000);
         expect(d.total === 0).toBe(partialMismatch(e, a) === null);
-        for (const x of d.listed) expect(isDeepStrictEqual(pointerGet(e, x.pointer), pointerGet(a, x.pointer))).toBe(false);
+        for (const x of d.listed)
+          expect(isDeepStrictEqual(pointerGet(e, x.pointer), pointerGet(a, x.pointer))).toBe(false);
       }),
       { numRuns: 500 },
     );
