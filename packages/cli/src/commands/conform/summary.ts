@@ -63,7 +63,8 @@ function differenceLines(
   indent: string,
 ): string[] {
   const out = (differences ?? []).map((d) => `${indent}${differenceLine(d)}`);
-  if (more) out.push(`${indent}... and ${more} more difference${more === 1 ? '' : 's'} (see the JSONL report)`);
+  if (more)
+    out.push(`${indent}... and ${more} more difference${more === 1 ? '' : 's'} (see the JSONL report)`);
   return out;
 }
 
@@ -76,7 +77,9 @@ function caseDetail(c: CaseLine, own = true): string {
   const pad = '           ';
   const out = [`${pad}${printable(c.detail)}`];
   if (own && (c.title || c.spec))
-    out.push(`${pad}${[c.title && printable(c.title), c.spec && `(${printable(c.spec)})`].filter(Boolean).join(' ')}`);
+    out.push(
+      `${pad}${[c.title && printable(c.title), c.spec && `(${printable(c.spec)})`].filter(Boolean).join(' ')}`,
+    );
   out.push(...differenceLines(c.differences, c.moreDifferences, `${pad}  `));
   for (const s of c.afterFailure ?? []) {
     // A step with differences is shown by them; its detail would only repeat them.
