@@ -68,7 +68,9 @@ describe('a different implementation gets every difference, by pointer, in every
       failedStep: 1,
       title: 'prepare on an operation that is prepared: an identical duplicate: replayed, nothing written',
       spec: 'docs/spec/task-continuity-write-gate.md#operation-edge-table',
-      differences: [{ pointer: '/result/status', expected: '"committed"', actual: '"committed-differently"' }],
+      differences: [
+        { pointer: '/result/status', expected: '"committed"', actual: '"committed-differently"' },
+      ],
     });
     expect(c.afterFailure!.map((s) => [s.index, s.method, s.outcome])).toEqual([
       [2, 'store.read', 'pass'],
@@ -94,23 +96,27 @@ describe('a different implementation gets every difference, by pointer, in every
     ]);
   });
 
-  it.skipIf(skipBrowser)('the HTML report: both differences in the failure, open on click', async () => {
-    const html = runCli(['report', '--format', 'html', report]);
-    expect(html.status, html.stderr).toBe(0);
-    const page = join(tmp.dir, 'different.html');
-    writeFileSync(page, html.stdout);
-    const tab = await browser!.newPage();
-    await tab.goto(pathToFileURL(page).href);
-    const failure = tab.locator('details.case', { hasText: CASE });
-    await failure.locator('summary').click();
-    const rows = await failure
-      .locator('table.diff tbody tr')
-      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
-    expect(rows).toEqual([
-      ['/result/status', '"committed"', '"committed-differently"'],
-      ['/result/0/commitKind', '"owner-acquire"', '"something-else"'],
-    ]);
-    expect(await failure.locator('table.diff').nth(1).isVisible()).toBe(true);
-    await tab.close();
-  }, 60_000);
+  it.skipIf(skipBrowser)(
+    'the HTML report: both differences in the failure, open on click',
+    async () => {
+      const html = runCli(['report', '--format', 'html', report]);
+      expect(html.status, html.stderr).toBe(0);
+      const page = join(tmp.dir, 'different.html');
+      writeFileSync(page, html.stdout);
+      const tab = await browser!.newPage();
+      await tab.goto(pathToFileURL(page).href);
+      const failure = tab.locator('details.case', { hasText: CASE });
+      await failure.locator('summary').click();
+      const rows = await failure
+        .locator('table.diff tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+      expect(rows).toEqual([
+        ['/result/status', '"committed"', '"committed-differently"'],
+        ['/result/0/commitKind', '"owner-acquire"', '"something-else"'],
+      ]);
+      expect(await failure.locator('table.diff').nth(1).isVisible()).toBe(true);
+      await tab.close();
+    },
+    60_000,
+  );
 });
