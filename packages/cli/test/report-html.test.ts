@@ -342,16 +342,17 @@ describe.skipIf(skip)('HTML report: what a person reads first', () => {
   }, 120_000);
 
   it('an implementation whose name and messages carry markup changes nothing in the page but the text', async () => {
+    const tab = await browser.newPage();
     const shape = async (name: string, message: string, file: string) => {
-      const tab = await open(renderHtml([smallImplementation(name, message, 5)]), file);
-      const seen = await tab.evaluate(() => ({
+      const path = join(tmp, `${file}.html`);
+      writeFileSync(path, renderHtml([smallImplementation(name, message, 5)]));
+      await tab.goto(pathToFileURL(path).href);
+      return tab.evaluate(() => ({
         tags: [...document.querySelectorAll('*')].map((e) => e.tagName).join(' '),
         heading: document.querySelector('#summary h2')?.textContent,
         pwned: (window as unknown as { pwned?: unknown }).pwned ?? null,
         title: document.title,
       }));
-      await tab.close();
-      return seen;
     };
     const plain = await shape('plain', 'plain', 'plain');
     for (const [i, payload] of PAYLOADS.entries()) {
@@ -360,5 +361,6 @@ describe.skipIf(skip)('HTML report: what a person reads first', () => {
       expect(evil.heading).toBe(`${printable(payload)} 1.0 (rust)`);
       expect(evil).toMatchObject({ pwned: null, title: 'agent-contracts conformance' });
     }
+    await tab.close();
   }, 120_000);
 });

@@ -83,6 +83,20 @@ export function elideAround(text: string, other: string, max = VALUE_CHARS): str
 }
 
 /**
+ * The difference at `pointer` between two values (`undefined`: nothing there), each as JSON text
+ * elided around where the two texts differ.
+ */
+export function differenceAt(pointer: string, expected: unknown, actual: unknown): Difference {
+  const e = expected === undefined ? undefined : jsonText(expected);
+  const a = actual === undefined ? undefined : jsonText(actual);
+  return {
+    pointer,
+    ...(e === undefined ? {} : { expected: elideAround(e, a ?? '') }),
+    ...(a === undefined ? {} : { actual: elideAround(a, e ?? '') }),
+  };
+}
+
+/**
  * The places where `actual` differs from `expected`, in document order (the expected value's
  * members first, then the ones only the actual value has). Each is a leaf: a scalar that differs,
  * a value of another kind (object, array, scalar), or a member or element present on one side
@@ -102,14 +116,7 @@ export function jsonDifferences(
   let total = 0;
   const add = (pointer: string, e: unknown, a: unknown) => {
     total++;
-    if (listed.length >= limit) return;
-    const et = e === undefined ? undefined : jsonText(e);
-    const at = a === undefined ? undefined : jsonText(a);
-    listed.push({
-      pointer,
-      ...(et === undefined ? {} : { expected: elideAround(et, at ?? '') }),
-      ...(at === undefined ? {} : { actual: elideAround(at, et ?? '') }),
-    });
+    if (listed.length < limit) listed.push(differenceAt(pointer, e, a));
   };
   const walk = (e: unknown, a: unknown, pointer: string, depth: number): void => {
     if (depth > MAX_DEPTH) {

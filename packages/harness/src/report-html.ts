@@ -63,13 +63,14 @@ ul.collapsed{columns:2}#filterbar{margin:1rem 0}#filter{width:24rem}`;
 /**
  * The filter box: hides every element with a `data-case` whose text (id, gate, contract,
  * outcome, implementation) does not contain all the words typed. It reads attributes and writes
- * only `hidden` and a count as text: nothing from a report becomes markup or code.
+ * only `hidden` and a count as text: nothing from a report becomes markup or code. It has no
+ * `<`, so no scan of the page for tags can mistake it for markup.
  */
 const SCRIPT = `(function(){var box=document.getElementById('filter');var count=document.getElementById('shown');
-var items=document.querySelectorAll('[data-case]');
+var items=Array.prototype.slice.call(document.querySelectorAll('[data-case]'));
 box.addEventListener('input',function(){var words=box.value.toLowerCase().split(/\\s+/).filter(Boolean);var n=0;
-for(var i=0;i<items.length;i++){var t=items[i].getAttribute('data-case');var show=words.every(function(w){return t.indexOf(w)!==-1});
-items[i].hidden=!show;if(show)n++}count.textContent=words.length?n+' of '+items.length+' shown':''})})();`;
+items.forEach(function(e){var t=e.getAttribute('data-case');var show=words.every(function(w){return t.indexOf(w)!==-1});
+e.hidden=!show;if(show)n++});count.textContent=words.length?n+' of '+items.length+' shown':''})})();`;
 
 const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 

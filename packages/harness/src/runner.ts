@@ -12,7 +12,7 @@ import {
 } from './cases.js';
 import { HarnessError } from './errors.js';
 import type { Implementation } from './implementation.js';
-import { type Difference, type Differences, elideAround, jsonDifferences, jsonText } from './json-diff.js';
+import { type Difference, type Differences, differenceAt, jsonDifferences, jsonText } from './json-diff.js';
 import type { Capabilities } from './protocol.js';
 import { truncated } from './text.js';
 import { describeViolations } from './transport/process.js';
@@ -151,17 +151,6 @@ const plain = (detail: string, differences: Difference[] = []): Judgement => ({
   moreDifferences: 0,
 });
 
-/** The difference `pointer: expected -> actual` of two whole values, each elided around where they differ. */
-function whole(pointer: string, expected: unknown, actual: unknown): Difference {
-  const e = expected === undefined ? undefined : jsonText(expected);
-  const a = actual === undefined ? undefined : jsonText(actual);
-  return {
-    pointer,
-    ...(e === undefined ? {} : { expected: elideAround(e, a ?? '') }),
-    ...(a === undefined ? {} : { actual: elideAround(a, e ?? '') }),
-  };
-}
-
 /** Judge one reply against a step's expectation: null when it matches, else why not and where. */
 export function judgeStep(
   expect: Expectation,
@@ -172,8 +161,8 @@ export function judgeStep(
     const wanted = { data: { code: expect.error } };
     if ('result' in reply)
       return plain(`expected refusal ${expect.error}, got result ${short(reply.result)}`, [
-        whole('/error', wanted, undefined),
-        whole('/result', undefined, reply.result),
+        differenceAt('/error', wanted, undefined),
+        differenceAt('/result', undefined, reply.result),
       ]);
     const data = (rpcError as { data?: { code?: unknown } } | undefined)?.data;
     if (data?.code === expect.error) return null;
@@ -186,8 +175,8 @@ export function judgeStep(
   if ('error' in reply) {
     const wanted = 'result' in expect ? expect.result : 'match' in expect ? expect.match : undefined;
     return plain(`expected a result, got error ${short(rpcError ?? reply.error.message)}`, [
-      whole('/result', wanted, undefined),
-      whole('/error', undefined, rpcError ?? reply.error.message),
+      differenceAt('/result', wanted, undefined),
+      differenceAt('/error', undefined, rpcError ?? reply.error.message),
     ]);
   }
   const under = (found: Differences): Differences => ({
@@ -203,7 +192,7 @@ export function judgeStep(
     return judged('the result', under(jsonDifferences(expect.match, reply.result, 'contains')));
   }
   const r = asValidateResult(reply.result);
-  if (typeof r === 'string') return plain(r, [whole('/result', undefined, reply.result)]);
+  if (typeof r === 'string') return plain(r, [differenceAt('/result', undefined, reply.result)]);
   if ('valid' in expect) {
     if (r.ok && r.issues.length === 0) return null;
     return judged(
@@ -213,10 +202,14 @@ export function judgeStep(
   }
   const want = `${expect.issue.code} at "${expect.issue.path}"`;
   if (r.ok)
-    return plain(`expected ${want}, but the document was accepted`, [whole('/result/ok', false, true)]);
+    return plain(`expected ${want}, but the document was accepted`, [
+      differenceAt('/result/ok', false, true),
+    ]);
   return r.issues.some((i) => i.code === expect.issue.code && i.path === expect.issue.path)
     ? null
-    : plain(`expected ${want}, got ${short(r.issues)}`, [whole('/result/issues', [expect.issue], r.issues)]);
+    : plain(`expected ${want}, got ${short(r.issues)}`, [
+        differenceAt('/result/issues', [expect.issue], r.issues),
+      ]);
 }
 
 /** Judge one reply against a step's expectation: null when it matches, else why not. */
