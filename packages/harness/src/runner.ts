@@ -282,6 +282,15 @@ export function withViolations(
   };
 }
 
+/**
+ * Bounds of `afterFailure`, so that a case line stays far under the report's 1 MiB a line even
+ * for the longest case (266 steps), every character escaped: the later steps list at most 40
+ * differences between them (the rest are counted), and a later step's detail is cut at 300
+ * characters (its differences are listed whole). docs/spec/decisions.md D-GEN-13.
+ */
+const LATER_DIFFERENCES = 40;
+const LATER_DETAIL_CHARS = 300;
+
 /** What the case has seen so far: its first failure, and the steps after it. */
 interface Seen {
   first: { detail: string; judgement: Judgement | null; index: number } | null;
@@ -299,6 +308,8 @@ async function runSteps(
   /** Variables a failed step should have captured, and which step that was. */
   const lost = new Map<string, number>();
   const seen: Seen = { first: null, later: [], stderr: false };
+  /** How many more differences the later steps may list (the report line stays bounded). */
+  let budget = LATER_DIFFERENCES;
   const failed = () => {
     const f = seen.first!;
     return done('fail', f.detail, seen.stderr, {
@@ -310,15 +321,19 @@ async function runSteps(
   };
   for (const [i, step] of c.steps.entries()) {
     const label = `step ${i} (${step.method})`;
-    const after = (outcome: StepResult['outcome'], detail: string, j?: Judgement | null) =>
+    const after = (outcome: StepResult['outcome'], detail: string, j?: Judgement | null) => {
+      const differences = j?.differences.slice(0, budget) ?? [];
+      budget -= differences.length;
+      const more = (j?.moreDifferences ?? 0) + (j?.differences.length ?? 0) - differences.length;
       seen.later.push({
         index: i,
         method: step.method,
         outcome,
-        detail,
-        ...(j?.differences.length ? { differences: j.differences } : {}),
-        ...(j?.moreDifferences ? { moreDifferences: j.moreDifferences } : {}),
+        detail: truncated(detail, LATER_DETAIL_CHARS),
+        ...(differences.length ? { differences } : {}),
+        ...(more ? { moreDifferences: more } : {}),
       });
+    };
     let params: unknown;
     try {
       params = substituteVars(resolveRefs(step.params, options.conformanceDir), vars);

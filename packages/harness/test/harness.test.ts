@@ -488,6 +488,20 @@ describe('a failed step: every difference by pointer, and the later steps still 
     ]);
   });
 
+  it('the later steps list at most 40 differences between them and count the rest', async () => {
+    const impl = tabled({ step: () => ({ a: 0, b: 0, c: 0, d: 0, e: 0 }) });
+    const wrong = { a: 1, b: 1, c: 1, d: 1, e: 1 };
+    const steps = Array.from({ length: 31 }, () => ({ method: 'step', expect: { result: wrong } }));
+    const r = await runCase(impl, { ...base, steps }, opts);
+    expect(r.differences).toHaveLength(5);
+    const later = r.afterFailure!;
+    expect(later).toHaveLength(30);
+    expect(later.flatMap((s) => s.differences ?? [])).toHaveLength(40);
+    expect(later.reduce((n, s) => n + (s.moreDifferences ?? 0), 0)).toBe(30 * 5 - 40);
+    expect(later[8]).toMatchObject({ moreDifferences: 5 });
+    expect(later[8]!.differences).toBeUndefined();
+  });
+
   it('a crash after a failure ends the case, keeps the headline and asks for a restart', async () => {
     const { needsRestart } = await import('../src/runner.ts');
     const impl = tabled({
