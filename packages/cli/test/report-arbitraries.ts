@@ -58,6 +58,23 @@ export const runLineArb: fc.Arbitrary<RunLine> = fc.record({
   baseline: fc.option(hostile),
 });
 
+const differenceArb = fc.record(
+  { pointer: hostile, expected: hostile, actual: hostile },
+  { requiredKeys: ['pointer'] },
+);
+
+const stepArb = fc.record(
+  {
+    index: fc.nat(),
+    method: hostile,
+    outcome: fc.constantFrom('pass', 'fail', 'error', 'timeout', 'crash', 'skipped' as const),
+    detail: hostile,
+    differences: fc.array(differenceArb, { maxLength: 2 }),
+    moreDifferences: fc.nat(),
+  },
+  { requiredKeys: ['index', 'method', 'outcome', 'detail'] },
+);
+
 export const caseLineArb: fc.Arbitrary<CaseLine> = fc.record(
   {
     type: fc.constant('case' as const),
@@ -70,6 +87,12 @@ export const caseLineArb: fc.Arbitrary<CaseLine> = fc.record(
     durationMs: duration,
     stderrTail: hostile,
     expectedFailure: hostile,
+    title: hostile,
+    spec: hostile,
+    failedStep: fc.nat(),
+    differences: fc.array(differenceArb, { maxLength: 3 }),
+    moreDifferences: fc.nat(),
+    afterFailure: fc.array(stepArb, { maxLength: 2 }),
   },
   { requiredKeys: ['type', 'id', 'gate', 'subject', 'level', 'outcome', 'detail', 'durationMs'] },
 );

@@ -28,7 +28,9 @@ afterAll(cleanup);
 const CONTROL = /[^\P{Cc}\t\n]|[\u202a-\u202e\u2066-\u2069]/u;
 /** The elements the renderers write themselves; any other would have come from the report. */
 const HTML_TAGS = new Set(
-  'html head meta title style body h1 p table thead tbody tr th td br small span code'.split(' '),
+  'html head meta title style body h1 h2 h3 h4 p table thead tbody tr th td br small span code section div meter label input details summary ul li pre em script'.split(
+    ' ',
+  ),
 );
 const MARKDOWN_TAGS = new Set('h1 h2 p strong blockquote table thead tbody tr th td'.split(' '));
 

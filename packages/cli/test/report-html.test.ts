@@ -83,7 +83,7 @@ describe.skipIf(skip)('HTML report in headless Chromium', () => {
       // One row per case, in both columns.
       const row = (id: string) =>
         tab.$$eval(
-          `tbody tr`,
+          `#matrix tbody tr`,
           (rows, id) => {
             const r = rows.find((x) => x.querySelector('code')?.textContent === id);
             return r ? [...r.querySelectorAll('td')].map((td) => td.className) : null;
@@ -96,14 +96,14 @@ describe.skipIf(skip)('HTML report in headless Chromium', () => {
       ]);
       expect(await row('digest/jcs/jcs-rfc-3.2.2-primitives')).toEqual(['pass', 'missing']);
       // The cells are coloured by outcome.
-      const colour = await tab.$eval('td.fail', (td) => getComputedStyle(td).backgroundColor);
+      const colour = await tab.$eval('#matrix td.fail', (td) => getComputedStyle(td).backgroundColor);
       expect(colour).toBe('rgb(248, 208, 208)');
       await tab.screenshot({ path: join(tmp, 'report.png'), fullPage: true });
       await tab.close();
     }
   }, 120_000);
 
-  it('runs no script and loads nothing from crafted and random reports, with or without its CSP', async () => {
+  it('runs only its own filter script and loads nothing from crafted and random reports, with or without its CSP', async () => {
     // A crafted report: every string field of every line carries one of the payloads.
     const at = (i: number) => PAYLOADS[i % PAYLOADS.length]!;
     const crafted = (k: number) => {
@@ -160,6 +160,8 @@ describe.skipIf(skip)('HTML report in headless Chromium', () => {
     pages.push({ html: renderHtml(reports.slice(0, 3)), ids: [] });
     expect(pages[1]!.html).not.toContain('Content-Security-Policy');
 
+    const filterScript = /<script>([\s\S]*?)<\/script>/.exec(renderHtml([]))![1];
+    expect(filterScript).toContain("getElementById('filter')");
     // One tab for every page: listeners and the violation recorder are set up once.
     const tab = await browser.newPage();
     const requests: string[] = [];
@@ -184,9 +186,8 @@ describe.skipIf(skip)('HTML report in headless Chromium', () => {
         title: document.title,
         pwned: (window as unknown as { pwned?: unknown }).pwned ?? null,
         violations: (window as unknown as { violations: string[] }).violations,
-        scripts: document.scripts.length,
-        foreign: document.querySelectorAll('img, svg, iframe, link, base, script, object, embed, form')
-          .length,
+        scripts: [...document.scripts].map((s) => s.textContent),
+        foreign: document.querySelectorAll('img, svg, iframe, link, base, object, embed, form').length,
         metas: document.querySelectorAll('meta').length,
         ids: [...document.querySelectorAll('tbody th[scope="row"] code')].map((c) => c.textContent),
       }));
@@ -194,7 +195,8 @@ describe.skipIf(skip)('HTML report in headless Chromium', () => {
         title: 'agent-contracts conformance',
         pwned: null,
         violations: [],
-        scripts: 0,
+        // The page's own filter script, the same on every page: nothing from a report in it.
+        scripts: [filterScript],
         foreign: 0,
       });
       expect(seen.metas).toBeLessThanOrEqual(2);
@@ -202,6 +204,163 @@ describe.skipIf(skip)('HTML report in headless Chromium', () => {
       expect(requests, `page ${i}`).toEqual([url]);
     }
     expect(dialogs).toEqual([]);
+    await tab.close();
+  }, 120_000);
+});
+
+/** A report of a small implementation: `na` cases not applicable, 40 passing, 2 failing. */
+function smallImplementation(name: string, message: string, na = 700) {
+  const run = {
+    type: 'run',
+    reportVersion: 1,
+    kit: { name: 'agent-contracts', version: '0.0.0' },
+    protocolVersion: 1,
+    implementation: { name, version: '1.0', language: 'rust', command: 'x', capabilities: null },
+    startedAt: '2026-12-01T00:00:00.000Z',
+    filter: [],
+    shard: null,
+    baseline: null,
+  };
+  const line = (id: string, gate: string, outcome: string, more = {}) => ({
+    type: 'case',
+    id,
+    gate,
+    subject: 'TaskOperationRecordV1',
+    level: 'MUST',
+    outcome,
+    detail: outcome === 'not-applicable' ? 'the implementation does not declare store' : message,
+    durationMs: 1,
+    title: `title of ${id}`,
+    spec: 'docs/spec/task-continuity-write-gate.md#operation-edge-table',
+    ...more,
+  });
+  const cases = [
+    ...Array.from({ length: na }, (_, i) =>
+      line(`store/na/${i}`, 'TaskContinuityWriteGate', 'not-applicable'),
+    ),
+    ...Array.from({ length: 40 }, (_, i) => line(`digest/jcs/${i}`, 'Digests', 'pass')),
+    line('store/operation/prepared/prepare', 'TaskContinuityWriteGate', 'fail', {
+      failedStep: 1,
+      differences: [{ pointer: '/result/status', expected: '"committed"', actual: JSON.stringify(message) }],
+      afterFailure: [
+        { index: 2, method: 'store.read', outcome: 'pass', detail: 'as expected' },
+        {
+          index: 5,
+          method: 'store.history',
+          outcome: 'fail',
+          detail: message,
+          differences: [{ pointer: '/result/0/commitKind', expected: '"owner-acquire"', actual: '"x"' }],
+        },
+      ],
+      stderrTail: `panic: ${message}\n`,
+    }),
+    line('validate/X/invalid/y', 'TaskContinuityWriteGate', 'error', { stderrTail: message }),
+  ];
+  const counts = { pass: 40, fail: 1, error: 1, timeout: 0, crash: 0, 'not-applicable': na };
+  const summary = {
+    type: 'summary',
+    finishedAt: '2026-12-01T00:01:00.000Z',
+    durationMs: 60_000,
+    counts,
+    conforms: false,
+    unexpectedFailures: ['store/operation/prepared/prepare', 'validate/X/invalid/y'],
+    stalePassing: [],
+  };
+  return parseReport(toJsonl([run, ...cases, summary]));
+}
+
+describe.skipIf(skip)('HTML report: what a person reads first', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const open = async (html: string, name: string) => {
+    const path = join(tmp, `${name}.html`);
+    writeFileSync(path, html);
+    const tab = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await tab.goto(pathToFileURL(path).href);
+    return tab;
+  };
+
+  it('shows the verdict and counts on the first screen; a failure opens on click to its differences; the filter hides rows', async () => {
+    const tab = await open(renderHtml([smallImplementation('small-impl', 'status differs')]), 'small');
+    const inView = (selector: string) =>
+      tab.$eval(selector, (e) => {
+        const r = e.getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+      });
+    expect(await tab.$eval('#summary .verdict', (e) => e.textContent)).toBe('does not conform');
+    expect(await inView('#summary .verdict')).toBe(true);
+    expect(await inView('#summary .counts')).toBe(true);
+    expect(await tab.$eval('#summary .counts', (e) => e.textContent)).toBe(
+      '40 pass · 1 fail · 1 error · 0 timeout · 0 crash · 700 not applicable',
+    );
+    expect(await tab.$$eval('#summary meter', (ms) => ms.map((m) => (m as HTMLMeterElement).value))).toEqual([
+      0, 40,
+    ]);
+    // Failures first: the first failure's line is on the first screen too, closed.
+    expect(await inView('details.case > summary')).toBe(true);
+    const failure = tab.locator('details.case', { hasText: 'store/operation/prepared/prepare' });
+    expect(await failure.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await failure.locator('table.diff').first().isVisible()).toBe(false);
+    await failure.locator('summary').click();
+    expect(await failure.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    const cells = await failure
+      .locator('table.diff tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(cells).toEqual([
+      ['/result/status', '"committed"', '"status differs"'],
+      ['/result/0/commitKind', '"owner-acquire"', '"x"'],
+    ]);
+    expect(await failure.locator('table.diff').first().isVisible()).toBe(true);
+    expect(await failure.locator('pre.stderr').textContent()).toBe('panic: status differs\n');
+    expect(await failure.textContent()).toContain(
+      'docs/spec/task-continuity-write-gate.md#operation-edge-table',
+    );
+    // Passing and not applicable cases are collapsed.
+    expect(
+      await tab.$$eval('details.collapsed', (ds) => ds.map((d) => (d as HTMLDetailsElement).open)),
+    ).toEqual([false, false]);
+    // The filter hides what does not match: here every case but the failures of one gate.
+    const shown = () =>
+      tab.$$eval(
+        '#matrix tbody tr[data-case], details.case',
+        (es) => es.filter((e) => !(e as HTMLElement).hidden).length,
+      );
+    expect(await shown()).toBe(742 + 2);
+    await tab.fill('#filter', 'fail taskcontinuitywritegate');
+    expect(await shown()).toBe(2);
+    expect(await tab.locator('details.case', { hasText: 'validate/X/invalid/y' }).isHidden()).toBe(true);
+    expect(await tab.textContent('#shown')).toMatch(/^2 of 1484 shown$/);
+    await tab.fill('#filter', '');
+    expect(await shown()).toBe(744);
+    await tab.close();
+  }, 120_000);
+
+  it('an implementation whose name and messages carry markup changes nothing in the page but the text', async () => {
+    const tab = await browser.newPage();
+    const shape = async (name: string, message: string, file: string) => {
+      const path = join(tmp, `${file}.html`);
+      writeFileSync(path, renderHtml([smallImplementation(name, message, 5)]));
+      await tab.goto(pathToFileURL(path).href);
+      return tab.evaluate(() => ({
+        tags: [...document.querySelectorAll('*')].map((e) => e.tagName).join(' '),
+        heading: document.querySelector('#summary h2')?.textContent,
+        pwned: (window as unknown as { pwned?: unknown }).pwned ?? null,
+        title: document.title,
+      }));
+    };
+    const plain = await shape('plain', 'plain', 'plain');
+    for (const [i, payload] of PAYLOADS.entries()) {
+      const evil = await shape(payload, payload, `evil-${i}`);
+      expect(evil.tags, payload).toBe(plain.tags);
+      expect(evil.heading).toBe(`${printable(payload)} 1.0 (rust)`);
+      expect(evil).toMatchObject({ pwned: null, title: 'agent-contracts conformance' });
+    }
     await tab.close();
   }, 120_000);
 });

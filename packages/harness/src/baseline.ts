@@ -4,6 +4,7 @@
 
 import type { CaseResult, Outcome } from './runner.js';
 import { globMatch } from './shard.js';
+import { truncated } from './text.js';
 
 export interface BaselineEntry {
   /** A case id, or a glob with `*`. */
@@ -90,7 +91,10 @@ export function updatedBaseline(results: readonly CaseResult[], previous: Baseli
     $comment: 'Expected failures of this implementation; `agent-contracts baseline update` rewrites it.',
     expectedFailures: failing.map((r) => ({
       id: r.id,
-      reason: expectedFailureFor(previous, r.id)?.reason ?? `${r.outcome}: ${r.detail}`.slice(0, 300),
+      // The case's title says what is expected; a report without titles falls back to the headline.
+      reason:
+        expectedFailureFor(previous, r.id)?.reason ??
+        (r.title || truncated(`${r.outcome}: ${r.detail}`, 300)),
     })),
   };
 }

@@ -214,7 +214,15 @@ function containedFile(root: string, rel: string): string {
 }
 
 /** Thrown when a step uses a `$var` no earlier step captured. */
-export class UnboundVariableError extends Error {}
+export class UnboundVariableError extends Error {
+  constructor(
+    message: string,
+    /** The name no earlier step captured. */
+    readonly variable: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Replace every `{"$var": name}` with the captured value. */
 export function substituteVars(value: unknown, vars: ReadonlyMap<string, unknown>): unknown {
@@ -223,7 +231,7 @@ export function substituteVars(value: unknown, vars: ReadonlyMap<string, unknown
   const keys = Object.keys(value);
   if (keys.length === 1 && keys[0] === '$var') {
     const name = String((value as { $var: unknown }).$var);
-    if (!vars.has(name)) throw new UnboundVariableError(`no earlier step captured "${name}"`);
+    if (!vars.has(name)) throw new UnboundVariableError(`no earlier step captured "${name}"`, name);
     return vars.get(name);
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteVars(v, vars)]));

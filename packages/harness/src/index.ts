@@ -9,6 +9,7 @@ export * from './diff.js';
 export * from './errors.js';
 export * from './faults/index.js';
 export * from './implementation.js';
+export * from './json-diff.js';
 export * from './protocol.js';
 export * from './report.js';
 export * from './report-html.js';

@@ -1,11 +1,16 @@
-// A self-contained HTML page from checked reports. Every string from a report is escaped
-// (escape.ts), class names come from a fixed table, and a Content-Security-Policy allows no
-// script and no resource beyond the page's own style sheet.
+// A self-contained HTML page from checked reports: per implementation its verdict, counts and a
+// bar per gate on the first screen; then what did not pass, grouped by gate and contract, each
+// expandable (<details>) to its differences, later steps, stderr excerpt and spec link; passing
+// and not applicable cases collapsed; a filter box; the side-by-side matrix of all cases.
+// Every string from a report is escaped (escape.ts), class names come from fixed tables, and a
+// Content-Security-Policy allows only the page's own style sheet and filter script, by hash.
 import { createHash } from 'node:crypto';
-import { escapeMarkup as h } from './escape.js';
+import { isFailure } from './baseline.js';
+import { escapeMarkupLines, escapeMarkup as h } from './escape.js';
+import type { Difference } from './json-diff.js';
 import type { CaseLine, Report } from './report.js';
-import { judgeReport, VERDICT_TEXT } from './report-verdict.js';
-import type { Outcome } from './runner.js';
+import { judgeReport, type ReportJudgement, VERDICT_TEXT } from './report-verdict.js';
+import type { Outcome, StepResult } from './runner.js';
 
 const CELL: Readonly<Record<Outcome, string>> = {
   pass: 'pass',
@@ -17,35 +22,168 @@ const CELL: Readonly<Record<Outcome, string>> = {
 };
 
 /** The class of a cell: the outcome itself, never a string from the report. */
-const CLASS: Readonly<Record<Outcome, string>> = {
+const CLASS: Readonly<Record<Outcome | StepResult['outcome'], string>> = {
   pass: 'pass',
   fail: 'fail',
   error: 'error',
   timeout: 'timeout',
   crash: 'crash',
   'not-applicable': 'not-applicable',
+  skipped: 'skipped',
 };
 
+const VERDICT_CLASS: Readonly<Record<ReportJudgement['verdict'], string>> = {
+  conforms: 'conforms',
+  'does-not-conform': 'does-not-conform',
+  incomplete: 'incomplete',
+};
+
+/** How much of an implementation's stderr tail a failure shows. */
+const STDERR_SHOWN = 2000;
+
 const STYLE = `body{font:14px system-ui,sans-serif;margin:1.5rem;color:#111}
-table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left}
+table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}
 tr.gate th,tr.gate td{background:#eef;font-weight:bold}
 td.pass{background:#d7f5d7}td.fail{background:#f8d0d0}td.error,td.crash,td.timeout{background:#f3c07a}
 td.not-applicable{background:#eee;color:#666}td.expected{outline:2px dashed #888}
-p.warning{background:#fff3cd;border:1px solid #e0b000;padding:4px 8px}`;
-
-/** No script, no frame, no form, no remote anything: only the inline style sheet, by its hash. */
-const CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'`;
+p.warning{background:#fff3cd;border:1px solid #e0b000;padding:4px 8px}
+#summary{display:flex;flex-wrap:wrap;gap:1rem}
+.impl{border:1px solid #ccc;padding:.5rem 1rem;min-width:18rem}.impl h2{font-size:1.1rem;margin:.2rem 0}
+.verdict{font-weight:bold;font-size:1.2rem;margin:.3rem 0}.verdict.conforms{color:#176317}
+.verdict.does-not-conform{color:#a31515}.verdict.incomplete{color:#8a5a00}
+table.gates td,table.gates th{border:none;padding:1px 6px}meter{width:8rem}
+details.case{border-left:4px solid #a31515;margin:.3rem 0;padding:.1rem .5rem;background:#fdf3f3}
+details.case.error,details.case.timeout,details.case.crash{border-color:#c77700;background:#fdf6ea}
+details.case>summary{cursor:pointer}span.outcome{font-weight:bold;text-transform:uppercase;font-size:.8rem}
+table.diff{margin:.3rem 0}table.diff code{white-space:pre-wrap;word-break:break-all}
+pre.stderr{background:#f4f4f4;padding:.4rem;max-height:16rem;overflow:auto;white-space:pre-wrap;word-break:break-all}
+ul.steps li.pass{color:#176317}ul.steps li.skipped{color:#666}
+ul.collapsed{columns:2}#filterbar{margin:1rem 0}#filter{width:24rem}`;
 
 /**
- * A self-contained HTML page: gates x cases, one column per implementation, so several reports
- * can be compared side by side. Each column's verdict is derived from its case lines.
+ * The filter box: hides every element with a `data-case` whose text (id, gate, contract,
+ * outcome, implementation) does not contain all the words typed. It reads attributes and writes
+ * only `hidden` and a count as text: nothing from a report becomes markup or code. It has no
+ * `<`, so no scan of the page for tags can mistake it for markup.
  */
-export function renderHtml(reports: readonly Report[]): string {
+const SCRIPT = `(function(){var box=document.getElementById('filter');var count=document.getElementById('shown');
+var items=Array.prototype.slice.call(document.querySelectorAll('[data-case]'));
+box.addEventListener('input',function(){var words=box.value.toLowerCase().split(/\\s+/).filter(Boolean);var n=0;
+items.forEach(function(e){var t=e.getAttribute('data-case');var show=words.every(function(w){return t.indexOf(w)!==-1});
+e.hidden=!show;if(show)n++});count.textContent=words.length?n+' of '+items.length+' shown':''})})();`;
+
+const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
+
+/** No frame, no form, no remote anything: only the inline style sheet and the filter script, by their hashes. */
+const CSP = `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; base-uri 'none'; form-action 'none'`;
+
+/** What the filter matches a case against, lowercased. */
+const filterText = (c: CaseLine, impl: string) =>
+  h(
+    [c.id, c.gate, c.subject, c.outcome, c.outcome === 'not-applicable' ? 'n/a' : '', impl]
+      .join(' ')
+      .toLowerCase(),
+  );
+
+const value = (v: string | undefined) => (v === undefined ? '<em>(nothing)</em>' : `<code>${h(v)}</code>`);
+
+function differenceTable(differences: readonly Difference[] | undefined, more: number | undefined): string {
+  if (!differences?.length) return '';
+  const rows = differences
+    .map(
+      (d) =>
+        `<tr><td><code>${h(d.pointer || '(the reply)')}</code></td><td>${value(d.expected)}</td><td>${value(d.actual)}</td></tr>`,
+    )
+    .join('');
+  const rest = more
+    ? `<p>… and ${more} more difference${more === 1 ? '' : 's'} (see the JSONL report)</p>`
+    : '';
+  return `<table class="diff"><thead><tr><th>pointer</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows}</tbody></table>${rest}`;
+}
+
+function laterSteps(steps: readonly StepResult[] | undefined): string {
+  if (!steps?.length) return '';
+  const items = steps
+    .map(
+      (s) =>
+        `<li class="${CLASS[s.outcome]}">step ${s.index} (<code>${h(s.method)}</code>): <span class="outcome">${CLASS[s.outcome]}</span>${s.outcome === 'pass' ? '' : ` ${h(s.detail)}`}${differenceTable(s.differences, s.moreDifferences)}</li>`,
+    )
+    .join('');
+  return `<p>Steps run after the failure:</p><ul class="steps">${items}</ul>`;
+}
+
+/** One case that did not pass, expandable to everything its line says. */
+function failure(c: CaseLine, impl: string): string {
+  const title = c.title ? ` — ${h(c.title)}` : '';
+  const expected = c.expectedFailure
+    ? ` <small>(expected by the baseline: ${h(c.expectedFailure)})</small>`
+    : '';
+  const spec = c.spec ? `<p>Spec: <code>${h(c.spec)}</code></p>` : '';
+  const stderr = c.stderrTail
+    ? `<p>stderr (end):</p><pre class="stderr">${escapeMarkupLines(c.stderrTail.slice(-STDERR_SHOWN))}</pre>`
+    : '';
+  return `<details class="case ${CLASS[c.outcome]}" data-case="${filterText(c, impl)}"><summary><span class="outcome">${CELL[c.outcome]}</span> <code>${h(c.id)}</code>${title}${expected}</summary>
+<p class="detail">${h(c.detail)}</p>${spec}${differenceTable(c.differences, c.moreDifferences)}${laterSteps(c.afterFailure)}${stderr}</details>`;
+}
+
+/** Items of `list` grouped by a key, in order of first appearance. */
+function groupBy<T>(list: readonly T[], key: (t: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const t of list) m.set(key(t), [...(m.get(key(t)) ?? []), t]);
+  return m;
+}
+
+function implSummary(r: Report, j: ReportJudgement, index: number): string {
+  const impl = r.run.implementation;
+  const n = j.counts;
+  const gates = [...groupBy(r.cases, (c) => c.gate)]
+    .map(([gate, list]) => {
+      const pass = list.filter((c) => c.outcome === 'pass').length;
+      const applicable = list.filter((c) => c.outcome !== 'not-applicable').length;
+      const meter = applicable ? `<meter min="0" max="${applicable}" value="${pass}"></meter>` : '';
+      return `<tr><td>${h(gate)}</td><td>${meter}</td><td>${applicable ? `${pass}/${applicable}` : 'n/a'}</td></tr>`;
+    })
+    .join('');
+  return `<div class="impl" id="impl-${index}"><h2>${h(impl.name)} ${h(impl.version)} <small>(${h(impl.language)})</small></h2>
+<p class="verdict ${VERDICT_CLASS[j.verdict]}">${h(VERDICT_TEXT[j.verdict])}</p>
+<p class="counts">${n.pass} pass · ${n.fail} fail · ${n.error} error · ${n.timeout} timeout · ${n.crash} crash · ${n['not-applicable']} not applicable</p>
+<table class="gates">${gates}</table></div>`;
+}
+
+function implDetails(r: Report): string {
+  const name = r.run.implementation.name;
+  const bad = r.cases.filter((c) => isFailure(c.outcome));
+  // Unexpected failures before the ones the baseline expects, each group by gate and contract.
+  const ordered = [...bad.filter((c) => !c.expectedFailure), ...bad.filter((c) => c.expectedFailure)];
+  const failures = [...groupBy(ordered, (c) => c.gate)]
+    .map(
+      ([gate, list]) =>
+        `<h3>${h(gate)}</h3>${[...groupBy(list, (c) => c.subject)].map(([subject, cs]) => `<h4>${h(subject)}</h4>${cs.map((c) => failure(c, name)).join('\n')}`).join('\n')}`,
+    )
+    .join('\n');
+  const collapsed = (outcome: Outcome, label: string) => {
+    const list = r.cases.filter((c) => c.outcome === outcome);
+    if (!list.length) return '';
+    const items = list
+      .map(
+        (c) =>
+          `<li data-case="${filterText(c, name)}"><code>${h(c.id)}</code>${c.title ? ` — ${h(c.title)}` : ''}${outcome === 'not-applicable' ? ` <small>${h(c.detail)}</small>` : ''}</li>`,
+      )
+      .join('');
+    return `<details class="collapsed"><summary>${list.length} ${label}</summary><ul class="collapsed">${items}</ul></details>`;
+  };
+  return `<section class="details"><h2>${h(name)}: ${bad.length ? `${bad.length} not passing` : 'nothing failed'}</h2>
+${failures}
+${collapsed('pass', 'passing')}
+${collapsed('not-applicable', 'not applicable')}</section>`;
+}
+
+/** The side-by-side matrix: gates x cases, one column per implementation. */
+function matrix(reports: readonly Report[], judgements: readonly ReportJudgement[]): string {
   const ids = [...new Set(reports.flatMap((r) => r.cases.map((c) => c.id)))].sort();
   const meta = new Map<string, CaseLine>();
   for (const r of reports) for (const c of r.cases) if (!meta.has(c.id)) meta.set(c.id, c);
   const index = reports.map((r) => new Map(r.cases.map((c) => [c.id, c])));
-  const judgements = reports.map(judgeReport);
   const gates = [...new Set(ids.map((id) => meta.get(id)!.gate))];
   const head = reports
     .map((r, i) => {
@@ -53,14 +191,6 @@ export function renderHtml(reports: readonly Report[]): string {
       return `<th scope="col" data-impl="${h(impl.name)}">${h(impl.name)} ${h(impl.version)}<br><small>${h(impl.language)} · <span class="verdict">${h(VERDICT_TEXT[judgements[i]!.verdict])}</span></small></th>`;
     })
     .join('');
-  const warnings = reports
-    .map((r, i) => {
-      const d = judgements[i]!.disagreements;
-      return d.length
-        ? `<p class="warning">Warning: in the report of ${h(r.run.implementation.name)}, the summary line disagrees with the case lines (${h(d.join('; '))}); its verdict is derived from the case lines.</p>`
-        : '';
-    })
-    .join('\n');
   const sections = gates.map((gate) => {
     const rows = ids
       .filter((id) => meta.get(id)!.gate === gate)
@@ -73,7 +203,11 @@ export function renderHtml(reports: readonly Report[]): string {
             return `<td class="${CLASS[c.outcome]}${star ? ' expected' : ''}" title="${h(c.detail)}">${CELL[c.outcome]}${star}</td>`;
           })
           .join('');
-        return `<tr><th scope="row"><code>${h(id)}</code></th>${cells}</tr>`;
+        const all = index.map((m) => m.get(id)).filter((c): c is CaseLine => c !== undefined);
+        const text = h(
+          `${id} ${gate} ${meta.get(id)!.subject} ${all.map((c) => `${c.outcome}${c.outcome === 'not-applicable' ? ' n/a' : ''}`).join(' ')}`.toLowerCase(),
+        );
+        return `<tr data-case="${text}"><th scope="row"><code>${h(id)}</code></th>${cells}</tr>`;
       });
     const totals = reports
       .map((r) => {
@@ -85,6 +219,26 @@ export function renderHtml(reports: readonly Report[]): string {
       .join('');
     return `<tbody data-gate="${h(gate)}"><tr class="gate"><th scope="rowgroup">${h(gate)}</th>${totals}</tr>${rows.join('')}</tbody>`;
   });
+  return `<details id="all"${reports.length > 1 ? ' open' : ''}><summary>All ${ids.length} cases${reports.length > 1 ? ', side by side' : ''} (* = expected failure, baseline)</summary>
+<table id="matrix"><thead><tr><th scope="col">case</th>${head}</tr></thead>
+${sections.join('\n')}
+</table></details>`;
+}
+
+/**
+ * A self-contained HTML page of one or several reports. Each implementation's verdict is derived
+ * from its case lines (judgeReport); the page loads nothing and runs only its own filter script.
+ */
+export function renderHtml(reports: readonly Report[]): string {
+  const judgements = reports.map(judgeReport);
+  const warnings = reports
+    .map((r, i) => {
+      const d = judgements[i]!.disagreements;
+      return d.length
+        ? `<p class="warning">Warning: in the report of ${h(r.run.implementation.name)}, the summary line disagrees with the case lines (${h(d.join('; '))}); its verdict is derived from the case lines.</p>`
+        : '';
+    })
+    .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
@@ -92,9 +246,11 @@ export function renderHtml(reports: readonly Report[]): string {
 <style>${STYLE}</style></head><body>
 <h1>agent-contracts conformance</h1>
 ${warnings}
-<p>${reports.length} implementation${reports.length === 1 ? '' : 's'}, ${ids.length} cases. * = expected failure (baseline).</p>
-<table id="matrix"><thead><tr><th scope="col">case</th>${head}</tr></thead>
-${sections.join('\n')}
-</table></body></html>
+<section id="summary">${reports.map((r, i) => implSummary(r, judgements[i]!, i)).join('\n')}</section>
+<p id="filterbar"><label>Filter: <input id="filter" type="search" placeholder="case id, gate, contract or outcome" autocomplete="off"></label> <span id="shown"></span></p>
+${reports.map(implDetails).join('\n')}
+${matrix(reports, judgements)}
+<script>${SCRIPT}</script>
+</body></html>
 `;
 }

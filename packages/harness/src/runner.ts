@@ -9,9 +9,12 @@ import {
   pointerGet,
   resolveRefs,
   substituteVars,
+  UnboundVariableError,
 } from './cases.js';
 import { HarnessError } from './errors.js';
 import type { Implementation } from './implementation.js';
+import { type Difference, type Differences, differenceAt, jsonDifferences, jsonText } from './json-diff.js';
+import { truncated } from './text.js';
 import { describeViolations } from './transport/process.js';
 
 /** How a case ended. */
@@ -29,17 +32,48 @@ export interface CaseResult {
   readonly durationMs: number;
   /** The implementation's stderr tail, for error/timeout/crash outcomes. */
   readonly stderrTail?: string;
+  /** The case's title, from its case file (absent in reports written before it was recorded). */
+  readonly title?: string;
+  /** `docs/spec/<page>.md#<anchor>` of what the case checks. */
+  readonly spec?: string;
+  // The requirement ids a case covers will be recorded next to `spec` once the protocol package
+  // publishes them (issue 10); until then none is written or invented.
+  /** Index of the step whose failure is the headline (`detail`), for `fail`. */
+  readonly failedStep?: number;
+  /**
+   * Where the headline step's reply differs from what was expected, by JSON Pointer into the
+   * JSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.
+   */
+  readonly differences?: readonly Difference[];
+  /** How many differences there are beyond those listed in `differences`. */
+  readonly moreDifferences?: number;
+  /**
+   * The steps that ran (or could not be sent) after the headline failure, in order: each is
+   * judged as on its own. docs/spec/decisions.md D-GEN-13.
+   */
+  readonly afterFailure?: readonly StepResult[];
 }
 
-const short = (v: unknown) => {
-  let s: string | undefined;
-  try {
-    s = JSON.stringify(v);
-  } catch {
-    s = undefined;
-  }
-  return s === undefined ? String(v) : s.length > 300 ? `${s.slice(0, 300)}…` : s;
-};
+/** A step run after an earlier step of its case failed. */
+export interface StepResult {
+  /** Index of the step in the case. */
+  readonly index: number;
+  readonly method: string;
+  /** `skipped`: not sent, because its request needs a value the failed step did not yield. */
+  readonly outcome: 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'skipped';
+  readonly detail: string;
+  readonly differences?: readonly Difference[];
+  readonly moreDifferences?: number;
+}
+
+type Done = (
+  outcome: Outcome,
+  detail: string,
+  withStderr?: boolean,
+  more?: Pick<CaseResult, 'failedStep' | 'differences' | 'moreDifferences' | 'afterFailure'>,
+) => CaseResult;
+
+const short = (v: unknown) => truncated(jsonText(v), 300);
 
 interface ValidateLike {
   ok: boolean;
@@ -57,45 +91,112 @@ function asValidateResult(value: unknown): ValidateLike | string {
   return v as ValidateLike;
 }
 
+/**
+ * Why a reply does not meet its expectation: a headline, and every place it differs, by JSON
+ * Pointer into the JSON-RPC response (`/result/...`, `/error/...`). docs/spec/decisions.md D-GEN-12.
+ */
+export interface Judgement {
+  readonly detail: string;
+  /** The first 20 (`DIFFERENCES_LISTED`, json-diff.ts) differences, in document order. */
+  readonly differences: readonly Difference[];
+  /** How many more differences there are than listed. */
+  readonly moreDifferences: number;
+}
+
+/** How many differences the headline names, with their values, before it only counts the rest. */
+const IN_HEADLINE = 3;
+
+const describeDifference = (d: Difference) =>
+  `${d.pointer || '(the reply)'}: expected ${d.expected ?? '(nothing)'}, got ${d.actual ?? '(nothing)'}`;
+
+function judged(what: string, found: Differences, fallback: Difference[] = []): Judgement {
+  const differences = found.total ? found.listed : fallback;
+  const total = found.total || fallback.length;
+  const named = differences.slice(0, IN_HEADLINE).map(describeDifference).join('; ');
+  const rest = total - Math.min(total, IN_HEADLINE);
+  return {
+    detail: `${what} differs at ${total} ${total === 1 ? 'pointer' : 'pointers'}: ${named}${rest ? `; and ${rest} more` : ''}`,
+    differences,
+    moreDifferences: Math.max(0, total - differences.length),
+  };
+}
+
+const plain = (detail: string, differences: Difference[] = []): Judgement => ({
+  detail,
+  differences,
+  moreDifferences: 0,
+});
+
+/** Judge one reply against a step's expectation: null when it matches, else why not and where. */
+export function judgeStep(
+  expect: Expectation,
+  reply: { result: unknown } | { error: HarnessError },
+): Judgement | null {
+  const rpcError = 'error' in reply ? reply.error.detail.error : undefined;
+  if ('error' in expect) {
+    const wanted = { data: { code: expect.error } };
+    if ('result' in reply)
+      return plain(`expected refusal ${expect.error}, got result ${short(reply.result)}`, [
+        differenceAt('/error', wanted, undefined),
+        differenceAt('/result', undefined, reply.result),
+      ]);
+    const data = (rpcError as { data?: { code?: unknown } } | undefined)?.data;
+    if (data?.code === expect.error) return null;
+    const found = jsonDifferences(wanted, rpcError ?? reply.error.message, 'contains');
+    return judged(`expected refusal ${expect.error}; the error`, {
+      total: found.total,
+      listed: found.listed.map((d) => ({ ...d, pointer: `/error${d.pointer}` })),
+    });
+  }
+  if ('error' in reply) {
+    const wanted = 'result' in expect ? expect.result : 'match' in expect ? expect.match : undefined;
+    return plain(`expected a result, got error ${short(rpcError ?? reply.error.message)}`, [
+      differenceAt('/result', wanted, undefined),
+      differenceAt('/error', undefined, rpcError ?? reply.error.message),
+    ]);
+  }
+  const under = (found: Differences): Differences => ({
+    total: found.total,
+    listed: found.listed.map((d) => ({ ...d, pointer: `/result${d.pointer}` })),
+  });
+  if ('result' in expect) {
+    if (isDeepStrictEqual(reply.result, expect.result)) return null;
+    return judged('the result', under(jsonDifferences(expect.result, reply.result, 'equal')));
+  }
+  if ('match' in expect) {
+    if (partialMismatch(expect.match, reply.result) === null) return null;
+    return judged('the result', under(jsonDifferences(expect.match, reply.result, 'contains')));
+  }
+  const r = asValidateResult(reply.result);
+  if (typeof r === 'string') return plain(r, [differenceAt('/result', undefined, reply.result)]);
+  if ('valid' in expect) {
+    if (r.ok && r.issues.length === 0) return null;
+    return judged(
+      'the validate result (expected valid)',
+      under(jsonDifferences({ ok: true, issues: [] }, r, 'contains')),
+    );
+  }
+  const want = `${expect.issue.code} at "${expect.issue.path}"`;
+  if (r.ok)
+    return plain(`expected ${want}, but the document was accepted`, [
+      differenceAt('/result/ok', false, true),
+    ]);
+  return r.issues.some((i) => i.code === expect.issue.code && i.path === expect.issue.path)
+    ? null
+    : plain(`expected ${want}, got ${short(r.issues)}`, [
+        differenceAt('/result/issues', [expect.issue], r.issues),
+      ]);
+}
+
 /** Judge one reply against a step's expectation: null when it matches, else why not. */
 export function judgeReply(
   expect: Expectation,
   reply: { result: unknown } | { error: HarnessError },
 ): string | null {
-  if ('error' in expect) {
-    if ('result' in reply) return `expected refusal ${expect.error}, got result ${short(reply.result)}`;
-    const data = (reply.error.detail.error as { data?: { code?: unknown } } | undefined)?.data;
-    return data?.code === expect.error
-      ? null
-      : `expected refusal ${expect.error}, got ${short(reply.error.detail.error)}`;
-  }
-  if ('error' in reply)
-    return `expected a result, got error ${short(reply.error.detail.error ?? reply.error.message)}`;
-  if ('result' in expect) {
-    return isDeepStrictEqual(reply.result, expect.result)
-      ? null
-      : `expected ${short(expect.result)}, got ${short(reply.result)}`;
-  }
-  if ('match' in expect) {
-    const at = partialMismatch(expect.match, reply.result);
-    if (at === null) return null;
-    const p = at === '/' ? '' : at;
-    return `result differs at ${at}: expected ${short(pointerGet(expect.match, p))}, got ${short(pointerGet(reply.result, p))}`;
-  }
-  const r = asValidateResult(reply.result);
-  if (typeof r === 'string') return r;
-  if ('valid' in expect) {
-    return r.ok && r.issues.length === 0
-      ? null
-      : `expected valid, got ok=${r.ok} with issues ${short(r.issues)}`;
-  }
-  if (r.ok) return `expected ${expect.issue.code} at "${expect.issue.path}", but the document was accepted`;
-  return r.issues.some((i) => i.code === expect.issue.code && i.path === expect.issue.path)
-    ? null
-    : `expected ${expect.issue.code} at "${expect.issue.path}", got ${short(r.issues)}`;
+  return judgeStep(expect, reply)?.detail ?? null;
 }
 
-const FAULT_OUTCOME: Partial<Record<HarnessError['code'], Outcome>> = {
+const FAULT_OUTCOME: Partial<Record<HarnessError['code'], 'timeout' | 'crash'>> = {
   IMPL_TIMEOUT: 'timeout',
   IMPL_EXITED: 'crash',
   IMPL_STDOUT_CLOSED: 'crash',
@@ -114,11 +215,12 @@ export async function runCase(
   options: { conformanceDir: string; timeoutMs: number },
 ): Promise<CaseResult> {
   const started = performance.now();
-  const base = { id: c.id, gate: c.gate, subject: c.subject, level: c.level };
-  const done = (outcome: Outcome, detail: string, withStderr = false): CaseResult => ({
+  const base = { id: c.id, gate: c.gate, subject: c.subject, level: c.level, title: c.title, spec: c.spec };
+  const done: Done = (outcome, detail, withStderr = false, more = {}) => ({
     ...base,
     outcome,
     detail,
+    ...more,
     durationMs: Math.round((performance.now() - started) * 100) / 100,
     ...(withStderr && impl.stderrTail ? { stderrTail: impl.stderrTail.slice(-4096) } : {}),
   });
@@ -156,44 +258,125 @@ export function withViolations(
   };
 }
 
+/**
+ * Bounds of `afterFailure`, so that a case line stays far under the report's 1 MiB a line even
+ * for the longest case (266 steps), every character escaped: the later steps list at most 40
+ * differences between them (the rest are counted), and a later step's detail is cut at 300
+ * characters (its differences are listed whole). docs/spec/decisions.md D-GEN-13.
+ */
+const LATER_DIFFERENCES = 40;
+const LATER_DETAIL_CHARS = 300;
+
+/** What the case has seen so far: its first failure, and the steps after it. */
+interface Seen {
+  first: { detail: string; judgement: Judgement | null; index: number } | null;
+  readonly later: StepResult[];
+  stderr: boolean;
+}
+
 async function runSteps(
   impl: Implementation,
   c: Case,
   options: { conformanceDir: string; timeoutMs: number },
-  done: (outcome: Outcome, detail: string, withStderr?: boolean) => CaseResult,
+  done: Done,
 ): Promise<CaseResult> {
   const vars = new Map<string, unknown>();
+  /** Variables a failed step should have captured, and which step that was. */
+  const lost = new Map<string, number>();
+  const seen: Seen = { first: null, later: [], stderr: false };
+  /** How many more differences the later steps may list (the report line stays bounded). */
+  let budget = LATER_DIFFERENCES;
+  const failed = () => {
+    const f = seen.first!;
+    return done('fail', f.detail, seen.stderr, {
+      failedStep: f.index,
+      ...(f.judgement?.differences.length ? { differences: f.judgement.differences } : {}),
+      ...(f.judgement?.moreDifferences ? { moreDifferences: f.judgement.moreDifferences } : {}),
+      ...(seen.later.length ? { afterFailure: seen.later } : {}),
+    });
+  };
   for (const [i, step] of c.steps.entries()) {
+    const label = `step ${i} (${step.method})`;
+    const after = (outcome: StepResult['outcome'], detail: string, j?: Judgement | null) => {
+      const differences = j?.differences.slice(0, budget) ?? [];
+      budget -= differences.length;
+      const more = (j?.moreDifferences ?? 0) + (j?.differences.length ?? 0) - differences.length;
+      seen.later.push({
+        index: i,
+        method: step.method,
+        outcome,
+        detail: truncated(detail, LATER_DETAIL_CHARS),
+        ...(differences.length ? { differences } : {}),
+        ...(more ? { moreDifferences: more } : {}),
+      });
+    };
     let params: unknown;
     try {
       params = substituteVars(resolveRefs(step.params, options.conformanceDir), vars);
     } catch (e) {
-      return done('error', `step ${i}: cannot resolve its params: ${(e as Error).message}`);
+      const name = e instanceof UnboundVariableError ? e.variable : undefined;
+      if (seen.first && name !== undefined && lost.has(name)) {
+        after(
+          'skipped',
+          `not sent: its request needs "${name}", which step ${lost.get(name)} failed to yield`,
+        );
+        continue;
+      }
+      if (!seen.first) return done('error', `step ${i}: cannot resolve its params: ${(e as Error).message}`);
+      after('error', `cannot resolve its params: ${(e as Error).message}`);
+      return failed();
     }
     let reply: { result: unknown } | { error: HarnessError };
     try {
       reply = { result: await impl.request(step.method, params, { timeoutMs: options.timeoutMs }) };
     } catch (e) {
-      if (!(e instanceof HarnessError))
-        return done('error', `step ${i} (${step.method}): ${(e as Error).message}`);
+      const stop = (
+        outcome: Outcome & StepResult['outcome'],
+        detail: string,
+        withStderr: boolean,
+      ): CaseResult => {
+        if (!seen.first) return done(outcome, `${label}: ${detail}`, withStderr);
+        // A transport failure after an earlier failure ends the case; the headline stays.
+        after(outcome, detail);
+        seen.stderr ||= withStderr;
+        return failed();
+      };
+      if (!(e instanceof HarnessError)) return stop('error', (e as Error).message, false);
       const fault = FAULT_OUTCOME[e.code];
-      if (fault) return done(fault, `step ${i} (${step.method}): ${e.code}: ${e.message}`, true);
-      if (e.code !== 'IMPL_RPC_ERROR')
-        return done('error', `step ${i} (${step.method}): ${e.code}: ${e.message}`, true);
+      if (fault) return stop(fault, `${e.code}: ${e.message}`, true);
+      if (e.code !== 'IMPL_RPC_ERROR') return stop('error', `${e.code}: ${e.message}`, true);
       reply = { error: e };
     }
-    const why = judgeReply(step.expect, reply);
-    if (why) return done('fail', `step ${i} (${step.method}): ${why}`);
+    const judgement = judgeStep(step.expect, reply);
+    const source =
+      'result' in reply ? reply.result : (reply.error.detail.error as { data?: unknown } | undefined)?.data;
+    let uncaptured: string | null = null;
     for (const [name, pointer] of Object.entries(step.capture ?? {})) {
-      const source =
-        'result' in reply ? reply.result : (reply.error.detail.error as { data?: unknown } | undefined)?.data;
       const value = pointerGet(source, pointer);
-      if (value === undefined)
-        return done('fail', `step ${i} (${step.method}): nothing at ${pointer} to capture as "${name}"`);
-      vars.set(name, value);
+      if (value === undefined) {
+        uncaptured ??= `nothing at ${pointer} to capture as "${name}"`;
+        lost.set(name, i);
+      } else vars.set(name, value);
     }
+    const why = judgement?.detail ?? uncaptured;
+    if (why === null) {
+      if (seen.first) after('pass', 'as expected');
+      continue;
+    }
+    if (!seen.first) seen.first = { detail: `${label}: ${why}`, judgement, index: i };
+    else after('fail', why, judgement);
   }
+  if (seen.first) return failed();
   return done('pass', `${c.steps.length} step${c.steps.length === 1 ? '' : 's'} as expected`);
+}
+
+/**
+ * Whether the implementation must be restarted after this case: it crashed or hung, in the
+ * step that decided the case or in one run after an earlier failure.
+ */
+export function needsRestart(result: CaseResult): boolean {
+  const last = result.afterFailure?.at(-1)?.outcome ?? result.outcome;
+  return ['crash', 'timeout'].includes(result.outcome) || ['crash', 'timeout'].includes(last);
 }
 
 /** Options of {@link runSuite}. */
@@ -237,6 +420,8 @@ export async function runSuite(
         gate: c.gate,
         subject: c.subject,
         level: c.level,
+        title: c.title,
+        spec: c.spec,
         outcome: 'error',
         detail: dead,
         durationMs: 0,
@@ -249,7 +434,7 @@ export async function runSuite(
     results.push(result);
     if (!applicable) continue;
     lastRan = results.length - 1;
-    if (result.outcome === 'crash' || result.outcome === 'timeout') {
+    if (needsRestart(result)) {
       if (restarts >= options.restartBudget) {
         dead = `not run: the implementation crashed or hung ${restarts + 1} times, more than the restart budget (${options.restartBudget}) allows`;
       } else {

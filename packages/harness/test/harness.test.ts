@@ -13,6 +13,7 @@ import {
   inShard,
   judgeReply,
   judgeRun,
+  judgeStep,
   lintCases,
   loadCases,
   loadFaultScenarios,
@@ -113,12 +114,13 @@ describe('golden cases', () => {
   });
 });
 
-describe('judging replies', () => {
-  const rpcError = (code: string) =>
-    new HarnessError('IMPL_RPC_ERROR', 'x', {
-      detail: { error: { code: -32000, message: 'm', data: { code } } },
-    });
+/** A JSON-RPC refusal with this spec code. */
+const rpcError = (code: string) =>
+  new HarnessError('IMPL_RPC_ERROR', 'x', {
+    detail: { error: { code: -32000, message: 'm', data: { code } } },
+  });
 
+describe('judging replies', () => {
   it('valid needs ok and no issues; issue needs the exact code at the exact path', () => {
     expect(judgeReply({ valid: true }, { result: { ok: true, issues: [] } })).toBeNull();
     expect(judgeReply({ valid: true }, { result: { ok: false, issues: [{ code: 'X', path: '' }] } })).toMatch(
@@ -400,5 +402,185 @@ describe('protocol violations fail a case, whenever they happen', () => {
     const r = await runCase(scripted(hostile), digestCase('a/x/1'), { conformanceDir, timeoutMs: 1000 });
     expect(r.outcome).toBe('error');
     expect(r.detail).toContain('the harness could not judge the case: Maximum call stack size exceeded');
+  });
+});
+
+describe('a failed step: every difference by pointer, and the later steps still run', () => {
+  /** An implementation answering from a table of method -> reply (a function may throw). */
+  const tabled = (replies: Record<string, (params: unknown) => unknown>) => ({
+    hello: DIGEST_ONLY_HELLO,
+    stderrTail: 'stderr of the implementation',
+    pid: undefined,
+    sent: [] as string[],
+    takeViolations: () => ({ count: 0, first: [] }),
+    async request(this: { sent: string[] }, method: string, params: unknown) {
+      this.sent.push(method);
+      return replies[method]!(params);
+    },
+    async restart() {},
+    async kill() {},
+    pause() {},
+    resume() {},
+    async close() {},
+  });
+  const base = {
+    id: 'x/y/z',
+    title: 'the title of the case',
+    gate: 'G',
+    subject: 'S',
+    spec: 'docs/spec/index.md#gates',
+    level: 'MUST' as const,
+    requires: ['digest'],
+  };
+  const opts = { conformanceDir, timeoutMs: 1000 };
+
+  it('reports the differing pointers with both values, after a long prefix, never cut before them', async () => {
+    const padding = 'p'.repeat(2000);
+    const impl = tabled({ first: () => ({ padding, status: 'closed', blocking: true, extra: 1 }) });
+    const r = await runCase(
+      impl,
+      {
+        ...base,
+        steps: [{ method: 'first', expect: { result: { padding, status: 'open', blocking: false } } }],
+      },
+      opts,
+    );
+    expect(r.outcome).toBe('fail');
+    expect(r.title).toBe('the title of the case');
+    expect(r.spec).toBe('docs/spec/index.md#gates');
+    expect(r.failedStep).toBe(0);
+    expect(r.differences).toEqual([
+      { pointer: '/result/status', expected: '"open"', actual: '"closed"' },
+      { pointer: '/result/blocking', expected: 'false', actual: 'true' },
+      { pointer: '/result/extra', actual: '1' },
+    ]);
+    expect(r.detail).toBe(
+      'step 0 (first): the result differs at 3 pointers: /result/status: expected "open", got "closed"; /result/blocking: expected false, got true; /result/extra: expected (nothing), got 1',
+    );
+  });
+
+  it('runs the later steps, reports each, and skips one that needs what the failed step did not yield', async () => {
+    const impl = tabled({
+      first: () => ({ status: 'other' }),
+      second: () => ({ n: 3 }),
+      third: () => ({ n: 1 }),
+      fourth: () => ({}),
+    });
+    const r = await runCase(
+      impl,
+      {
+        ...base,
+        steps: [
+          { method: 'first', expect: { match: { status: 'open' } }, capture: { tok: '/token' } },
+          { method: 'second', expect: { match: { n: 2 } } },
+          { method: 'third', expect: { match: { n: 1 } } },
+          { method: 'fourth', params: { t: { $var: 'tok' } }, expect: { match: {} } },
+        ],
+      },
+      opts,
+    );
+    expect(r.outcome).toBe('fail');
+    expect(r.detail).toMatch(/^step 0 \(first\): the result differs at 1 pointer: \/result\/status/);
+    expect(r.differences).toEqual([{ pointer: '/result/status', expected: '"open"', actual: '"other"' }]);
+    expect(impl.sent).toEqual(['first', 'second', 'third']);
+    expect(r.afterFailure).toEqual([
+      {
+        index: 1,
+        method: 'second',
+        outcome: 'fail',
+        detail: 'the result differs at 1 pointer: /result/n: expected 2, got 3',
+        differences: [{ pointer: '/result/n', expected: '2', actual: '3' }],
+      },
+      { index: 2, method: 'third', outcome: 'pass', detail: 'as expected' },
+      {
+        index: 3,
+        method: 'fourth',
+        outcome: 'skipped',
+        detail: 'not sent: its request needs "tok", which step 0 failed to yield',
+      },
+    ]);
+  });
+
+  it('the later steps list at most 40 differences between them and count the rest', async () => {
+    const impl = tabled({ step: () => ({ a: 0, b: 0, c: 0, d: 0, e: 0 }) });
+    const wrong = { a: 1, b: 1, c: 1, d: 1, e: 1 };
+    const steps = Array.from({ length: 31 }, () => ({ method: 'step', expect: { result: wrong } }));
+    const r = await runCase(impl, { ...base, steps }, opts);
+    expect(r.differences).toHaveLength(5);
+    const later = r.afterFailure!;
+    expect(later).toHaveLength(30);
+    expect(later.flatMap((s) => s.differences ?? [])).toHaveLength(40);
+    expect(later.reduce((n, s) => n + (s.moreDifferences ?? 0), 0)).toBe(30 * 5 - 40);
+    expect(later[8]).toMatchObject({ moreDifferences: 5 });
+    expect(later[8]!.differences).toBeUndefined();
+  });
+
+  it('a crash after a failure ends the case, keeps the headline and asks for a restart', async () => {
+    const { needsRestart } = await import('../src/runner.ts');
+    const impl = tabled({
+      first: () => ({ a: 1 }),
+      second: () => {
+        throw new HarnessError('IMPL_EXITED', 'the implementation exited (code 1)');
+      },
+      third: () => ({}),
+    });
+    const r = await runCase(
+      impl,
+      {
+        ...base,
+        steps: [
+          { method: 'first', expect: { result: { a: 2 } } },
+          { method: 'second', expect: { result: {} } },
+          { method: 'third', expect: { result: {} } },
+        ],
+      },
+      opts,
+    );
+    expect(r.outcome).toBe('fail');
+    expect(r.detail).toMatch(/^step 0 \(first\)/);
+    expect(impl.sent).toEqual(['first', 'second']);
+    expect(r.afterFailure).toEqual([
+      {
+        index: 1,
+        method: 'second',
+        outcome: 'crash',
+        detail: 'IMPL_EXITED: the implementation exited (code 1)',
+      },
+    ]);
+    expect(r.stderrTail).toBe('stderr of the implementation');
+    expect(needsRestart(r)).toBe(true);
+    expect(needsRestart({ ...r, afterFailure: [] })).toBe(false);
+  });
+
+  it('refusals and validate results are judged by pointer too', () => {
+    const refused = judgeStep({ error: 'A' }, { error: rpcError('B') });
+    expect(refused?.differences).toEqual([{ pointer: '/error/data/code', expected: '"A"', actual: '"B"' }]);
+    const accepted = judgeStep({ error: 'A' }, { result: { ok: 1 } });
+    expect(accepted?.differences).toEqual([
+      { pointer: '/error', expected: '{"data":{"code":"A"}}' },
+      { pointer: '/result', actual: '{"ok":1}' },
+    ]);
+    const issue = judgeStep(
+      { issue: { code: 'X', path: '/a' } },
+      { result: { ok: false, issues: [{ code: 'X', path: '/b' }] } },
+    );
+    expect(issue?.differences).toEqual([
+      {
+        pointer: '/result/issues',
+        expected: '[{"code":"X","path":"/a"}]',
+        actual: '[{"code":"X","path":"/b"}]',
+      },
+    ]);
+    const invalid = judgeStep({ valid: true }, { result: { ok: false, issues: [{ code: 'X', path: '' }] } });
+    expect(invalid?.differences).toEqual([
+      { pointer: '/result/ok', expected: 'true', actual: 'false' },
+      { pointer: '/result/issues/0', actual: '{"code":"X","path":""}' },
+    ]);
+  });
+
+  it('baseline update writes the case title as the reason', () => {
+    const failing = { ...result('a/b/c', 'fail'), title: 'the title', detail: 'x'.repeat(1000) };
+    expect(updatedBaseline([failing], null).expectedFailures).toEqual([{ id: 'a/b/c', reason: 'the title' }]);
+    expect(updatedBaseline([result('a/b/d', 'fail')], null).expectedFailures[0]!.reason).toBe('fail: fail');
   });
 });

@@ -97,6 +97,8 @@ export async function runFaultScenario(
     gate: scenario.gate,
     subject: scenario.subject,
     level: scenario.level,
+    title: scenario.title,
+    spec: scenario.spec,
     outcome,
     detail,
     durationMs: Math.round((performance.now() - started) * 100) / 100,

@@ -17,6 +17,11 @@
 //   grandchild <file>   starts `sleep 600` holding stdout, in its process group; writes its pid
 //   escaped <file>      the same, but the sleeper leaves the process group (setsid)
 //   env <file>          writes the names and values of its environment to <file> as JSON
+//   different           a different implementation, not a broken one: `store.transitionOwner`
+//                       answers with `status` "committed-differently", and `store.history`
+//                       with the `commitKind` of its first entry changed, everything else as the
+//                       real implementation answered (the first document of a case differs in
+//                       one field, and the case's later behaviour differs too)
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -91,6 +96,16 @@ createInterface({ input: real.stdout }).on('line', (line) => {
       process.stderr.write('e'.repeat(256 * 1024));
       return write(`${line}\n`);
     }
+    case 'different':
+      if (method === 'store.transitionOwner' && reply.result && typeof reply.result === 'object') {
+        reply.result.status = 'committed-differently';
+        return write(`${JSON.stringify(reply)}\n`);
+      }
+      if (method === 'store.history' && Array.isArray(reply.result) && reply.result[0]) {
+        reply.result[0].commitKind = 'something-else';
+        return write(`${JSON.stringify(reply)}\n`);
+      }
+      return write(`${line}\n`);
     default:
       return write(`${line}\n`);
   }

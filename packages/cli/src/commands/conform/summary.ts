@@ -5,6 +5,7 @@ import {
   type Capabilities,
   type CaseLine,
   countOutcomes,
+  type Difference,
   missingCapabilities,
   printable,
   printableLines,
@@ -51,6 +52,44 @@ export function capabilityGaps(
   );
 }
 
+/** A difference as `pointer: expected -> actual`, every part printable. */
+const differenceLine = (d: Difference) =>
+  `${printable(d.pointer || '(the reply)')}: ${d.expected === undefined ? '(nothing)' : printable(d.expected)} -> ${d.actual === undefined ? '(nothing)' : printable(d.actual)}`;
+
+/** The differences of a case or step, indented under it, and how many more there are. */
+function differenceLines(
+  differences: readonly Difference[] | undefined,
+  more: number | undefined,
+  indent: string,
+): string[] {
+  const out = (differences ?? []).map((d) => `${indent}${differenceLine(d)}`);
+  if (more)
+    out.push(`${indent}... and ${more} more difference${more === 1 ? '' : 's'} (see the JSONL report)`);
+  return out;
+}
+
+/**
+ * Everything a case line says beyond its headline: the case's title and spec link (`own`: not
+ * for a group of cases shown by their first), the differences of the headline step, and the
+ * steps run after it.
+ */
+function caseDetail(c: CaseLine, own = true): string {
+  const pad = '           ';
+  const out = [`${pad}${printable(c.detail)}`];
+  if (own && (c.title || c.spec))
+    out.push(
+      `${pad}${[c.title && printable(c.title), c.spec && `(${printable(c.spec)})`].filter(Boolean).join(' ')}`,
+    );
+  out.push(...differenceLines(c.differences, c.moreDifferences, `${pad}  `));
+  for (const s of c.afterFailure ?? []) {
+    // A step with differences is shown by them; its detail would only repeat them.
+    const why = s.outcome === 'pass' || s.differences?.length ? '' : `: ${printable(s.detail)}`;
+    out.push(`${pad}then step ${s.index} (${printable(s.method)}), after the failure: ${s.outcome}${why}`);
+    out.push(...differenceLines(s.differences, s.moreDifferences, `${pad}  `));
+  }
+  return `\n${out.join('\n')}`;
+}
+
 /** What did not pass, each distinct reason once: many items failing the same way are one entry. */
 function notPassing(bad: readonly CaseLine[]): string[] {
   const byDetail = new Map<string, CaseLine[]>();
@@ -65,7 +104,7 @@ function notPassing(bad: readonly CaseLine[]): string[] {
   for (const group of byDetail.values()) {
     if (listed >= LISTED) break;
     const first = group[0]!;
-    const detail = `\n           ${printable(first.detail)}`;
+    const detail = caseDetail(first, false);
     if (group.length >= GROUPED) {
       const ids = group.slice(0, 3).map((c) => c.id);
       out.push(
@@ -78,7 +117,7 @@ function notPassing(bad: readonly CaseLine[]): string[] {
     for (const c of group) {
       if (listed >= LISTED) break;
       out.push(
-        `  ${c.outcome.padEnd(8)} ${c.id}${c.expectedFailure ? ' (expected by the baseline)' : ''}\n           ${printable(c.detail)}`,
+        `  ${c.outcome.padEnd(8)} ${c.id}${c.expectedFailure ? ' (expected by the baseline)' : ''}${caseDetail(c)}`,
       );
       listed++;
       covered++;
