@@ -1,45 +1,20 @@
 // Reports that do not hold a whole run: an interrupted run (no summary line) and a cut-short file
 // (fewer case lines than the summary counts). `diff` refuses them, `report` renders them only when
-// asked, labelled incomplete; and a shard in which nothing applies passes, saying so.
-import { writeFileSync } from 'node:fs';
+// asked, labelled incomplete; and a shard in which nothing applies gives no verdict, saying so.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/main.ts';
 import { memoryIo, repoRoot, runCli, tempDir } from './helpers.ts';
+import { kase, run, summary } from './report-lines.ts';
 
 const { dir, cleanup } = tempDir();
 afterAll(cleanup);
 
-const run = {
-  type: 'run',
-  reportVersion: 1,
-  kit: { name: 'agent-contracts', version: '0.0.0' },
-  protocolVersion: 1,
-  implementation: { name: 'n', version: '1', language: 'node', command: 'x', capabilities: null },
-  startedAt: '2026-12-01T00:00:00.000Z',
-  filter: [],
-  shard: null,
-  baseline: null,
-};
-const kase = (id: string) => ({
-  type: 'case',
-  id,
-  gate: 'TaskContinuityWriteGate',
-  subject: 'TaskRecoveryCommitFenceV1',
-  level: 'MUST',
-  outcome: 'pass',
-  detail: 'ok',
-  durationMs: 2,
-});
-const summary = (pass: number) => ({
-  type: 'summary',
-  finishedAt: '2026-12-01T00:00:01.000Z',
-  durationMs: 1000,
-  counts: { pass, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 0 },
-  conforms: true,
-  unexpectedFailures: [],
-  stalePassing: [],
-});
+const counted = (pass: number) =>
+  summary({
+    counts: { pass, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 0 },
+  });
 let n = 0;
 const file = (lines: readonly unknown[]) => {
   const path = join(dir, `r${n++}.jsonl`);
@@ -52,9 +27,9 @@ async function cli(args: string[]) {
   return { status, stdout: io.stdout, stderr: io.stderr };
 }
 
-const whole = file([run, kase('a/b/1'), kase('a/b/2'), kase('a/b/3'), summary(3)]);
-const interrupted = file([run, kase('a/b/1')]);
-const cutShort = file([run, kase('a/b/1'), summary(3)]);
+const whole = file([run, kase('a/b/1', 'pass'), kase('a/b/2', 'pass'), kase('a/b/3', 'pass'), counted(3)]);
+const interrupted = file([run, kase('a/b/1', 'pass')]);
+const cutShort = file([run, kase('a/b/1', 'pass'), counted(3)]);
 
 describe('reports that do not hold a whole run', () => {
   it('diff refuses an interrupted or a cut-short report with REPORT_INCOMPLETE instead of calling cases removed', async () => {
@@ -83,7 +58,7 @@ describe('reports that do not hold a whole run', () => {
 
 describe('a shard in which nothing applies', () => {
   const FAKE = join(repoRoot, 'packages/harness/test/fakes/fake-conform-impl.mjs');
-  it('passes and says so; the same implementation unsharded does not conform', () => {
+  it('is no verdict: exit 0, never CONFORMS, conforms: false in its report; unsharded it does not conform', () => {
     const args = [
       'conform',
       '--impl',
@@ -92,9 +67,13 @@ describe('a shard in which nothing applies', () => {
       '--filter',
       'validate/IntentSeedV1/*',
     ];
-    const sharded = runCli([...args, '--shard', '1/1']);
+    const report = join(dir, 'empty-shard.jsonl');
+    const sharded = runCli([...args, '--shard', '1/1', '--report', report]);
     expect(sharded.status, sharded.stdout + sharded.stderr).toBe(0);
     expect(sharded.stdout).toContain('Nothing in shard 1/1 applies to this implementation');
+    expect(sharded.stdout).toContain('NO VERDICT');
+    expect(sharded.stdout).not.toMatch(/^CONFORMS$/m);
+    expect(readFileSync(report, 'utf8')).toContain('"conforms":false');
     expect(runCli(args).status).toBe(1);
   });
 });
