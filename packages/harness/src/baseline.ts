@@ -46,17 +46,10 @@ export function isFailure(outcome: Outcome): boolean {
 
 /**
  * The conformance rule: at least one case applied, no failure the baseline does not expect, and no
- * stale baseline entry. A shard (`--shard i/n`) in which nothing applies passes: it holds a share
- * of the cases that an implementation with few capabilities may have no part in, and the other
- * shards judge the rest (docs/cli.md).
+ * stale baseline entry. Nothing applicable never conforms, also in a shard (D-GEN-14).
  */
-export function conformsOf(
-  applicable: number,
-  unexpectedFailures: number,
-  stalePassing: number,
-  sharded = false,
-): boolean {
-  return (applicable > 0 || sharded) && unexpectedFailures === 0 && stalePassing === 0;
+export function conformsOf(applicable: number, unexpectedFailures: number, stalePassing: number): boolean {
+  return applicable > 0 && unexpectedFailures === 0 && stalePassing === 0;
 }
 
 /** The baseline entry matching a case id, if any. */
@@ -64,8 +57,8 @@ export function expectedFailureFor(baseline: Baseline | null, id: string): Basel
   return baseline?.expectedFailures.find((e) => globMatch(e.id, id));
 }
 
-/** Judge a run (or, with `sharded`, one shard of it) against a baseline. */
-export function judgeRun(results: readonly CaseResult[], baseline: Baseline | null, sharded = false) {
+/** Judge a run against a baseline. */
+export function judgeRun(results: readonly CaseResult[], baseline: Baseline | null) {
   const unexpectedFailures = results
     .filter((r) => isFailure(r.outcome) && !expectedFailureFor(baseline, r.id))
     .map((r) => r.id);
@@ -80,7 +73,7 @@ export function judgeRun(results: readonly CaseResult[], baseline: Baseline | nu
   return {
     unexpectedFailures,
     stalePassing,
-    conforms: conformsOf(applicable.length, unexpectedFailures.length, stalePassing.length, sharded),
+    conforms: conformsOf(applicable.length, unexpectedFailures.length, stalePassing.length),
   };
 }
 

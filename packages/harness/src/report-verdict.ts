@@ -43,7 +43,7 @@ export function judgeReport(report: Report): ReportJudgement {
   const s = report.summary;
   if (!s) return { verdict: 'incomplete', counts, unexpectedFailures, disagreements: [] };
   const applicable = report.cases.length - counts['not-applicable'];
-  const fromCases = conformsOf(applicable, unexpectedFailures.length, 0, report.run.shard !== null);
+  const fromCases = conformsOf(applicable, unexpectedFailures.length, 0);
   const disagreements: string[] = [];
   const outcomes = Object.keys(counts) as Array<keyof Counts>;
   const countsDiffer = outcomes.filter((o) => s.counts[o] !== counts[o]);

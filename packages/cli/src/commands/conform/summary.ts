@@ -127,6 +127,12 @@ function notPassing(bad: readonly CaseLine[]): string[] {
   return out;
 }
 
+/** Whether no item of the run applied and none failed (a shard the implementation has no part in). */
+export function emptyShard(summary: SummaryLine): boolean {
+  const n = summary.counts;
+  return n.pass + n.fail + n.error + n.timeout + n.crash === 0 && n['not-applicable'] > 0;
+}
+
 /** The summary of a run. */
 export function renderSummary(
   run: RunLine,
@@ -191,15 +197,20 @@ export function renderSummary(
     for (const id of summary.stalePassing) out.push(`  ${id}`);
   }
   const n = summary.counts;
-  if (run.shard !== null && n['not-applicable'] === cases.length && !unreachable)
+  const noVerdict = run.shard !== null && emptyShard(summary) && !unreachable;
+  if (noVerdict)
     out.push(
       '',
-      `Nothing in shard ${run.shard} applies to this implementation: the shard passes, and the other shards judge the rest.`,
+      `Nothing in shard ${run.shard} applies to this implementation, so this shard observed nothing: it gives no verdict (exit 0, the report says conforms: false). The other shards judge the rest.`,
     );
   out.push(
     '',
     `${cases.length} cases: ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.timeout} timeout, ${n.crash} crash, ${n['not-applicable']} not applicable (${(summary.durationMs / 1000).toFixed(1)} s)`,
-    summary.conforms ? paint.green('CONFORMS') : paint.red('DOES NOT CONFORM'),
+    noVerdict
+      ? paint.bold('NO VERDICT (nothing applicable in this shard)')
+      : summary.conforms
+        ? paint.green('CONFORMS')
+        : paint.red('DOES NOT CONFORM'),
     '',
   );
   return out.join('\n');
