@@ -25,7 +25,7 @@ export interface WorkedExampleBlock {
 }
 
 const MARKER = /^<!-- worked-example:(document|refusal|digest) ([A-Za-z0-9._-]+)(?: ([A-Za-z0-9]+))? -->$/;
-const ANY_MARKER = /<!-- worked-example/;
+const ANY_MARKER = /^\s*<!-- worked-example/;
 
 /** Problems with the markup itself (a marker without its block, a malformed marker). */
 export interface WorkedExampleProblem {
