@@ -21,3 +21,4 @@ export * from './runner.js';
 export * from './shard.js';
 export * from './text.js';
 export * from './transport/process.js';
+export * from './requirements/index.js';

@@ -1,0 +1,3 @@
+export * from './assign.js';
+export * from './pages.js';
+export * from './parse.js';
