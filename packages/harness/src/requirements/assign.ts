@@ -2,8 +2,9 @@
 // prefix, by inserting `**PFX-NNN** ` at the sentence's start and changing nothing else. Ids
 // already written are never touched, so running it again after new sentences arrive (a merge)
 // numbers only the new ones.
-import { parsePage } from './parse.js';
+
 import { RESERVED_FROM } from './pages.js';
+import { parsePage } from './parse.js';
 
 /** Thrown when a prefix has no free number below the reserved range. */
 export class RequirementIdsExhaustedError extends Error {

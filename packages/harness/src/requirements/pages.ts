@@ -24,7 +24,11 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'ACD',
     gate: 'AgentCapabilityDomainCompletenessGate',
   },
-  { page: 'docs/spec/ai-agent-system-architecture-gate.md', prefix: 'ARC', gate: 'AiAgentSystemArchitectureGate' },
+  {
+    page: 'docs/spec/ai-agent-system-architecture-gate.md',
+    prefix: 'ARC',
+    gate: 'AiAgentSystemArchitectureGate',
+  },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 

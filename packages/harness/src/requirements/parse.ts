@@ -21,6 +21,12 @@ export interface ParsedSentence {
   readonly sentence: string;
   /** Marked `*(withdrawn)*` right after its id: kept, never counted, never reused. */
   readonly withdrawn: boolean;
+  /**
+   * The codes (`UPPER_SNAKE_CASE` in code spans) it names, and those the sentences after it in
+   * the same paragraph, list item or cell name before the next normative one ("Else `CODE` at
+   * ..."): what a case expecting the code checks.
+   */
+  readonly codes: readonly string[];
   /** Character offset in the page where the sentence (or its id marker) starts. */
   readonly offset: number;
   /** 1-based line of `offset`. */
@@ -165,27 +171,35 @@ function sentencesOf(text: string, masked: string, unit: Unit): Array<[number, n
 export function parsePage(page: string, text: string): ParsedSentence[] {
   const masked = mask(text);
   const out: ParsedSentence[] = [];
+  const codesIn = (t: string) => [...t.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g)].map((m) => m[1]!);
   for (const unit of unitsOf(text)) {
+    let last: { codes: string[] } | null = null;
     for (const [a, b] of sentencesOf(text, masked, unit)) {
       const maskedSentence = masked.slice(a, b);
       const level = levelOf(maskedSentence);
-      if (!level) continue;
+      if (!level) {
+        if (last) for (const c of codesIn(text.slice(a, b))) if (!last.codes.includes(c)) last.codes.push(c);
+        continue;
+      }
       const raw = text.slice(a, b);
       // The key-word legend names the words; it requires nothing.
       if (/RFC 2119|BCP 14/.test(raw)) continue;
       const markers = [...raw.matchAll(MARKER)];
       const first = markers[0];
       const sentence = raw.replace(MARKER, '').replace(/\s+/g, ' ').trim();
-      out.push({
+      const entry = {
         id: first ? first[1]! : null,
         level,
         page,
         anchor: unit.anchor,
         sentence,
         withdrawn: Boolean(first?.[2]),
+        codes: [...new Set(codesIn(raw))],
         offset: a,
         line: text.slice(0, a).split('\n').length,
-      });
+      };
+      out.push(entry);
+      last = entry;
     }
   }
   return out;
