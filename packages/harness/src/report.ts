@@ -38,6 +38,14 @@ export interface SummaryLine {
   /** True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed. */
   readonly conforms: boolean;
   readonly unexpectedFailures: readonly string[];
+  /**
+   * Ids of SHOULD items that failed without the baseline expecting it, in a run that was not
+   * strict: reported, not failing the run (D-GEN-41). Absent in reports written before levels
+   * counted.
+   */
+  readonly warnings?: readonly string[];
+  /** `conform --strict`: SHOULD failures failed the run too. Absent means not strict. */
+  readonly strict?: boolean;
   readonly stalePassing: readonly string[];
 }
 

@@ -1199,7 +1199,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"type":"object","properties":{"crash":{"type":"number"},"not-applicable":{"type":"number"},"error":{"type":"number"},"pass":{"type":"number"},"fail":{"type":"number"},"timeout":{"type":"number"}},"additionalProperties":false,"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"type":"object","properties":{"crash":{"type":"number"},"not-applicable":{"type":"number"},"error":{"type":"number"},"pass":{"type":"number"},"fail":{"type":"number"},"timeout":{"type":"number"}},"additionalProperties":false,"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1214,7 +1214,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
-if(!(((((((key0 === "type") || (key0 === "finishedAt")) || (key0 === "durationMs")) || (key0 === "counts")) || (key0 === "conforms")) || (key0 === "unexpectedFailures")) || (key0 === "stalePassing"))){
+if(!(func0.call(schema13.properties, key0))){
 validate12.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
@@ -1421,8 +1421,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stalePassing !== undefined && func0.call(data, "stalePassing")){
-let data13 = data.stalePassing;
+if(data.warnings !== undefined && func0.call(data, "warnings")){
+let data13 = data.warnings;
 const _errs29 = errors;
 if(errors === _errs29){
 if(Array.isArray(data13)){
@@ -1431,7 +1431,7 @@ const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 const _errs31 = errors;
 if(typeof data13[i1] !== "string"){
-validate12.errors = [{instancePath:instancePath+"/stalePassing/" + i1,schemaPath:"#/properties/stalePassing/items/type",keyword:"type",params:{type: "string"}}];
+validate12.errors = [{instancePath:instancePath+"/warnings/" + i1,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid3 = _errs31 === errors;
@@ -1441,7 +1441,7 @@ break;
 }
 }
 else {
-validate12.errors = [{instancePath:instancePath+"/stalePassing",schemaPath:"#/properties/stalePassing/type",keyword:"type",params:{type: "array"}}];
+validate12.errors = [{instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -1449,6 +1449,50 @@ var valid0 = _errs29 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.strict !== undefined && func0.call(data, "strict")){
+const _errs33 = errors;
+if(typeof data.strict !== "boolean"){
+validate12.errors = [{instancePath:instancePath+"/strict",schemaPath:"#/properties/strict/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stalePassing !== undefined && func0.call(data, "stalePassing")){
+let data16 = data.stalePassing;
+const _errs35 = errors;
+if(errors === _errs35){
+if(Array.isArray(data16)){
+var valid4 = true;
+const len2 = data16.length;
+for(let i2=0; i2<len2; i2++){
+const _errs37 = errors;
+if(typeof data16[i2] !== "string"){
+validate12.errors = [{instancePath:instancePath+"/stalePassing/" + i2,schemaPath:"#/properties/stalePassing/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid4 = _errs37 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/stalePassing",schemaPath:"#/properties/stalePassing/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs35 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }

@@ -24,12 +24,16 @@ import {
   killAllImplementations,
   loadCases,
   loadFaultScenarios,
+  loadRequirements,
   PROTOCOL_VERSION,
   parseBaseline,
   parseShard,
   printable,
   REPORT_VERSION,
+  type Requirement,
+  RequirementCatalogueError,
   type RunLine,
+  runCoverage,
   runFaultMatrix,
   runSuite,
   START_TIMEOUT_MS,
@@ -68,6 +72,8 @@ Options:
   --restart-budget <n>    restarts allowed after crashes or hangs (default 3)
   --baseline <file>       expected failures (JSON); an unexpected failure fails the run, and so
                           does a baseline entry that now passes
+  --strict                a failed SHOULD case fails the run too (without it, it is a warning:
+                          listed apart in the summary, \`warnings\` in the report)
   --report <file>         write the canonical JSONL report there
   --state <dir>           durable state location for the implementation (default: a temp dir)
   --state-url <url>       a postgres:// URL instead: job i gets the schema <s>_<i>, where <s> is
@@ -92,6 +98,7 @@ const OPTIONS = {
   'start-timeout': { type: 'string' },
   'restart-budget': { type: 'string' },
   baseline: { type: 'string' },
+  strict: { type: 'boolean' },
   report: { type: 'string' },
   state: { type: 'string' },
   'state-url': { type: 'string' },
@@ -244,6 +251,13 @@ export const conformCommand: Command = {
         'CASES_INVALID',
         `cannot read cases from ${conformanceDir}: ${(e as Error).message}`,
       );
+    }
+    let catalogue: Requirement[];
+    try {
+      catalogue = loadRequirements(conformanceDir);
+    } catch (e) {
+      if (e instanceof RequirementCatalogueError) throw new CliError('CASES_INVALID', e.message);
+      throw e;
     }
     let allFaults: FaultScenario[] = [];
     if (!values['no-faults']) {
@@ -469,7 +483,8 @@ export const conformCommand: Command = {
       // Results in case order, whatever order the jobs finished in.
       const order = new Map([...cases, ...faults].map((c, i) => [c.id, i]));
       results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-      const verdict = judgeRun(results, baseline);
+      const strict = values.strict ?? false;
+      const verdict = judgeRun(results, baseline, { strict });
       const run = runLine();
       const caseLines = caseLinesOf(results);
       const summary: SummaryLine = {
@@ -479,6 +494,8 @@ export const conformCommand: Command = {
         counts: countOutcomes(results),
         conforms: verdict.conforms && !unreachable,
         unexpectedFailures: verdict.unexpectedFailures,
+        warnings: verdict.warnings,
+        strict,
         stalePassing: verdict.stalePassing,
       };
       const lines = [
@@ -489,7 +506,8 @@ export const conformCommand: Command = {
       if (reportPath !== undefined) writeFileSync(reportPath, `${lines.join('\n')}\n`);
 
       const requires = new Map([...cases, ...faults].map((c) => [c.id, c.requires]));
-      await io.out(renderSummary(run, caseLines, summary, paint, unreachable, requires));
+      const coverage = runCoverage(catalogue, results);
+      await io.out(renderSummary(run, caseLines, summary, paint, unreachable, requires, coverage));
       // A shard in which nothing applied observed nothing: it is no verdict, neither a pass nor a
       // failure, so it does not turn a CI shard matrix red (D-GEN-14).
       if (shard !== null && emptyShard(summary) && !unreachable) return 0;
