@@ -39,6 +39,8 @@ export interface CaseResult {
   /**
    * Ids of the requirements the case checks (docs/coverage.md); absent in reports written before
    * they were recorded.
+   * @maxItems 64
+   * @items.type string
    */
   readonly requirements?: readonly string[];
   /** Index of the step whose failure is the headline (`detail`), for `fail`. */

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   type Baseline,
@@ -43,13 +42,12 @@ import {
 import { intOption, usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
+import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
 import { progressFor } from './progress.js';
 import { emptyShard, renderSummary } from './summary.js';
-
-const DEFAULT_CONFORMANCE = fileURLToPath(new URL('../../../../../conformance/', import.meta.url));
 
 const HELP = `Usage: agent-contracts conform --impl "<command>" [options]
 
