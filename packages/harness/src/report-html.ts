@@ -38,6 +38,7 @@ const VERDICT_CLASS: Readonly<Record<ReportJudgement['verdict'], string>> = {
   conforms: 'conforms',
   'does-not-conform': 'does-not-conform',
   incomplete: 'incomplete',
+  interrupted: 'incomplete',
 };
 
 /** How much of an implementation's stderr tail a failure shows. */

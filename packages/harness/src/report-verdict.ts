@@ -5,10 +5,11 @@ import { conformsOf, failsRun, isFailure } from './baseline.js';
 import { type Counts, countOutcomes, type Report } from './report.js';
 
 /**
- * `conforms` only when the case lines and the summary line both say so and agree; `incomplete`
- * when there is no summary line (the run did not finish, or the file was cut).
+ * `conforms` only when the case lines and the summary line both say so and agree; `interrupted`
+ * when the report ends with the marker of a run stopped by a signal; `incomplete` when there is
+ * no summary line otherwise (the run did not finish, or the file was cut).
  */
-export type ReportVerdict = 'conforms' | 'does-not-conform' | 'incomplete';
+export type ReportVerdict = 'conforms' | 'does-not-conform' | 'incomplete' | 'interrupted';
 
 /** What a report shows, recomputed from its case lines. */
 export interface ReportJudgement {
@@ -48,7 +49,14 @@ export function judgeReport(report: Report): ReportJudgement {
   const unexpected = report.cases.filter((c) => isFailure(c.outcome) && !c.expectedFailure);
   const unexpectedFailures = unexpected.filter((c) => failsRun(c.level, strict)).map((c) => c.id);
   const warnings = unexpected.filter((c) => !failsRun(c.level, strict)).map((c) => c.id);
-  if (!s) return { verdict: 'incomplete', counts, unexpectedFailures, warnings, disagreements: [] };
+  if (!s)
+    return {
+      verdict: report.interrupted ? 'interrupted' : 'incomplete',
+      counts,
+      unexpectedFailures,
+      warnings,
+      disagreements: [],
+    };
   const applicable = report.cases.length - counts['not-applicable'];
   const fromCases = conformsOf(applicable, unexpectedFailures.length, 0);
   const disagreements: string[] = [];
@@ -84,4 +92,5 @@ export const VERDICT_TEXT: Readonly<Record<ReportVerdict, string>> = {
   conforms: 'conforms',
   'does-not-conform': 'does not conform',
   incomplete: 'incomplete (no summary line: the run did not finish or the report was cut)',
+  interrupted: 'interrupted (the run was stopped by a signal: what finished, no verdict)',
 };

@@ -49,13 +49,30 @@ export interface SummaryLine {
   readonly stalePassing: readonly string[];
 }
 
-export type ReportLine = RunLine | CaseLine | SummaryLine;
+/**
+ * Last line of a run stopped by SIGINT or SIGTERM, in place of the summary line: the case lines
+ * before it are what finished; the report holds no verdict.
+ */
+export interface InterruptedLine {
+  readonly type: 'interrupted';
+  readonly signal: 'SIGINT' | 'SIGTERM';
+  /** When the signal arrived. */
+  readonly at: string;
+  /** Items (cases and scenarios) that finished, each a case line above. */
+  readonly finished: number;
+  /** Items the run had selected. */
+  readonly total: number;
+}
+
+export type ReportLine = RunLine | CaseLine | SummaryLine | InterruptedLine;
 
 /** A parsed report. */
 export interface Report {
   readonly run: RunLine;
   readonly cases: readonly CaseLine[];
   readonly summary: SummaryLine | null;
+  /** The marker of an interrupted run; null when the run was not interrupted (or is older). */
+  readonly interrupted?: InterruptedLine | null;
 }
 
 export function emptyCounts(): Counts {

@@ -1518,9 +1518,120 @@ validate12.errors = vErrors;
 return errors === 0;
 }
 
+export const interruptedLine = validate13;
+const schema14 = {"description":"Last line of a run stopped by SIGINT or SIGTERM, in place of the summary line: the case lines\nbefore it are what finished; the report holds no verdict.","type":"object","properties":{"type":{"type":"string","const":"interrupted"},"signal":{"enum":["SIGINT","SIGTERM"],"type":"string"},"at":{"description":"When the signal arrived.","type":"string"},"finished":{"description":"Items (cases and scenarios) that finished, each a case line above.","type":"number"},"total":{"description":"Items the run had selected.","type":"number"}},"additionalProperties":false,"required":["at","finished","signal","total","type"]};
+
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.at === undefined) || (!(func0.call(data, "at")))) && (missing0 = "at")) || (((data.finished === undefined) || (!(func0.call(data, "finished")))) && (missing0 = "finished"))) || (((data.signal === undefined) || (!(func0.call(data, "signal")))) && (missing0 = "signal"))) || (((data.total === undefined) || (!(func0.call(data, "total")))) && (missing0 = "total"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "type") || (key0 === "signal")) || (key0 === "at")) || (key0 === "finished")) || (key0 === "total"))){
+validate13.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate13.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("interrupted" !== data0){
+validate13.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "interrupted"}}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.signal !== undefined && func0.call(data, "signal")){
+let data1 = data.signal;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate13.errors = [{instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "SIGINT") || (data1 === "SIGTERM"))){
+validate13.errors = [{instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/enum",keyword:"enum",params:{allowedValues: schema14.properties.signal.enum}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.at !== undefined && func0.call(data, "at")){
+const _errs6 = errors;
+if(typeof data.at !== "string"){
+validate13.errors = [{instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.finished !== undefined && func0.call(data, "finished")){
+let data3 = data.finished;
+const _errs8 = errors;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+validate13.errors = [{instancePath:instancePath+"/finished",schemaPath:"#/properties/finished/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.total !== undefined && func0.call(data, "total")){
+let data4 = data.total;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+validate13.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate13.errors = vErrors;
+return errors === 0;
+}
+
 /** The validator of each report line kind, by its `type`. */
 export const LINE_VALIDATORS: Readonly<Record<string, LineValidator>> = {
   "run": runLine,
   "case": caseLine,
   "summary": summaryLine,
+  "interrupted": interruptedLine,
 };

@@ -18,6 +18,7 @@ import {
   HarnessError,
   type Implementation,
   INHERITED_ENVIRONMENT,
+  type InterruptedLine,
   inShard,
   judgeRun,
   killAllImplementations,
@@ -342,16 +343,24 @@ export const conformCommand: Command = {
           : { type: 'case', ...r };
       });
     // SIGINT or SIGTERM: nothing the run started outlives it, its temporary state goes, and what
-    // finished is kept as a report without a summary line (a cut-short report, never a verdict).
+    // finished is kept as a report that ends with an `interrupted` line instead of a summary
+    // (never a verdict; `report` and `diff` refuse it with REPORT_INTERRUPTED).
     const interrupt = (signal: NodeJS.Signals) => {
       killAllImplementations();
       if (ownState) rmSync(stateRoot, { recursive: true, force: true });
       let where = 'no --report was given, so nothing was written';
       if (reportPath !== undefined) {
-        const partial = [runLine(), ...caseLinesOf(results)].map((l) => JSON.stringify(l));
+        const marker: InterruptedLine = {
+          type: 'interrupted',
+          signal: signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+          at: new Date().toISOString(),
+          finished: results.length,
+          total,
+        };
+        const partial = [runLine(), ...caseLinesOf(results), marker].map((l) => JSON.stringify(l));
         try {
           writeFileSync(reportPath, `${partial.join('\n')}\n`);
-          where = `the ${results.length} finished items are in ${reportPath} (no summary line: an incomplete report; render it with \`agent-contracts report --allow-incomplete\`)`;
+          where = `the ${results.length} finished items are in ${reportPath}, marked interrupted (no verdict; render it with \`agent-contracts report --allow-incomplete\`)`;
         } catch (e) {
           where = `the report could not be written (${(e as Error).message})`;
         }

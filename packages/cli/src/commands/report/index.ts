@@ -22,12 +22,13 @@ The HTML page also shows requirement coverage against the kit's catalogue
 Options:
   --format <f>          junit, markdown or html                                [required]
   --allow-incomplete    render a report that does not hold a whole run (an interrupted run's
-                        report has no summary line); it is labelled incomplete, never conforming
+                        report ends with an interrupted line, an unfinished one has no summary
+                        line); it is labelled interrupted or incomplete, never conforming
   -h, --help            show this help
 
 Exit codes: 0 rendered; 2 usage error, a report that is unreadable or breaks its schema
 (REPORT_INVALID, with the line and JSON Pointer), or one that does not hold a whole run
-(REPORT_INCOMPLETE) without --allow-incomplete.
+(REPORT_INTERRUPTED, REPORT_INCOMPLETE) without --allow-incomplete.
 `;
 
 /** `agent-contracts report`. */
