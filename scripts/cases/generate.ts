@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Case } from '@agent-contracts/harness';
+import { type Case, headingAnchor } from '@agent-contracts/harness';
 import { CONTRACTS, GATES } from '@agent-contracts/schemas';
 import { KEYWORD_CODES } from '@agent-contracts/validators';
 import { LIVENESS_CASE_GROUPS, livenessCaseFiles } from './liveness.ts';
@@ -19,18 +19,12 @@ const check = process.argv.includes('--check');
 const GENERATED = ['validate', 'bundles', 'digest', 'store', ...LIVENESS_CASE_GROUPS];
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-const slug = (heading: string) =>
-  heading
-    .toLowerCase()
-    .replace(/[^a-z0-9 -]/g, '')
-    .trim()
-    .replace(/ /g, '-');
 
 /** The anchor of the first heading on a page that mentions `needle`. */
 function anchorOf(page: string, needle: string): string {
   const text = readFileSync(join(repo, page), 'utf8');
   const heading = text.split('\n').find((l) => /^#{2,4} /.test(l) && l.includes(needle));
-  return heading ? slug(heading.replace(/^#+ /, '')) : 'purpose';
+  return heading ? headingAnchor(heading.replace(/^#+ /, '')) : 'purpose';
 }
 
 const list = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
