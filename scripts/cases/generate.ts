@@ -5,10 +5,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Case } from '@agent-contracts/harness';
+import { type Case, headingAnchor } from '@agent-contracts/harness';
 import { CONTRACTS, GATES } from '@agent-contracts/schemas';
 import { KEYWORD_CODES } from '@agent-contracts/validators';
 import { LIVENESS_CASE_GROUPS, livenessCaseFiles } from './liveness.ts';
+import { requirementsOf } from './requirements.ts';
 import { storeCaseFiles } from './store.ts';
 
 const conformance = fileURLToPath(new URL('../../conformance/', import.meta.url));
@@ -18,18 +19,12 @@ const check = process.argv.includes('--check');
 const GENERATED = ['validate', 'bundles', 'digest', 'store', ...LIVENESS_CASE_GROUPS];
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-const slug = (heading: string) =>
-  heading
-    .toLowerCase()
-    .replace(/[^a-z0-9 -]/g, '')
-    .trim()
-    .replace(/ /g, '-');
 
 /** The anchor of the first heading on a page that mentions `needle`. */
 function anchorOf(page: string, needle: string): string {
   const text = readFileSync(join(repo, page), 'utf8');
   const heading = text.split('\n').find((l) => /^#{2,4} /.test(l) && l.includes(needle));
-  return heading ? slug(heading.replace(/^#+ /, '')) : 'purpose';
+  return heading ? headingAnchor(heading.replace(/^#+ /, '')) : 'purpose';
 }
 
 const list = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
@@ -61,15 +56,17 @@ for (const contract of CONTRACTS) {
         expect = { issue: { code, path: e.instancePath } };
         title = e.breaks;
       }
+      const id = `validate/${contract.name}/${kind}/${name}`;
+      const steps = [{ method: 'validate', params: { contract: contract.name, document: ref }, expect }];
       cases.push({
-        id: `validate/${contract.name}/${kind}/${name}`,
+        id,
         title,
         gate: contract.gate,
         subject: contract.name,
         spec,
-        level: 'MUST',
+        ...requirementsOf({ id, spec, steps }, 'validation'),
         requires: [`contract:${contract.name}`],
-        steps: [{ method: 'validate', params: { contract: contract.name, document: ref }, expect }],
+        steps,
       });
     }
   }
@@ -113,15 +110,17 @@ for (const kind of list(bundlesDir)) {
         expect = { issue: { code: e.code, path: e.instancePath } };
         title = e.breaks;
       }
+      const id = `bundle/${kind}/${k}/${name}`;
+      const steps = [{ method: 'validateBundle', params: { $bundle: `${kind}/${k}/${f}` }, expect }];
       cases.push({
-        id: `bundle/${kind}/${k}/${name}`,
+        id,
         title,
         gate,
         subject: kind,
         spec,
-        level: 'MUST',
+        ...requirementsOf({ id, spec, steps }, 'validation'),
         requires: [`bundle:${kind}`],
-        steps: [{ method: 'validateBundle', params: { $bundle: `${kind}/${k}/${f}` }, expect }],
+        steps,
       });
     }
   }
@@ -143,24 +142,27 @@ files.set(
   'digest/jcs.json',
   json({
     $comment: header('conformance/vectors/jcs.json'),
-    cases: vectors.vectors.map(
-      (v): Case => ({
-        id: `digest/jcs/${v.id}`,
+    cases: vectors.vectors.map((v): Case => {
+      const id = `digest/jcs/${v.id}`;
+      const spec = `docs/spec/index.md#${anchorOf('docs/spec/index.md', 'Conventions')}`;
+      const steps = [
+        {
+          method: 'digest',
+          params: { json: v.input },
+          expect: v.error ? { error: v.error } : { result: { canonical: v.canonical, sha256: v.sha256 } },
+        },
+      ];
+      return {
+        id,
         title: v.description,
         gate: 'Digests',
         subject: 'jcs',
-        spec: `docs/spec/index.md#${anchorOf('docs/spec/index.md', 'Conventions')}`,
-        level: 'MUST',
+        spec,
+        ...requirementsOf({ id, spec, steps }, 'digest'),
         requires: ['digest'],
-        steps: [
-          {
-            method: 'digest',
-            params: { json: v.input },
-            expect: v.error ? { error: v.error } : { result: { canonical: v.canonical, sha256: v.sha256 } },
-          },
-        ],
-      }),
-    ),
+        steps,
+      };
+    }),
   }),
 );
 

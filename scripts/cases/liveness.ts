@@ -37,6 +37,7 @@ import {
   type TurnLivenessThresholdsV1,
 } from '@agent-contracts/schemas';
 import { validate } from '@agent-contracts/validators';
+import { requirementsOf } from './requirements.ts';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const fixtures = join(repo, 'conformance/fixtures');
@@ -296,7 +297,6 @@ interface CaseMeta {
   readonly subject: string;
   readonly spec: string;
   readonly requires: readonly string[];
-  readonly level?: 'MUST' | 'SHOULD';
 }
 
 const groups = { liveness: [] as Case[], checkpoint: [] as Case[], trace: [] as Case[] };
@@ -305,15 +305,69 @@ function add(meta: CaseMeta, build: (s: Session) => void): void {
   const s = new Session();
   build(s);
   const group = meta.id.split('/')[0] as keyof typeof groups;
+  const head = { title: meta.title, gate: meta.gate, subject: meta.subject, spec: meta.spec };
+  const requires = [...meta.requires];
+  // The recorder's own occurrence key `turn-terminal` is RECOMMENDED (LTT-004), so a MUST case
+  // leaves it out (and the event id and trace digest derived from it); a SHOULD sibling checks it.
+  // (A replay of a stored trace copies the stored key; the implementation chooses nothing there.)
+  const recorder = group === 'trace' && !meta.id.startsWith('trace/LocalTaskTraceReplayV1/');
+  const steps = recorder ? withoutRecommendedTerminalKey(s.steps) : s.steps;
   groups[group].push({
     id: meta.id,
-    title: meta.title,
-    gate: meta.gate,
-    subject: meta.subject,
-    spec: meta.spec,
-    level: meta.level ?? 'MUST',
-    requires: [...meta.requires],
-    steps: s.steps,
+    ...head,
+    ...requirementsOf({ id: meta.id, spec: meta.spec, steps }, 'operation'),
+    requires,
+    steps,
+  });
+  if (steps !== s.steps) {
+    const id = `${meta.id}/recommended-occurrence-key`;
+    groups[group].push({
+      id,
+      ...head,
+      title: `${meta.title}, with the RECOMMENDED occurrence key turn-terminal`,
+      spec: `${TRACE_PAGE}#enumerations`,
+      ...requirementsOf({ id, spec: meta.spec, steps: s.steps }, 'only', ['LTT-004']),
+      requires,
+      steps: s.steps,
+    });
+  }
+}
+
+const isRecorderTerminal = (v: unknown): v is Record<string, unknown> =>
+  v !== null &&
+  typeof v === 'object' &&
+  (v as Record<string, unknown>).type === 'TurnTerminal' &&
+  (v as Record<string, unknown>).occurrenceKey === 'turn-terminal';
+
+/** `value` without what follows from the recorder's choice of its terminal occurrence key. */
+function stripTerminalKey(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripTerminalKey);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  const terminal = isRecorderTerminal(value);
+  const holdsTerminal = JSON.stringify(value).includes('"occurrenceKey":"turn-terminal"');
+  for (const [k, v] of Object.entries(value)) {
+    if (terminal && (k === 'occurrenceKey' || k === 'eventId')) continue;
+    if (holdsTerminal && k === 'traceDigest') continue;
+    out[k] = stripTerminalKey(v);
+  }
+  return out;
+}
+
+/**
+ * The steps with every expectation that holds a recorder-written TurnTerminal turned into a
+ * `match` without its occurrence key; the same array when no step holds one.
+ */
+function withoutRecommendedTerminalKey(steps: Step[]): Step[] {
+  const written = (e: Step['expect']) => {
+    const v = 'result' in e ? e.result : 'match' in e ? e.match : undefined;
+    return JSON.stringify(v ?? null).includes('"occurrenceKey":"turn-terminal"');
+  };
+  if (!steps.some((st) => written(st.expect))) return steps;
+  return steps.map((st) => {
+    if (!written(st.expect)) return st;
+    const e = st.expect as { result?: unknown; match?: unknown };
+    return { ...st, expect: { match: stripTerminalKey('result' in e ? e.result : e.match) } };
   });
 }
 

@@ -15,6 +15,7 @@ import { checkTaskKey, ManualClock } from '@agent-contracts/engines';
 import type { Case, Step } from '@agent-contracts/harness';
 import { targetSetDigestOf } from '@agent-contracts/schemas';
 import { createMemoryBackend, type StoreRefusal, type TaskKey, TaskStore } from '@agent-contracts/store';
+import { requirementsOf } from './requirements.ts';
 
 const PAGE = 'docs/spec/task-continuity-write-gate.md';
 const GATE = 'TaskContinuityWriteGate';
@@ -1081,6 +1082,22 @@ for (const force of [false, true]) {
     );
   }
 }
+/** A 16 KiB state with nesting, long strings and arrays: kept whole or refused, never cut. */
+const LARGE_STATE = {
+  step: 1,
+  notes: Array.from({ length: 64 }, (_, i) => `note ${i}: ${'x'.repeat(200)}`),
+  nested: { level1: { level2: { level3: { text: 'y'.repeat(2048), list: [1, 2, 3, { deep: true }] } } } },
+};
+fence(
+  'large-state-kept-whole',
+  'a 16 KiB state with nesting is committed and read back whole: never truncated, compacted or dropped in part',
+  async (t) => {
+    await t.transition('acquire');
+    await t.commitState(LARGE_STATE);
+    await t.read({ full: true });
+  },
+  'limits',
+);
 fence(
   'unchanged-state-is-a-semantic-noop',
   'a state commit with the current fence and unchanged state: semantic-noop, nothing written',
@@ -2072,13 +2089,14 @@ export async function storeCaseFiles(): Promise<Map<string, string>> {
       const sc = new Scenario(d.id, root);
       await sc.step('clock.set', { now: T0 });
       await d.run(new Task(sc));
+      const spec = `${PAGE}#${d.anchor}`;
       const c: Case = {
         id: d.id,
         title: d.title,
         gate: GATE,
         subject: d.subject,
-        spec: `${PAGE}#${d.anchor}`,
-        level: 'MUST',
+        spec,
+        ...requirementsOf({ id: d.id, spec, steps: sc.steps }, 'operation'),
         requires: ['store', 'clock'],
         steps: sc.steps,
       };

@@ -29,6 +29,8 @@ export const CLI_CODES = {
     'A report file cannot be read, is too large, is not UTF-8, or has a line that is not JSON, breaks schemas/harness/ReportLine.schema.json or is out of order (the message names the line and JSON Pointer). Exit 2.',
   REPORT_INCOMPLETE:
     'A report has no summary line (the run was interrupted or did not finish), or fewer case lines than its summary counts (the file was cut short): `diff` refuses it, `report` renders it only with `--allow-incomplete`. Exit 2.',
+  REPORT_INTERRUPTED:
+    'A report ends with the `interrupted` line that `conform` writes when SIGINT or SIGTERM stops it: it holds what finished and no verdict, so `diff` refuses it and `report` renders it only with `--allow-incomplete`, labelled interrupted. Exit 2.',
   SCHEMA_INPUT_INVALID:
     'A schema-diff input cannot be read as JSON (the limits of validate), is not a JSON Schema object with an `$id`, shares its `$id`, or a directory holds too many. Exit 2.',
   CLI_INTERNAL_ERROR: 'The CLI failed unexpectedly (a bug; report it). Exit 2.',

@@ -55,8 +55,12 @@ describe('agent-contracts conform', () => {
     expect(r.err).not.toMatch(/Error|at .*\.ts/);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain('CONFORMS');
+    // Coverage of the kit's own catalogue: the digest cases name GEN-005, so Conventions is not 0.
+    expect(r.out).toMatch(/Requirement coverage \(.*\): \d+\/\d+\n/);
+    expect(r.out).toMatch(/\n {2}Conventions +[1-9]\d*\/\d+\n/);
     const parsed = parseReport(readFileSync(report, 'utf8'));
     expect(parsed.cases.length).toBeGreaterThan(40);
+    expect(parsed.cases.every((c) => c.requirements?.length)).toBe(true);
     expect(parsed.cases.every((c) => c.outcome === 'pass')).toBe(true);
     expect(parsed.summary?.conforms).toBe(true);
     expect(parsed.run.implementation.name).toBe('agent-contracts reference (node)');

@@ -230,7 +230,9 @@ createInterface({ input: process.stdin }).on('line', (line) => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l));
-      expect(lines.map((l) => l.type)).toEqual(['run', 'case', 'case']);
+      expect(lines.map((l) => l.type)).toEqual(['run', 'case', 'case', 'interrupted']);
+      expect(lines[3]).toMatchObject({ type: 'interrupted', signal, finished: 2, total: 13 });
+      expect(stderr).toContain('marked interrupted');
     },
   );
 });

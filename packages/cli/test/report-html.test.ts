@@ -208,8 +208,11 @@ describe.skipIf(skip)('HTML report in headless Chromium', () => {
   }, 120_000);
 });
 
-/** A report of a small implementation: `na` cases not applicable, 40 passing, 2 failing. */
-function smallImplementation(name: string, message: string, na = 700) {
+/**
+ * A report of a small implementation: `na` cases not applicable, 40 passing, 2 failing; with
+ * `requirements`, the passing cases name GEN-005 and the first failure TCW-017.
+ */
+function smallImplementation(name: string, message: string, na = 700, requirements = false) {
   const run = {
     type: 'run',
     reportVersion: 1,
@@ -238,8 +241,11 @@ function smallImplementation(name: string, message: string, na = 700) {
     ...Array.from({ length: na }, (_, i) =>
       line(`store/na/${i}`, 'TaskContinuityWriteGate', 'not-applicable'),
     ),
-    ...Array.from({ length: 40 }, (_, i) => line(`digest/jcs/${i}`, 'Digests', 'pass')),
+    ...Array.from({ length: 40 }, (_, i) =>
+      line(`digest/jcs/${i}`, 'Digests', 'pass', requirements ? { requirements: ['GEN-005'] } : {}),
+    ),
     line('store/operation/prepared/prepare', 'TaskContinuityWriteGate', 'fail', {
+      ...(requirements ? { requirements: ['TCW-017'] } : {}),
       failedStep: 1,
       differences: [{ pointer: '/result/status', expected: '"committed"', actual: JSON.stringify(message) }],
       afterFailure: [
@@ -338,6 +344,38 @@ describe.skipIf(skip)('HTML report: what a person reads first', () => {
     expect(await tab.textContent('#shown')).toMatch(/^2 of 1484 shown$/);
     await tab.fill('#filter', '');
     expect(await shown()).toBe(744);
+    await tab.close();
+  }, 120_000);
+
+  it('shows requirement coverage on the first screen and the requirement ids of each failure', async () => {
+    const requirement = (id: string, gate: string) => ({
+      id,
+      level: 'MUST' as const,
+      gate,
+      page: 'docs/spec/index.md',
+      anchor: 'a',
+      sentence: 's',
+      withdrawn: false,
+      codes: [],
+    });
+    const catalogue = [
+      requirement('GEN-005', 'Conventions'),
+      requirement('TCW-017', 'TaskContinuityWriteGate'),
+      requirement('TCW-003', 'TaskContinuityWriteGate'),
+    ];
+    const report = smallImplementation('small-impl', 'status differs', 700, true);
+    const tab = await open(renderHtml([report], { catalogue }), 'coverage');
+    expect(await tab.$eval('#summary p.coverage', (e) => e.textContent)).toBe(
+      'Requirement coverage: 1/3 requirements tested by a passing case',
+    );
+    const r = await tab.$eval('#summary p.coverage', (e) => e.getBoundingClientRect().bottom);
+    expect(r).toBeLessThanOrEqual(720);
+    const failure = tab.locator('details.case', { hasText: 'store/operation/prepared/prepare' });
+    expect(await failure.locator('p.requirements').isVisible()).toBe(false);
+    await failure.locator('summary').click();
+    expect(await failure.locator('p.requirements').textContent()).toBe('Requirements: TCW-017');
+    // Without a catalogue the page says nothing about coverage rather than inventing a total.
+    expect(renderHtml([report])).not.toContain('Requirement coverage');
     await tab.close();
   }, 120_000);
 

@@ -30,6 +30,14 @@ async function cli(args: string[]) {
 const whole = file([run, kase('a/b/1', 'pass'), kase('a/b/2', 'pass'), kase('a/b/3', 'pass'), counted(3)]);
 const interrupted = file([run, kase('a/b/1', 'pass')]);
 const cutShort = file([run, kase('a/b/1', 'pass'), counted(3)]);
+const marker = {
+  type: 'interrupted',
+  signal: 'SIGINT',
+  at: '2026-12-01T00:00:02.000Z',
+  finished: 1,
+  total: 3,
+};
+const marked = file([run, kase('a/b/1', 'pass'), marker]);
 
 describe('reports that do not hold a whole run', () => {
   it('diff refuses an interrupted or a cut-short report with REPORT_INCOMPLETE instead of calling cases removed', async () => {
@@ -53,6 +61,44 @@ describe('reports that do not hold a whole run', () => {
     expect(shown.status).toBe(0);
     expect(shown.stdout).toContain('**Incomplete');
     expect(shown.stdout).not.toMatch(/\*\*Conforms/);
+  });
+});
+
+describe('the report of an interrupted run', () => {
+  const says =
+    'is the report of a run interrupted by SIGINT after 1 of 3 items: it holds what finished and no verdict';
+  it('diff and report refuse it with REPORT_INTERRUPTED, saying when it stopped', async () => {
+    const d = await cli(['diff', whole, marked]);
+    expect(d.status).toBe(2);
+    expect(d.stderr).toContain('REPORT_INTERRUPTED');
+    expect(d.stderr).toContain(says);
+    expect(d.stdout).toBe('');
+    const r = await cli(['report', '--format', 'junit', marked]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('REPORT_INTERRUPTED');
+    expect(r.stderr).toContain('--allow-incomplete');
+  });
+
+  it('--allow-incomplete renders it labelled interrupted, never conforming', async () => {
+    const shown = await cli(['report', '--format', 'markdown', '--allow-incomplete', marked]);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain('**Interrupted**: the run was stopped by a signal');
+    expect(shown.stdout).not.toMatch(/\*\*Conforms|\*\*Incomplete/);
+    const html = await cli(['report', '--format', 'html', '--allow-incomplete', marked]);
+    expect(html.stdout).toContain('interrupted (the run was stopped by a signal: what finished, no verdict)');
+  });
+
+  it('a line after the marker, or a marker beside a summary, makes the report invalid', async () => {
+    for (const lines of [
+      [run, marker, kase('a/b/1', 'pass')],
+      [run, kase('a/b/1', 'pass'), marker, counted(1)],
+      [run, kase('a/b/1', 'pass'), counted(1), marker],
+    ]) {
+      const r = await cli(['report', '--format', 'markdown', '--allow-incomplete', file(lines)]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('REPORT_INVALID');
+      expect(r.stderr).toMatch(/follows the (interrupted|summary) line/);
+    }
   });
 });
 

@@ -57,11 +57,27 @@ export function expectedFailureFor(baseline: Baseline | null, id: string): Basel
   return baseline?.expectedFailures.find((e) => globMatch(e.id, id));
 }
 
-/** Judge a run against a baseline. */
-export function judgeRun(results: readonly CaseResult[], baseline: Baseline | null) {
-  const unexpectedFailures = results
-    .filter((r) => isFailure(r.outcome) && !expectedFailureFor(baseline, r.id))
-    .map((r) => r.id);
+/**
+ * Whether a failure of this item fails the run: a MUST item's does, a SHOULD item's only in a
+ * strict run (`conform --strict`); otherwise it is a warning (D-GEN-41).
+ */
+export function failsRun(level: string, strict: boolean): boolean {
+  return strict || level !== 'SHOULD';
+}
+
+/**
+ * Judge a run against a baseline. A failure the baseline does not expect fails the run, unless
+ * it is of a SHOULD item in a run that is not strict: then it is listed in `warnings`.
+ */
+export function judgeRun(
+  results: readonly CaseResult[],
+  baseline: Baseline | null,
+  options: { readonly strict?: boolean } = {},
+) {
+  const strict = options.strict ?? false;
+  const unexpected = results.filter((r) => isFailure(r.outcome) && !expectedFailureFor(baseline, r.id));
+  const unexpectedFailures = unexpected.filter((r) => failsRun(r.level, strict)).map((r) => r.id);
+  const warnings = unexpected.filter((r) => !failsRun(r.level, strict)).map((r) => r.id);
   const stalePassing: string[] = [];
   for (const entry of baseline?.expectedFailures ?? []) {
     const matched = results.filter((r) => globMatch(entry.id, r.id));
@@ -72,6 +88,7 @@ export function judgeRun(results: readonly CaseResult[], baseline: Baseline | nu
   const applicable = results.filter((r) => r.outcome !== 'not-applicable');
   return {
     unexpectedFailures,
+    warnings,
     stalePassing,
     conforms: conformsOf(applicable.length, unexpectedFailures.length, stalePassing.length),
   };

@@ -50,6 +50,12 @@ export interface Case {
   readonly subject: string;
   /** `docs/spec/<page>.md#<anchor>` of the requirement. */
   readonly spec: string;
+  /**
+   * Ids of the requirements the case checks (`TCW-017`, conformance/requirements.json and
+   * docs/coverage.md); at least one.
+   */
+  readonly requirements: readonly string[];
+  /** The strongest level among its requirements (D-GEN-41). */
   readonly level: Level;
   /** Capability tokens: `contract:<Name>`, `bundle:<kind>`, `digest`, `store`, `liveness`, ... */
   readonly requires: readonly string[];
@@ -91,6 +97,7 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
       problems.push(`${at}: "spec" must be docs/spec/<page>.md#<anchor>`);
     }
     if (c.level !== 'MUST' && c.level !== 'SHOULD') problems.push(`${at}: "level" must be MUST or SHOULD`);
+    problems.push(...lintRequirementIds(at, c.requirements));
     if (
       !Array.isArray(c.requires) ||
       c.requires.some((r: unknown) => typeof r !== 'string' || !isCapabilityToken(r))
@@ -119,6 +126,22 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
     }
   }
   return problems;
+}
+
+const REQUIREMENT_ID = /^[A-Z]{2,6}-\d{3}$/;
+
+/** Problems with a case's or scenario's `requirements` list: a non-empty, duplicate-free list of ids. */
+export function lintRequirementIds(at: string, ids: unknown): string[] {
+  if (
+    !Array.isArray(ids) ||
+    ids.length === 0 ||
+    ids.some((r) => typeof r !== 'string' || !REQUIREMENT_ID.test(r)) ||
+    new Set(ids).size !== ids.length
+  )
+    return [
+      `${at}: "requirements" must list the ids of the requirements it checks (e.g. TCW-017), each once`,
+    ];
+  return [];
 }
 
 /** Thrown when the case corpus itself is broken (a harness error, exit code 2). */

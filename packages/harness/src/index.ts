@@ -17,6 +17,7 @@ export * from './report-junit.js';
 export * from './report-markdown.js';
 export * from './report-read.js';
 export * from './report-verdict.js';
+export * from './requirements/index.js';
 export * from './runner.js';
 export * from './shard.js';
 export * from './text.js';

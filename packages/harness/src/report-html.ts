@@ -10,6 +10,8 @@ import { escapeMarkupLines, escapeMarkup as h } from './escape.js';
 import type { Difference } from './json-diff.js';
 import type { CaseLine, Report } from './report.js';
 import { judgeReport, type ReportJudgement, VERDICT_TEXT } from './report-verdict.js';
+import type { Requirement } from './requirements/catalogue.js';
+import { runCoverage } from './requirements/coverage.js';
 import type { Outcome, StepResult } from './runner.js';
 
 const CELL: Readonly<Record<Outcome, string>> = {
@@ -36,6 +38,7 @@ const VERDICT_CLASS: Readonly<Record<ReportJudgement['verdict'], string>> = {
   conforms: 'conforms',
   'does-not-conform': 'does-not-conform',
   incomplete: 'incomplete',
+  interrupted: 'incomplete',
 };
 
 /** How much of an implementation's stderr tail a failure shows. */
@@ -58,7 +61,8 @@ details.case>summary{cursor:pointer}span.outcome{font-weight:bold;text-transform
 table.diff{margin:.3rem 0}table.diff code{white-space:pre-wrap;word-break:break-all}
 pre.stderr{background:#f4f4f4;padding:.4rem;max-height:16rem;overflow:auto;white-space:pre-wrap;word-break:break-all}
 ul.steps li.pass{color:#176317}ul.steps li.skipped{color:#666}
-ul.collapsed{columns:2}#filterbar{margin:1rem 0}#filter{width:24rem}`;
+ul.collapsed{columns:2}#filterbar{margin:1rem 0}#filter{width:24rem}
+p.coverage{margin:.3rem 0}p.warnings{color:#8a5a00}span.level{font-size:.8rem;color:#8a5a00}`;
 
 /**
  * The filter box: hides every element with a `data-case` whose text (id, gate, contract,
@@ -119,11 +123,15 @@ function failure(c: CaseLine, impl: string): string {
     ? ` <small>(expected by the baseline: ${h(c.expectedFailure)})</small>`
     : '';
   const spec = c.spec ? `<p>Spec: <code>${h(c.spec)}</code></p>` : '';
+  const requirements = c.requirements?.length
+    ? `<p class="requirements">Requirements: ${c.requirements.map((id) => `<code>${h(id)}</code>`).join(', ')}</p>`
+    : '';
+  const level = c.level === 'SHOULD' ? ' <span class="level">SHOULD</span>' : '';
   const stderr = c.stderrTail
     ? `<p>stderr (end):</p><pre class="stderr">${escapeMarkupLines(c.stderrTail.slice(-STDERR_SHOWN))}</pre>`
     : '';
-  return `<details class="case ${CLASS[c.outcome]}" data-case="${filterText(c, impl)}"><summary><span class="outcome">${CELL[c.outcome]}</span> <code>${h(c.id)}</code>${title}${expected}</summary>
-<p class="detail">${h(c.detail)}</p>${spec}${differenceTable(c.differences, c.moreDifferences)}${laterSteps(c.afterFailure)}${stderr}</details>`;
+  return `<details class="case ${CLASS[c.outcome]}" data-case="${filterText(c, impl)}"><summary><span class="outcome">${CELL[c.outcome]}</span> <code>${h(c.id)}</code>${level}${title}${expected}</summary>
+<p class="detail">${h(c.detail)}</p>${spec}${requirements}${differenceTable(c.differences, c.moreDifferences)}${laterSteps(c.afterFailure)}${stderr}</details>`;
 }
 
 /** Items of `list` grouped by a key, in order of first appearance. */
@@ -133,7 +141,31 @@ function groupBy<T>(list: readonly T[], key: (t: T) => string): Map<string, T[]>
   return m;
 }
 
-function implSummary(r: Report, j: ReportJudgement, index: number): string {
+/**
+ * Requirement coverage of a report against the kit's catalogue, recomputed from its case lines:
+ * the requirements named by a passing case, of all, overall and per gate.
+ */
+function coverageBlock(r: Report, catalogue: readonly Requirement[]): string {
+  if (!catalogue.length) return '';
+  const gates = runCoverage(catalogue, r.cases);
+  const tested = gates.reduce((n, g) => n + g.tested, 0);
+  const total = gates.reduce((n, g) => n + g.total, 0);
+  const rows = gates
+    .map(
+      (g) =>
+        `<tr><td>${h(g.gate)}</td><td><meter min="0" max="${g.total}" value="${g.tested}"></meter></td><td>${g.tested}/${g.total}</td></tr>`,
+    )
+    .join('');
+  return `<p class="coverage">Requirement coverage: <strong>${tested}/${total}</strong> requirements tested by a passing case</p>
+<details class="coverage"><summary>by gate</summary><table class="gates requirements">${rows}</table></details>`;
+}
+
+function implSummary(
+  r: Report,
+  j: ReportJudgement,
+  index: number,
+  catalogue: readonly Requirement[],
+): string {
   const impl = r.run.implementation;
   const n = j.counts;
   const gates = [...groupBy(r.cases, (c) => c.gate)]
@@ -147,6 +179,7 @@ function implSummary(r: Report, j: ReportJudgement, index: number): string {
   return `<div class="impl" id="impl-${index}"><h2>${h(impl.name)} ${h(impl.version)} <small>(${h(impl.language)})</small></h2>
 <p class="verdict ${VERDICT_CLASS[j.verdict]}">${h(VERDICT_TEXT[j.verdict])}</p>
 <p class="counts">${n.pass} pass · ${n.fail} fail · ${n.error} error · ${n.timeout} timeout · ${n.crash} crash · ${n['not-applicable']} not applicable</p>
+${j.warnings.length ? `<p class="warnings">${j.warnings.length} warning${j.warnings.length === 1 ? '' : 's'}: SHOULD case${j.warnings.length === 1 ? '' : 's'} failed (not failing the run)</p>\n` : ''}${coverageBlock(r, catalogue)}
 <table class="gates">${gates}</table></div>`;
 }
 
@@ -228,8 +261,13 @@ ${sections.join('\n')}
 /**
  * A self-contained HTML page of one or several reports. Each implementation's verdict is derived
  * from its case lines (judgeReport); the page loads nothing and runs only its own filter script.
+ * With a requirement catalogue (conformance/requirements.json) it also shows requirement coverage.
  */
-export function renderHtml(reports: readonly Report[]): string {
+export function renderHtml(
+  reports: readonly Report[],
+  options: { readonly catalogue?: readonly Requirement[] } = {},
+): string {
+  const catalogue = options.catalogue ?? [];
   const judgements = reports.map(judgeReport);
   const warnings = reports
     .map((r, i) => {
@@ -246,7 +284,7 @@ export function renderHtml(reports: readonly Report[]): string {
 <style>${STYLE}</style></head><body>
 <h1>agent-contracts conformance</h1>
 ${warnings}
-<section id="summary">${reports.map((r, i) => implSummary(r, judgements[i]!, i)).join('\n')}</section>
+<section id="summary">${reports.map((r, i) => implSummary(r, judgements[i]!, i, catalogue)).join('\n')}</section>
 <p id="filterbar"><label>Filter: <input id="filter" type="search" placeholder="case id, gate, contract or outcome" autocomplete="off"></label> <span id="shown"></span></p>
 ${reports.map(implDetails).join('\n')}
 ${matrix(reports, judgements)}

@@ -19,6 +19,8 @@ const HEADLINE: Readonly<Record<ReportVerdict, string>> = {
   'does-not-conform': '**Does not conform**',
   incomplete:
     '**Incomplete**: the report has no summary line (the run did not finish or the file was cut), so it does not show conformance',
+  interrupted:
+    '**Interrupted**: the run was stopped by a signal; the report holds what finished and no verdict, so it does not show conformance',
 };
 
 /** Markdown summary (e.g. for a CI step summary): by gate, then the cases that did not pass. */

@@ -4,7 +4,14 @@
 // bounds, before any renderer sees it. A report that fails is refused whole with REPORT_INVALID.
 import { ReportError } from './errors.js';
 import { LINE_VALIDATORS } from './generated/report-line.generated.js';
-import { type CaseLine, REPORT_VERSION, type Report, type RunLine, type SummaryLine } from './report.js';
+import {
+  type CaseLine,
+  type InterruptedLine,
+  REPORT_VERSION,
+  type Report,
+  type RunLine,
+  type SummaryLine,
+} from './report.js';
 import { printable, truncated } from './text.js';
 
 /** Bounds of a report file; a report beyond any of them is refused, never cut. */
@@ -93,8 +100,9 @@ function kindOf(value: unknown): string {
 /**
  * Parse and check JSONL report text: every non-blank line must be valid against
  * schemas/harness/ReportLine.schema.json, the first one a `run` line of report version
- * {@link REPORT_VERSION}, then `case` lines with distinct ids, then at most one `summary` line,
- * last. Without a summary line the report is incomplete (see `judgeReport`), not invalid.
+ * {@link REPORT_VERSION}, then `case` lines with distinct ids, then at most one `summary` or
+ * `interrupted` line, last. Without a summary line the report is incomplete, or interrupted when
+ * it ends with the marker (see `judgeReport`), not invalid.
  *
  * @throws {ReportError} `REPORT_INVALID`, naming the line and the JSON Pointer, for anything else.
  * @example
@@ -113,6 +121,7 @@ export function parseReport(text: string, name = 'report', limits: ReportLimits 
   const cases: CaseLine[] = [];
   const ids = new Map<string, number>();
   let summary: SummaryLine | null = null;
+  let interrupted: InterruptedLine | null = null;
   let count = 0;
   let start = 0;
   for (let n = 1; start <= text.length; n++) {
@@ -138,7 +147,10 @@ export function parseReport(text: string, name = 'report', limits: ReportLimits 
     const validate =
       typeof type === 'string' && Object.hasOwn(LINE_VALIDATORS, type) ? LINE_VALIDATORS[type] : undefined;
     if (!validate)
-      throw refuse(`/type must be "run", "case" or "summary" (${SCHEMA})`, { line: n, pointer: '/type' });
+      throw refuse(`/type must be "run", "case", "summary" or "interrupted" (${SCHEMA})`, {
+        line: n,
+        pointer: '/type',
+      });
     if (!validate(value)) {
       const problem = schemaProblem(
         validate.errors?.[0] ?? { instancePath: '', keyword: 'unknown', params: {} },
@@ -146,6 +158,7 @@ export function parseReport(text: string, name = 'report', limits: ReportLimits 
       throw refuse(`${problem.message} (${SCHEMA})`, { line: n, pointer: problem.pointer });
     }
     if (summary) throw refuse('a line follows the summary line, which must be last', { line: n });
+    if (interrupted) throw refuse('a line follows the interrupted line, which must be last', { line: n });
     if (type === 'run') {
       if (run || cases.length) throw refuse('a second run line; the run line comes first, once', { line: n });
       run = value as RunLine;
@@ -161,6 +174,7 @@ export function parseReport(text: string, name = 'report', limits: ReportLimits 
     }
     if (!run) throw refuse('the first line must be the run line', { line: n, pointer: '/type' });
     if (type === 'summary') summary = value as SummaryLine;
+    else if (type === 'interrupted') interrupted = value as InterruptedLine;
     else {
       const line = value as CaseLine;
       const first = ids.get(line.id);
@@ -174,5 +188,5 @@ export function parseReport(text: string, name = 'report', limits: ReportLimits 
     }
   }
   if (!run) throw refuse('no run line; is this an agent-contracts JSONL report?');
-  return { run, cases, summary };
+  return { run, cases, summary, interrupted };
 }

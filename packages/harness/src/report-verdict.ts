@@ -1,22 +1,28 @@
 // The verdict of a report, derived from its case lines. The summary line is a claim of whoever
 // wrote the file: it can only take a verdict away (a run can fail for reasons no case line shows),
 // never grant one the case lines do not support. docs/spec/decisions.md D-GEN-08.
-import { conformsOf, isFailure } from './baseline.js';
+import { conformsOf, failsRun, isFailure } from './baseline.js';
 import { type Counts, countOutcomes, type Report } from './report.js';
 
 /**
- * `conforms` only when the case lines and the summary line both say so and agree; `incomplete`
- * when there is no summary line (the run did not finish, or the file was cut).
+ * `conforms` only when the case lines and the summary line both say so and agree; `interrupted`
+ * when the report ends with the marker of a run stopped by a signal; `incomplete` when there is
+ * no summary line otherwise (the run did not finish, or the file was cut).
  */
-export type ReportVerdict = 'conforms' | 'does-not-conform' | 'incomplete';
+export type ReportVerdict = 'conforms' | 'does-not-conform' | 'incomplete' | 'interrupted';
 
 /** What a report shows, recomputed from its case lines. */
 export interface ReportJudgement {
   readonly verdict: ReportVerdict;
   /** Outcomes counted over the case lines. */
   readonly counts: Counts;
-  /** Ids of the case lines that failed without an expected failure from the baseline. */
+  /**
+   * Ids of the case lines that failed without an expected failure from the baseline, and whose
+   * failure fails the run (MUST items; SHOULD items too in a strict run).
+   */
   readonly unexpectedFailures: readonly string[];
+  /** Ids of the SHOULD case lines that failed unexpectedly in a run that was not strict. */
+  readonly warnings: readonly string[];
   /** Each way the summary line contradicts the case lines; empty when it agrees or is absent. */
   readonly disagreements: readonly string[];
 }
@@ -28,7 +34,8 @@ const sameSet = (a: readonly string[], b: readonly string[]) => {
 
 /**
  * Judge a parsed report from its case lines, as `judgeRun` judged the run: at least one case
- * applied, every failure is expected by the baseline (`expectedFailure`), and the summary lists
+ * applied, every failure is expected by the baseline (`expectedFailure`) or is of a SHOULD case
+ * in a run that was not strict (`strict` of the summary line; a warning), and the summary lists
  * no stale baseline entry. A summary that claims more than the case lines show is reported in
  * `disagreements` and the report does not conform.
  *
@@ -37,11 +44,19 @@ const sameSet = (a: readonly string[], b: readonly string[]) => {
  */
 export function judgeReport(report: Report): ReportJudgement {
   const counts = countOutcomes(report.cases);
-  const unexpectedFailures = report.cases
-    .filter((c) => isFailure(c.outcome) && !c.expectedFailure)
-    .map((c) => c.id);
   const s = report.summary;
-  if (!s) return { verdict: 'incomplete', counts, unexpectedFailures, disagreements: [] };
+  const strict = s?.strict ?? false;
+  const unexpected = report.cases.filter((c) => isFailure(c.outcome) && !c.expectedFailure);
+  const unexpectedFailures = unexpected.filter((c) => failsRun(c.level, strict)).map((c) => c.id);
+  const warnings = unexpected.filter((c) => !failsRun(c.level, strict)).map((c) => c.id);
+  if (!s)
+    return {
+      verdict: report.interrupted ? 'interrupted' : 'incomplete',
+      counts,
+      unexpectedFailures,
+      warnings,
+      disagreements: [],
+    };
   const applicable = report.cases.length - counts['not-applicable'];
   const fromCases = conformsOf(applicable, unexpectedFailures.length, 0);
   const disagreements: string[] = [];
@@ -55,6 +70,10 @@ export function judgeReport(report: Report): ReportJudgement {
     disagreements.push(
       `the summary lists ${s.unexpectedFailures.length} unexpected failure(s), the case lines show ${unexpectedFailures.length}`,
     );
+  if (s.warnings !== undefined && !sameSet(s.warnings, warnings))
+    disagreements.push(
+      `the summary lists ${s.warnings.length} warning(s), the case lines show ${warnings.length}`,
+    );
   if (s.conforms && !fromCases)
     disagreements.push(
       applicable === 0
@@ -65,7 +84,7 @@ export function judgeReport(report: Report): ReportJudgement {
     disagreements.push('the summary claims the run conforms, but lists stale baseline entries');
   // Every way a conforming claim can be unsupported adds a disagreement.
   const verdict = s.conforms && disagreements.length === 0 ? 'conforms' : 'does-not-conform';
-  return { verdict, counts, unexpectedFailures, disagreements };
+  return { verdict, counts, unexpectedFailures, warnings, disagreements };
 }
 
 /** The verdict as the renderers write it. */
@@ -73,4 +92,5 @@ export const VERDICT_TEXT: Readonly<Record<ReportVerdict, string>> = {
   conforms: 'conforms',
   'does-not-conform': 'does not conform',
   incomplete: 'incomplete (no summary line: the run did not finish or the report was cut)',
+  interrupted: 'interrupted (the run was stopped by a signal: what finished, no verdict)',
 };

@@ -38,16 +38,41 @@ export interface SummaryLine {
   /** True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed. */
   readonly conforms: boolean;
   readonly unexpectedFailures: readonly string[];
+  /**
+   * Ids of SHOULD items that failed without the baseline expecting it, in a run that was not
+   * strict: reported, not failing the run (D-GEN-41). Absent in reports written before levels
+   * counted.
+   */
+  readonly warnings?: readonly string[];
+  /** `conform --strict`: SHOULD failures failed the run too. Absent means not strict. */
+  readonly strict?: boolean;
   readonly stalePassing: readonly string[];
 }
 
-export type ReportLine = RunLine | CaseLine | SummaryLine;
+/**
+ * Last line of a run stopped by SIGINT or SIGTERM, in place of the summary line: the case lines
+ * before it are what finished; the report holds no verdict.
+ */
+export interface InterruptedLine {
+  readonly type: 'interrupted';
+  readonly signal: 'SIGINT' | 'SIGTERM';
+  /** When the signal arrived. */
+  readonly at: string;
+  /** Items (cases and scenarios) that finished, each a case line above. */
+  readonly finished: number;
+  /** Items the run had selected. */
+  readonly total: number;
+}
+
+export type ReportLine = RunLine | CaseLine | SummaryLine | InterruptedLine;
 
 /** A parsed report. */
 export interface Report {
   readonly run: RunLine;
   readonly cases: readonly CaseLine[];
   readonly summary: SummaryLine | null;
+  /** The marker of an interrupted run; null when the run was not interrupted (or is older). */
+  readonly interrupted?: InterruptedLine | null;
 }
 
 export function emptyCounts(): Counts {

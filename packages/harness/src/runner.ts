@@ -36,8 +36,13 @@ export interface CaseResult {
   readonly title?: string;
   /** `docs/spec/<page>.md#<anchor>` of what the case checks. */
   readonly spec?: string;
-  // The requirement ids a case covers will be recorded next to `spec` once the protocol package
-  // publishes them (issue 10); until then none is written or invented.
+  /**
+   * Ids of the requirements the case checks (docs/coverage.md); absent in reports written before
+   * they were recorded.
+   * @maxItems 64
+   * @items.type string
+   */
+  readonly requirements?: readonly string[];
   /** Index of the step whose failure is the headline (`detail`), for `fail`. */
   readonly failedStep?: number;
   /**
@@ -215,7 +220,15 @@ export async function runCase(
   options: { conformanceDir: string; timeoutMs: number },
 ): Promise<CaseResult> {
   const started = performance.now();
-  const base = { id: c.id, gate: c.gate, subject: c.subject, level: c.level, title: c.title, spec: c.spec };
+  const base = {
+    id: c.id,
+    gate: c.gate,
+    subject: c.subject,
+    level: c.level,
+    title: c.title,
+    spec: c.spec,
+    requirements: c.requirements,
+  };
   const done: Done = (outcome, detail, withStderr = false, more = {}) => ({
     ...base,
     outcome,
@@ -422,6 +435,7 @@ export async function runSuite(
         level: c.level,
         title: c.title,
         spec: c.spec,
+        requirements: c.requirements,
         outcome: 'error',
         detail: dead,
         durationMs: 0,

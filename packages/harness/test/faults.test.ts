@@ -87,6 +87,8 @@ describe('fault scenarios (conformance/faults)', () => {
     expect(bad({ steps: [] })).toMatch(/steps/);
     expect(bad({ spec: 'docs/spec/x.md' })).toMatch(/spec/);
     expect(bad({ requires: ['time-travel'] })).toMatch(/requires/);
+    expect(bad({ requirements: [] })).toMatch(/"requirements" must list the ids/);
+    expect(bad({ requirements: ['GEN-7'] })).toMatch(/"requirements" must list the ids/);
     expect(lintFaultScenario('faults/other.json', good, kinds, new Set())).toEqual([
       expect.stringMatching(/must be conformance\//),
     ]);

@@ -84,6 +84,7 @@ describe('golden cases', () => {
       gate: 'G',
       subject: 'S',
       spec: 'docs/spec/index.md#gates',
+      requirements: ['GEN-006'],
       level: 'MUST',
       requires: ['digest'],
       steps: [{ method: 'digest', params: {}, expect: { result: 1 } }],
@@ -102,6 +103,10 @@ describe('golden cases', () => {
       ).join(),
     ).toMatch(/exactly one/);
     expect(lintCases('f', { cases: [{ ...good, level: 'MAY' }] }, new Set()).join()).toMatch(/level/);
+    for (const requirements of [undefined, [], ['tcw-1'], ['TCW-001', 'TCW-001'], 'TCW-001'])
+      expect(lintCases('f', { cases: [{ ...good, requirements }] }, new Set()).join()).toMatch(
+        /"requirements" must list the ids/,
+      );
     expect(lintCases('f', {}, new Set())).toHaveLength(1);
   });
 
@@ -263,6 +268,7 @@ describe('partial matches, captures and variables', () => {
       gate: 'G',
       subject: 'S',
       spec: 'docs/spec/index.md#gates',
+      requirements: ['GEN-006'],
       level: 'MUST' as const,
       requires: ['digest'],
     };
@@ -354,6 +360,7 @@ const digestCase = (id: string, requires = ['digest']) => ({
   gate: 'G',
   subject: 'S',
   spec: 'docs/spec/index.md#gates',
+  requirements: ['GEN-006'],
   level: 'MUST' as const,
   requires,
   steps: [{ method: 'digest', expect: { match: { ok: 1 } } }],
@@ -429,6 +436,7 @@ describe('a failed step: every difference by pointer, and the later steps still 
     gate: 'G',
     subject: 'S',
     spec: 'docs/spec/index.md#gates',
+    requirements: ['GEN-006'],
     level: 'MUST' as const,
     requires: ['digest'],
   };

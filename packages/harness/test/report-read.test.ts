@@ -97,7 +97,7 @@ describe('parseReport', () => {
       jsonl([runLine(), { ...pass, type: 'verdict' }]),
       2,
       '/type',
-      /"run", "case" or "summary"/,
+      /"run", "case", "summary" or "interrupted"/,
     ],
     ['a case before the run line', jsonl([pass, runLine()]), 1, '/type', /first line must be the run line/],
     ['a second run line', jsonl([runLine(), pass, runLine()]), 3, undefined, /second run line/],

@@ -13,8 +13,33 @@ describe('judgeReport', () => {
       verdict: 'conforms',
       counts: { pass: 1, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 1 },
       unexpectedFailures: [],
+      warnings: [],
       disagreements: [],
     });
+  });
+
+  it('a failed SHOULD case is a warning unless the summary says the run was strict', () => {
+    const should = { ...fail, level: 'SHOULD' };
+    const lenient = judge(
+      jsonl([
+        runLine(),
+        pass,
+        should,
+        summaryLine([pass, should], { conforms: true, unexpectedFailures: [], warnings: [should.id] }),
+      ]),
+    );
+    expect(lenient).toMatchObject({ verdict: 'conforms', unexpectedFailures: [], warnings: [should.id] });
+    const strict = judge(
+      jsonl([
+        runLine(),
+        pass,
+        should,
+        summaryLine([pass, should], { conforms: true, strict: true, unexpectedFailures: [should.id] }),
+      ]),
+    );
+    expect(strict.verdict).toBe('does-not-conform');
+    expect(strict.unexpectedFailures).toEqual([should.id]);
+    expect(strict.disagreements).toEqual(['the summary claims the run conforms, but the case lines do not']);
   });
 
   it('does not conform when a summary claims conforms beside a failing case', () => {

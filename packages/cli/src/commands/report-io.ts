@@ -72,6 +72,12 @@ export async function warnDisagreements(io: Io, paths: readonly string[], report
  * whole, it would show every missing case as removed, or a verdict on part of a run.
  */
 export function requireComplete(path: string, report: Report, what: string): void {
+  const stop = report.interrupted;
+  if (stop)
+    throw new CliError(
+      'REPORT_INTERRUPTED',
+      `${printable(path)} is the report of a run interrupted by ${stop.signal} after ${stop.finished} of ${stop.total} items: it holds what finished and no verdict; ${what}`,
+    );
   const counted = report.summary ? Object.values(report.summary.counts).reduce((a, b) => a + b, 0) : 0;
   const why = !report.summary
     ? 'has no summary line: the run was interrupted or did not finish'

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CAPABILITY_TOKEN, isCapabilityToken } from '@agent-contracts/protocol';
-import type { Level } from '../cases.js';
+import { type Level, lintRequirementIds } from '../cases.js';
 
 /** One fault scenario. */
 export interface FaultScenario {
@@ -18,6 +18,9 @@ export interface FaultScenario {
   readonly subject: string;
   /** `docs/spec/<page>.md#<anchor>` of the requirement. */
   readonly spec: string;
+  /** Ids of the requirements the scenario checks (docs/coverage.md); at least one. */
+  readonly requirements: readonly string[];
+  /** The strongest level among its requirements (D-GEN-41). */
   readonly level: Level;
   /** Capability tokens, as for cases (`store`, `liveness`, `clock`, `crash:<point>`, ...). */
   readonly requires: readonly string[];
@@ -63,6 +66,7 @@ export function lintFaultScenario(
   if (typeof s.spec === 'string' && !/^docs\/spec\/[a-z0-9-]+\.md#[a-z0-9-]+$/.test(s.spec))
     problems.push(`${at}: "spec" must be docs/spec/<page>.md#<anchor>`);
   if (s.level !== 'MUST' && s.level !== 'SHOULD') problems.push(`${at}: "level" must be MUST or SHOULD`);
+  problems.push(...lintRequirementIds(at, s.requirements));
   if (!Array.isArray(s.requires) || s.requires.some((r) => typeof r !== 'string' || !isCapabilityToken(r)))
     problems.push(`${at}: "requires" must list capability tokens (${CAPABILITY_TOKEN})`);
   if (typeof s.fault === 'string' && !kinds.has(s.fault))

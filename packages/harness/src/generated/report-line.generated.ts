@@ -637,7 +637,7 @@ return errors === 0;
 }
 
 export const caseLine = validate11;
-const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended.","enum":["crash","error","fail","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"failedStep":{"description":"Index of the step whose failure is the headline (`detail`), for `fail`.","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case.","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"}},"additionalProperties":false,"required":["detail","index","method","outcome"]}}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
+const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended.","enum":["crash","error","fail","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"requirements":{"description":"Ids of the requirements the case checks (docs/coverage.md); absent in reports written before\nthey were recorded.","maxItems":64,"items":{"type":"string"},"type":"array"},"failedStep":{"description":"Index of the step whose failure is the headline (`detail`), for `fail`.","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case.","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"}},"additionalProperties":false,"required":["detail","index","method","outcome"]}}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -814,12 +814,35 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.failedStep !== undefined && func0.call(data, "failedStep")){
-let data12 = data.failedStep;
+if(data.requirements !== undefined && func0.call(data, "requirements")){
+let data12 = data.requirements;
 const _errs26 = errors;
-if(!((typeof data12 == "number") && (isFinite(data12)))){
-validate11.errors = [{instancePath:instancePath+"/failedStep",schemaPath:"#/properties/failedStep/type",keyword:"type",params:{type: "number"}}];
+if(errors === _errs26){
+if(Array.isArray(data12)){
+if(data12.length > 64){
+validate11.errors = [{instancePath:instancePath+"/requirements",schemaPath:"#/properties/requirements/maxItems",keyword:"maxItems",params:{limit: 64}}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+const _errs28 = errors;
+if(typeof data12[i0] !== "string"){
+validate11.errors = [{instancePath:instancePath+"/requirements/" + i0,schemaPath:"#/properties/requirements/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs28 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/requirements",schemaPath:"#/properties/requirements/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
 }
 var valid0 = _errs26 === errors;
 }
@@ -827,67 +850,80 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.differences !== undefined && func0.call(data, "differences")){
-let data13 = data.differences;
-const _errs28 = errors;
-if(errors === _errs28){
-if(Array.isArray(data13)){
-var valid1 = true;
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
+if(data.failedStep !== undefined && func0.call(data, "failedStep")){
+let data14 = data.failedStep;
 const _errs30 = errors;
-if(errors === _errs30){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(!((typeof data14 == "number") && (isFinite(data14)))){
+validate11.errors = [{instancePath:instancePath+"/failedStep",schemaPath:"#/properties/failedStep/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.differences !== undefined && func0.call(data, "differences")){
+let data15 = data.differences;
+const _errs32 = errors;
+if(errors === _errs32){
+if(Array.isArray(data15)){
+var valid2 = true;
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+const _errs34 = errors;
+if(errors === _errs34){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 let missing1;
-if(((data14.pointer === undefined) || (!(func0.call(data14, "pointer")))) && (missing1 = "pointer")){
-validate11.errors = [{instancePath:instancePath+"/differences/" + i0,schemaPath:"#/properties/differences/items/required",keyword:"required",params:{missingProperty: missing1}}];
+if(((data16.pointer === undefined) || (!(func0.call(data16, "pointer")))) && (missing1 = "pointer")){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1,schemaPath:"#/properties/differences/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-const _errs32 = errors;
-for(const key1 of Object.keys(data14)){
+const _errs36 = errors;
+for(const key1 of Object.keys(data16)){
 if(!(((key1 === "pointer") || (key1 === "expected")) || (key1 === "actual"))){
-validate11.errors = [{instancePath:instancePath+"/differences/" + i0,schemaPath:"#/properties/differences/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1,schemaPath:"#/properties/differences/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
 }
 }
-if(_errs32 === errors){
-if(data14.pointer !== undefined && func0.call(data14, "pointer")){
-const _errs33 = errors;
-if(typeof data14.pointer !== "string"){
-validate11.errors = [{instancePath:instancePath+"/differences/" + i0+"/pointer",schemaPath:"#/properties/differences/items/properties/pointer/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-var valid2 = _errs33 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data14.expected !== undefined && func0.call(data14, "expected")){
-const _errs35 = errors;
-if(typeof data14.expected !== "string"){
-validate11.errors = [{instancePath:instancePath+"/differences/" + i0+"/expected",schemaPath:"#/properties/differences/items/properties/expected/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-var valid2 = _errs35 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data14.actual !== undefined && func0.call(data14, "actual")){
+if(_errs36 === errors){
+if(data16.pointer !== undefined && func0.call(data16, "pointer")){
 const _errs37 = errors;
-if(typeof data14.actual !== "string"){
-validate11.errors = [{instancePath:instancePath+"/differences/" + i0+"/actual",schemaPath:"#/properties/differences/items/properties/actual/type",keyword:"type",params:{type: "string"}}];
+if(typeof data16.pointer !== "string"){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/pointer",schemaPath:"#/properties/differences/items/properties/pointer/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid2 = _errs37 === errors;
+var valid3 = _errs37 === errors;
 }
 else {
-var valid2 = true;
+var valid3 = true;
+}
+if(valid3){
+if(data16.expected !== undefined && func0.call(data16, "expected")){
+const _errs39 = errors;
+if(typeof data16.expected !== "string"){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/expected",schemaPath:"#/properties/differences/items/properties/expected/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs39 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data16.actual !== undefined && func0.call(data16, "actual")){
+const _errs41 = errors;
+if(typeof data16.actual !== "string"){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/actual",schemaPath:"#/properties/differences/items/properties/actual/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs41 === errors;
+}
+else {
+var valid3 = true;
 }
 }
 }
@@ -895,12 +931,12 @@ var valid2 = true;
 }
 }
 else {
-validate11.errors = [{instancePath:instancePath+"/differences/" + i0,schemaPath:"#/properties/differences/items/type",keyword:"type",params:{type: "object"}}];
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1,schemaPath:"#/properties/differences/items/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
-var valid1 = _errs30 === errors;
-if(!valid1){
+var valid2 = _errs34 === errors;
+if(!valid2){
 break;
 }
 }
@@ -910,206 +946,206 @@ validate11.errors = [{instancePath:instancePath+"/differences",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs28 === errors;
+var valid0 = _errs32 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.moreDifferences !== undefined && func0.call(data, "moreDifferences")){
-let data18 = data.moreDifferences;
-const _errs39 = errors;
-if(!((typeof data18 == "number") && (isFinite(data18)))){
+let data20 = data.moreDifferences;
+const _errs43 = errors;
+if(!((typeof data20 == "number") && (isFinite(data20)))){
 validate11.errors = [{instancePath:instancePath+"/moreDifferences",schemaPath:"#/properties/moreDifferences/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid0 = _errs39 === errors;
+var valid0 = _errs43 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.afterFailure !== undefined && func0.call(data, "afterFailure")){
-let data19 = data.afterFailure;
-const _errs41 = errors;
-if(errors === _errs41){
-if(Array.isArray(data19)){
-var valid3 = true;
-const len1 = data19.length;
-for(let i1=0; i1<len1; i1++){
-let data20 = data19[i1];
-const _errs43 = errors;
-if(errors === _errs43){
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-let missing2;
-if((((((data20.detail === undefined) || (!(func0.call(data20, "detail")))) && (missing2 = "detail")) || (((data20.index === undefined) || (!(func0.call(data20, "index")))) && (missing2 = "index"))) || (((data20.method === undefined) || (!(func0.call(data20, "method")))) && (missing2 = "method"))) || (((data20.outcome === undefined) || (!(func0.call(data20, "outcome")))) && (missing2 = "outcome"))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1,schemaPath:"#/properties/afterFailure/items/required",keyword:"required",params:{missingProperty: missing2}}];
-return false;
-}
-else {
+let data21 = data.afterFailure;
 const _errs45 = errors;
-for(const key2 of Object.keys(data20)){
-if(!((((((key2 === "index") || (key2 === "method")) || (key2 === "outcome")) || (key2 === "detail")) || (key2 === "differences")) || (key2 === "moreDifferences"))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1,schemaPath:"#/properties/afterFailure/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
-return false;
-break;
-}
-}
-if(_errs45 === errors){
-if(data20.index !== undefined && func0.call(data20, "index")){
-let data21 = data20.index;
-const _errs46 = errors;
-if(!((typeof data21 == "number") && (isFinite(data21)))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/index",schemaPath:"#/properties/afterFailure/items/properties/index/type",keyword:"type",params:{type: "number"}}];
-return false;
-}
-var valid4 = _errs46 === errors;
-}
-else {
+if(errors === _errs45){
+if(Array.isArray(data21)){
 var valid4 = true;
-}
-if(valid4){
-if(data20.method !== undefined && func0.call(data20, "method")){
-const _errs48 = errors;
-if(typeof data20.method !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/method",schemaPath:"#/properties/afterFailure/items/properties/method/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-var valid4 = _errs48 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data20.outcome !== undefined && func0.call(data20, "outcome")){
-let data23 = data20.outcome;
-const _errs50 = errors;
-if(typeof data23 !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((((data23 === "crash") || (data23 === "error")) || (data23 === "fail")) || (data23 === "pass")) || (data23 === "skipped")) || (data23 === "timeout"))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema12.properties.afterFailure.items.properties.outcome.enum}}];
-return false;
-}
-var valid4 = _errs50 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data20.detail !== undefined && func0.call(data20, "detail")){
-const _errs52 = errors;
-if(typeof data20.detail !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/detail",schemaPath:"#/properties/afterFailure/items/properties/detail/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-var valid4 = _errs52 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data20.differences !== undefined && func0.call(data20, "differences")){
-let data25 = data20.differences;
-const _errs54 = errors;
-if(errors === _errs54){
-if(Array.isArray(data25)){
-var valid5 = true;
-const len2 = data25.length;
+const len2 = data21.length;
 for(let i2=0; i2<len2; i2++){
-let data26 = data25[i2];
-const _errs56 = errors;
-if(errors === _errs56){
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-let missing3;
-if(((data26.pointer === undefined) || (!(func0.call(data26, "pointer")))) && (missing3 = "pointer")){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/differences/" + i2,schemaPath:"#/properties/afterFailure/items/properties/differences/items/required",keyword:"required",params:{missingProperty: missing3}}];
+let data22 = data21[i2];
+const _errs47 = errors;
+if(errors === _errs47){
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+let missing2;
+if((((((data22.detail === undefined) || (!(func0.call(data22, "detail")))) && (missing2 = "detail")) || (((data22.index === undefined) || (!(func0.call(data22, "index")))) && (missing2 = "index"))) || (((data22.method === undefined) || (!(func0.call(data22, "method")))) && (missing2 = "method"))) || (((data22.outcome === undefined) || (!(func0.call(data22, "outcome")))) && (missing2 = "outcome"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath:"#/properties/afterFailure/items/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-const _errs58 = errors;
-for(const key3 of Object.keys(data26)){
-if(!(((key3 === "pointer") || (key3 === "expected")) || (key3 === "actual"))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/differences/" + i2,schemaPath:"#/properties/afterFailure/items/properties/differences/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
+const _errs49 = errors;
+for(const key2 of Object.keys(data22)){
+if(!((((((key2 === "index") || (key2 === "method")) || (key2 === "outcome")) || (key2 === "detail")) || (key2 === "differences")) || (key2 === "moreDifferences"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath:"#/properties/afterFailure/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
 }
-if(_errs58 === errors){
-if(data26.pointer !== undefined && func0.call(data26, "pointer")){
-const _errs59 = errors;
-if(typeof data26.pointer !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/differences/" + i2+"/pointer",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/pointer/type",keyword:"type",params:{type: "string"}}];
+if(_errs49 === errors){
+if(data22.index !== undefined && func0.call(data22, "index")){
+let data23 = data22.index;
+const _errs50 = errors;
+if(!((typeof data23 == "number") && (isFinite(data23)))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/index",schemaPath:"#/properties/afterFailure/items/properties/index/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid6 = _errs59 === errors;
+var valid5 = _errs50 === errors;
 }
 else {
-var valid6 = true;
+var valid5 = true;
 }
-if(valid6){
-if(data26.expected !== undefined && func0.call(data26, "expected")){
-const _errs61 = errors;
-if(typeof data26.expected !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/differences/" + i2+"/expected",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/expected/type",keyword:"type",params:{type: "string"}}];
+if(valid5){
+if(data22.method !== undefined && func0.call(data22, "method")){
+const _errs52 = errors;
+if(typeof data22.method !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/method",schemaPath:"#/properties/afterFailure/items/properties/method/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid6 = _errs61 === errors;
+var valid5 = _errs52 === errors;
 }
 else {
-var valid6 = true;
+var valid5 = true;
 }
-if(valid6){
-if(data26.actual !== undefined && func0.call(data26, "actual")){
-const _errs63 = errors;
-if(typeof data26.actual !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/differences/" + i2+"/actual",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/actual/type",keyword:"type",params:{type: "string"}}];
+if(valid5){
+if(data22.outcome !== undefined && func0.call(data22, "outcome")){
+let data25 = data22.outcome;
+const _errs54 = errors;
+if(typeof data25 !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid6 = _errs63 === errors;
-}
-else {
-var valid6 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/differences/" + i2,schemaPath:"#/properties/afterFailure/items/properties/differences/items/type",keyword:"type",params:{type: "object"}}];
+if(!((((((data25 === "crash") || (data25 === "error")) || (data25 === "fail")) || (data25 === "pass")) || (data25 === "skipped")) || (data25 === "timeout"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema12.properties.afterFailure.items.properties.outcome.enum}}];
 return false;
 }
+var valid5 = _errs54 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data22.detail !== undefined && func0.call(data22, "detail")){
+const _errs56 = errors;
+if(typeof data22.detail !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/detail",schemaPath:"#/properties/afterFailure/items/properties/detail/type",keyword:"type",params:{type: "string"}}];
+return false;
 }
 var valid5 = _errs56 === errors;
-if(!valid5){
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data22.differences !== undefined && func0.call(data22, "differences")){
+let data27 = data22.differences;
+const _errs58 = errors;
+if(errors === _errs58){
+if(Array.isArray(data27)){
+var valid6 = true;
+const len3 = data27.length;
+for(let i3=0; i3<len3; i3++){
+let data28 = data27[i3];
+const _errs60 = errors;
+if(errors === _errs60){
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+let missing3;
+if(((data28.pointer === undefined) || (!(func0.call(data28, "pointer")))) && (missing3 = "pointer")){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3,schemaPath:"#/properties/afterFailure/items/properties/differences/items/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+const _errs62 = errors;
+for(const key3 of Object.keys(data28)){
+if(!(((key3 === "pointer") || (key3 === "expected")) || (key3 === "actual"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3,schemaPath:"#/properties/afterFailure/items/properties/differences/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
+return false;
+break;
+}
+}
+if(_errs62 === errors){
+if(data28.pointer !== undefined && func0.call(data28, "pointer")){
+const _errs63 = errors;
+if(typeof data28.pointer !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/pointer",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/pointer/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs63 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data28.expected !== undefined && func0.call(data28, "expected")){
+const _errs65 = errors;
+if(typeof data28.expected !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/expected",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/expected/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs65 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data28.actual !== undefined && func0.call(data28, "actual")){
+const _errs67 = errors;
+if(typeof data28.actual !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/actual",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/actual/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs67 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3,schemaPath:"#/properties/afterFailure/items/properties/differences/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid6 = _errs60 === errors;
+if(!valid6){
 break;
 }
 }
 }
 else {
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/differences",schemaPath:"#/properties/afterFailure/items/properties/differences/type",keyword:"type",params:{type: "array"}}];
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences",schemaPath:"#/properties/afterFailure/items/properties/differences/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
-var valid4 = _errs54 === errors;
+var valid5 = _errs58 === errors;
 }
 else {
-var valid4 = true;
+var valid5 = true;
 }
-if(valid4){
-if(data20.moreDifferences !== undefined && func0.call(data20, "moreDifferences")){
-let data30 = data20.moreDifferences;
-const _errs65 = errors;
-if(!((typeof data30 == "number") && (isFinite(data30)))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1+"/moreDifferences",schemaPath:"#/properties/afterFailure/items/properties/moreDifferences/type",keyword:"type",params:{type: "number"}}];
+if(valid5){
+if(data22.moreDifferences !== undefined && func0.call(data22, "moreDifferences")){
+let data32 = data22.moreDifferences;
+const _errs69 = errors;
+if(!((typeof data32 == "number") && (isFinite(data32)))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/moreDifferences",schemaPath:"#/properties/afterFailure/items/properties/moreDifferences/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid4 = _errs65 === errors;
+var valid5 = _errs69 === errors;
 }
 else {
-var valid4 = true;
+var valid5 = true;
 }
 }
 }
@@ -1120,12 +1156,12 @@ var valid4 = true;
 }
 }
 else {
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i1,schemaPath:"#/properties/afterFailure/items/type",keyword:"type",params:{type: "object"}}];
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath:"#/properties/afterFailure/items/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
-var valid3 = _errs43 === errors;
-if(!valid3){
+var valid4 = _errs47 === errors;
+if(!valid4){
 break;
 }
 }
@@ -1135,10 +1171,11 @@ validate11.errors = [{instancePath:instancePath+"/afterFailure",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs41 === errors;
+var valid0 = _errs45 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -1168,7 +1205,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"type":"object","properties":{"crash":{"type":"number"},"not-applicable":{"type":"number"},"error":{"type":"number"},"pass":{"type":"number"},"fail":{"type":"number"},"timeout":{"type":"number"}},"additionalProperties":false,"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"type":"object","properties":{"crash":{"type":"number"},"not-applicable":{"type":"number"},"error":{"type":"number"},"pass":{"type":"number"},"fail":{"type":"number"},"timeout":{"type":"number"}},"additionalProperties":false,"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1183,7 +1220,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
-if(!(((((((key0 === "type") || (key0 === "finishedAt")) || (key0 === "durationMs")) || (key0 === "counts")) || (key0 === "conforms")) || (key0 === "unexpectedFailures")) || (key0 === "stalePassing"))){
+if(!(func0.call(schema13.properties, key0))){
 validate12.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
@@ -1390,8 +1427,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stalePassing !== undefined && func0.call(data, "stalePassing")){
-let data13 = data.stalePassing;
+if(data.warnings !== undefined && func0.call(data, "warnings")){
+let data13 = data.warnings;
 const _errs29 = errors;
 if(errors === _errs29){
 if(Array.isArray(data13)){
@@ -1400,7 +1437,7 @@ const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 const _errs31 = errors;
 if(typeof data13[i1] !== "string"){
-validate12.errors = [{instancePath:instancePath+"/stalePassing/" + i1,schemaPath:"#/properties/stalePassing/items/type",keyword:"type",params:{type: "string"}}];
+validate12.errors = [{instancePath:instancePath+"/warnings/" + i1,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid3 = _errs31 === errors;
@@ -1410,7 +1447,7 @@ break;
 }
 }
 else {
-validate12.errors = [{instancePath:instancePath+"/stalePassing",schemaPath:"#/properties/stalePassing/type",keyword:"type",params:{type: "array"}}];
+validate12.errors = [{instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -1418,6 +1455,50 @@ var valid0 = _errs29 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.strict !== undefined && func0.call(data, "strict")){
+const _errs33 = errors;
+if(typeof data.strict !== "boolean"){
+validate12.errors = [{instancePath:instancePath+"/strict",schemaPath:"#/properties/strict/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stalePassing !== undefined && func0.call(data, "stalePassing")){
+let data16 = data.stalePassing;
+const _errs35 = errors;
+if(errors === _errs35){
+if(Array.isArray(data16)){
+var valid4 = true;
+const len2 = data16.length;
+for(let i2=0; i2<len2; i2++){
+const _errs37 = errors;
+if(typeof data16[i2] !== "string"){
+validate12.errors = [{instancePath:instancePath+"/stalePassing/" + i2,schemaPath:"#/properties/stalePassing/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid4 = _errs37 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/stalePassing",schemaPath:"#/properties/stalePassing/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs35 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -1437,9 +1518,120 @@ validate12.errors = vErrors;
 return errors === 0;
 }
 
+export const interruptedLine = validate13;
+const schema14 = {"description":"Last line of a run stopped by SIGINT or SIGTERM, in place of the summary line: the case lines\nbefore it are what finished; the report holds no verdict.","type":"object","properties":{"type":{"type":"string","const":"interrupted"},"signal":{"enum":["SIGINT","SIGTERM"],"type":"string"},"at":{"description":"When the signal arrived.","type":"string"},"finished":{"description":"Items (cases and scenarios) that finished, each a case line above.","type":"number"},"total":{"description":"Items the run had selected.","type":"number"}},"additionalProperties":false,"required":["at","finished","signal","total","type"]};
+
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.at === undefined) || (!(func0.call(data, "at")))) && (missing0 = "at")) || (((data.finished === undefined) || (!(func0.call(data, "finished")))) && (missing0 = "finished"))) || (((data.signal === undefined) || (!(func0.call(data, "signal")))) && (missing0 = "signal"))) || (((data.total === undefined) || (!(func0.call(data, "total")))) && (missing0 = "total"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "type") || (key0 === "signal")) || (key0 === "at")) || (key0 === "finished")) || (key0 === "total"))){
+validate13.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate13.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("interrupted" !== data0){
+validate13.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "interrupted"}}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.signal !== undefined && func0.call(data, "signal")){
+let data1 = data.signal;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate13.errors = [{instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "SIGINT") || (data1 === "SIGTERM"))){
+validate13.errors = [{instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/enum",keyword:"enum",params:{allowedValues: schema14.properties.signal.enum}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.at !== undefined && func0.call(data, "at")){
+const _errs6 = errors;
+if(typeof data.at !== "string"){
+validate13.errors = [{instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.finished !== undefined && func0.call(data, "finished")){
+let data3 = data.finished;
+const _errs8 = errors;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+validate13.errors = [{instancePath:instancePath+"/finished",schemaPath:"#/properties/finished/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.total !== undefined && func0.call(data, "total")){
+let data4 = data.total;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+validate13.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate13.errors = vErrors;
+return errors === 0;
+}
+
 /** The validator of each report line kind, by its `type`. */
 export const LINE_VALIDATORS: Readonly<Record<string, LineValidator>> = {
   "run": runLine,
   "case": caseLine,
   "summary": summaryLine,
+  "interrupted": interruptedLine,
 };

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   type Baseline,
@@ -19,17 +18,22 @@ import {
   HarnessError,
   type Implementation,
   INHERITED_ENVIRONMENT,
+  type InterruptedLine,
   inShard,
   judgeRun,
   killAllImplementations,
   loadCases,
   loadFaultScenarios,
+  loadRequirements,
   PROTOCOL_VERSION,
   parseBaseline,
   parseShard,
   printable,
   REPORT_VERSION,
+  type Requirement,
+  RequirementCatalogueError,
   type RunLine,
+  runCoverage,
   runFaultMatrix,
   runSuite,
   START_TIMEOUT_MS,
@@ -39,13 +43,12 @@ import {
 import { intOption, usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
+import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
 import { progressFor } from './progress.js';
 import { emptyShard, renderSummary } from './summary.js';
-
-const DEFAULT_CONFORMANCE = fileURLToPath(new URL('../../../../../conformance/', import.meta.url));
 
 const HELP = `Usage: agent-contracts conform --impl "<command>" [options]
 
@@ -68,6 +71,8 @@ Options:
   --restart-budget <n>    restarts allowed after crashes or hangs (default 3)
   --baseline <file>       expected failures (JSON); an unexpected failure fails the run, and so
                           does a baseline entry that now passes
+  --strict                a failed SHOULD case fails the run too (without it, it is a warning:
+                          listed apart in the summary, \`warnings\` in the report)
   --report <file>         write the canonical JSONL report there
   --state <dir>           durable state location for the implementation (default: a temp dir)
   --state-url <url>       a postgres:// URL instead: job i gets the schema <s>_<i>, where <s> is
@@ -92,6 +97,7 @@ const OPTIONS = {
   'start-timeout': { type: 'string' },
   'restart-budget': { type: 'string' },
   baseline: { type: 'string' },
+  strict: { type: 'boolean' },
   report: { type: 'string' },
   state: { type: 'string' },
   'state-url': { type: 'string' },
@@ -245,6 +251,13 @@ export const conformCommand: Command = {
         `cannot read cases from ${conformanceDir}: ${(e as Error).message}`,
       );
     }
+    let catalogue: Requirement[];
+    try {
+      catalogue = loadRequirements(conformanceDir);
+    } catch (e) {
+      if (e instanceof RequirementCatalogueError) throw new CliError('CASES_INVALID', e.message);
+      throw e;
+    }
     let allFaults: FaultScenario[] = [];
     if (!values['no-faults']) {
       try {
@@ -330,16 +343,24 @@ export const conformCommand: Command = {
           : { type: 'case', ...r };
       });
     // SIGINT or SIGTERM: nothing the run started outlives it, its temporary state goes, and what
-    // finished is kept as a report without a summary line (a cut-short report, never a verdict).
+    // finished is kept as a report that ends with an `interrupted` line instead of a summary
+    // (never a verdict; `report` and `diff` refuse it with REPORT_INTERRUPTED).
     const interrupt = (signal: NodeJS.Signals) => {
       killAllImplementations();
       if (ownState) rmSync(stateRoot, { recursive: true, force: true });
       let where = 'no --report was given, so nothing was written';
       if (reportPath !== undefined) {
-        const partial = [runLine(), ...caseLinesOf(results)].map((l) => JSON.stringify(l));
+        const marker: InterruptedLine = {
+          type: 'interrupted',
+          signal: signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT',
+          at: new Date().toISOString(),
+          finished: results.length,
+          total,
+        };
+        const partial = [runLine(), ...caseLinesOf(results), marker].map((l) => JSON.stringify(l));
         try {
           writeFileSync(reportPath, `${partial.join('\n')}\n`);
-          where = `the ${results.length} finished items are in ${reportPath} (no summary line: an incomplete report; render it with \`agent-contracts report --allow-incomplete\`)`;
+          where = `the ${results.length} finished items are in ${reportPath}, marked interrupted (no verdict; render it with \`agent-contracts report --allow-incomplete\`)`;
         } catch (e) {
           where = `the report could not be written (${(e as Error).message})`;
         }
@@ -398,6 +419,7 @@ export const conformCommand: Command = {
                 gate: c.gate,
                 subject: c.subject,
                 level: c.level,
+                requirements: c.requirements,
                 outcome: 'error',
                 detail: `the implementation could not be started: ${why.split('\n')[0]}`,
                 durationMs: 0,
@@ -435,6 +457,7 @@ export const conformCommand: Command = {
             gate: f.gate,
             subject: f.subject,
             level: f.level,
+            requirements: f.requirements,
             outcome: 'error',
             detail: `the implementation could not be started: ${(unreachable as string).split('\n')[0]}`,
             durationMs: 0,
@@ -467,7 +490,8 @@ export const conformCommand: Command = {
       // Results in case order, whatever order the jobs finished in.
       const order = new Map([...cases, ...faults].map((c, i) => [c.id, i]));
       results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-      const verdict = judgeRun(results, baseline);
+      const strict = values.strict ?? false;
+      const verdict = judgeRun(results, baseline, { strict });
       const run = runLine();
       const caseLines = caseLinesOf(results);
       const summary: SummaryLine = {
@@ -477,6 +501,8 @@ export const conformCommand: Command = {
         counts: countOutcomes(results),
         conforms: verdict.conforms && !unreachable,
         unexpectedFailures: verdict.unexpectedFailures,
+        warnings: verdict.warnings,
+        strict,
         stalePassing: verdict.stalePassing,
       };
       const lines = [
@@ -487,7 +513,8 @@ export const conformCommand: Command = {
       if (reportPath !== undefined) writeFileSync(reportPath, `${lines.join('\n')}\n`);
 
       const requires = new Map([...cases, ...faults].map((c) => [c.id, c.requires]));
-      await io.out(renderSummary(run, caseLines, summary, paint, unreachable, requires));
+      const coverage = runCoverage(catalogue, results);
+      await io.out(renderSummary(run, caseLines, summary, paint, unreachable, requires, coverage));
       // A shard in which nothing applied observed nothing: it is no verdict, neither a pass nor a
       // failure, so it does not turn a CI shard matrix red (D-GEN-14).
       if (shard !== null && emptyShard(summary) && !unreachable) return 0;

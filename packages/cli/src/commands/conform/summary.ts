@@ -6,6 +6,7 @@ import {
   type CaseLine,
   countOutcomes,
   type Difference,
+  type GateCoverage,
   missingCapabilities,
   printable,
   printableLines,
@@ -91,7 +92,7 @@ function caseDetail(c: CaseLine, own = true): string {
 }
 
 /** What did not pass, each distinct reason once: many items failing the same way are one entry. */
-function notPassing(bad: readonly CaseLine[]): string[] {
+function notPassing(bad: readonly CaseLine[], strict: boolean): string[] {
   const byDetail = new Map<string, CaseLine[]>();
   for (const c of bad)
     byDetail.set(`${c.outcome}\u0000${c.detail}`, [
@@ -116,9 +117,12 @@ function notPassing(bad: readonly CaseLine[]): string[] {
     }
     for (const c of group) {
       if (listed >= LISTED) break;
-      out.push(
-        `  ${c.outcome.padEnd(8)} ${c.id}${c.expectedFailure ? ' (expected by the baseline)' : ''}${caseDetail(c)}`,
-      );
+      const note = c.expectedFailure
+        ? ' (expected by the baseline)'
+        : c.level === 'SHOULD' && !strict
+          ? ' (SHOULD: a warning unless --strict)'
+          : '';
+      out.push(`  ${c.outcome.padEnd(8)} ${c.id}${note}${caseDetail(c)}`);
       listed++;
       covered++;
     }
@@ -133,6 +137,21 @@ export function emptyShard(summary: SummaryLine): boolean {
   return n.pass + n.fail + n.error + n.timeout + n.crash === 0 && n['not-applicable'] > 0;
 }
 
+/**
+ * Requirement coverage per gate: of each gate's requirements (conformance/requirements.json),
+ * how many a case or scenario that ran and passed names. Empty without a catalogue.
+ */
+export function coverageLines(coverage: readonly GateCoverage[]): string[] {
+  if (!coverage.length) return [];
+  const tested = coverage.reduce((n, g) => n + g.tested, 0);
+  const total = coverage.reduce((n, g) => n + g.total, 0);
+  return [
+    '',
+    `Requirement coverage (requirements named by a case or scenario that passed / all; docs/coverage.md): ${tested}/${total}`,
+    ...coverage.map((g) => `  ${g.gate.padEnd(38)} ${g.tested}/${g.total}`),
+  ];
+}
+
 /** The summary of a run. */
 export function renderSummary(
   run: RunLine,
@@ -141,6 +160,7 @@ export function renderSummary(
   paint: ReturnType<typeof painter>,
   unreachable: string | null,
   requires: ReadonlyMap<string, readonly string[]>,
+  coverage: readonly GateCoverage[] = [],
 ): string {
   const impl = run.implementation;
   const who =
@@ -185,7 +205,7 @@ export function renderSummary(
     }
   }
   const bad = cases.filter((c) => !['pass', 'not-applicable'].includes(c.outcome));
-  if (bad.length) out.push('', 'Not passing:', ...notPassing(bad));
+  if (bad.length) out.push('', 'Not passing:', ...notPassing(bad, summary.strict ?? false));
   const gaps = capabilityGaps(cases, requires, impl.capabilities);
   if (gaps.length)
     out.push('', 'Not applicable only for want of one more capability:', ...gaps.map((g) => `  ${g}`));
@@ -196,6 +216,18 @@ export function renderSummary(
     );
     for (const id of summary.stalePassing) out.push(`  ${id}`);
   }
+  const warnings = summary.warnings ?? [];
+  if (warnings.length)
+    out.push(
+      '',
+      paint.yellow(
+        `${warnings.length} warning${warnings.length === 1 ? '' : 's'}: SHOULD case${warnings.length === 1 ? '' : 's'} failed; ${warnings.length === 1 ? 'it does' : 'they do'} not fail the run (--strict makes ${warnings.length === 1 ? 'it' : 'them'} fail):`,
+      ),
+      ...warnings.slice(0, LISTED).map((id) => `  ${id}`),
+      ...(warnings.length > LISTED ? [`  ... and ${warnings.length - LISTED} more`] : []),
+    );
+  if (summary.strict) out.push('', 'Strict run (--strict): failed SHOULD cases fail the run.');
+  out.push(...coverageLines(coverage));
   const n = summary.counts;
   const noVerdict = run.shard !== null && emptyShard(summary) && !unreachable;
   if (noVerdict)
@@ -209,7 +241,11 @@ export function renderSummary(
     noVerdict
       ? paint.bold('NO VERDICT (nothing applicable in this shard)')
       : summary.conforms
-        ? paint.green('CONFORMS')
+        ? paint.green(
+            warnings.length
+              ? `CONFORMS (with ${warnings.length} warning${warnings.length === 1 ? '' : 's'})`
+              : 'CONFORMS',
+          )
         : paint.red('DOES NOT CONFORM'),
     '',
   );

@@ -15,8 +15,9 @@ Options:
 Case ids are printed with control characters shown as \\uXXXX escapes.
 
 Exit codes: 0 nothing broke; 1 some case broke; 2 usage error, a report that is unreadable or
-breaks its schema (REPORT_INVALID), or one that does not hold a whole run (REPORT_INCOMPLETE: no
-summary line, or fewer case lines than its summary counts).
+breaks its schema (REPORT_INVALID), or one that does not hold a whole run (REPORT_INTERRUPTED:
+the report of a run stopped by SIGINT or SIGTERM; REPORT_INCOMPLETE: no summary line, or fewer
+case lines than its summary counts).
 `;
 
 /** `agent-contracts diff`. */

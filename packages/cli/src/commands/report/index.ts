@@ -1,5 +1,12 @@
-import { type Report, renderHtml, renderJunit, renderMarkdown } from '@agent-contracts/harness';
+import {
+  loadRequirements,
+  type Report,
+  renderHtml,
+  renderJunit,
+  renderMarkdown,
+} from '@agent-contracts/harness';
 import type { Command } from '../../command.js';
+import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import { parseCommandArgs, readReport, requireComplete, warnDisagreements } from '../report-io.js';
 
@@ -9,16 +16,19 @@ Render JSONL conformance reports. junit and markdown take one report; html takes
 shows them side by side (gates x cases, one column per implementation). Output goes to stdout.
 Every report is checked against schemas/harness/ReportLine.schema.json first; verdicts are derived
 from the case lines, and a summary line that contradicts them is flagged (warning on stderr).
+The HTML page also shows requirement coverage against the kit's catalogue
+(conformance/requirements.json): requirements named by a passing case, of all.
 
 Options:
   --format <f>          junit, markdown or html                                [required]
   --allow-incomplete    render a report that does not hold a whole run (an interrupted run's
-                        report has no summary line); it is labelled incomplete, never conforming
+                        report ends with an interrupted line, an unfinished one has no summary
+                        line); it is labelled interrupted or incomplete, never conforming
   -h, --help            show this help
 
 Exit codes: 0 rendered; 2 usage error, a report that is unreadable or breaks its schema
 (REPORT_INVALID, with the line and JSON Pointer), or one that does not hold a whole run
-(REPORT_INCOMPLETE) without --allow-incomplete.
+(REPORT_INTERRUPTED, REPORT_INCOMPLETE) without --allow-incomplete.
 `;
 
 /** `agent-contracts report`. */
@@ -54,7 +64,7 @@ export const reportCommand: Command = {
     await warnDisagreements(io, positionals, reports);
     const text =
       format === 'html'
-        ? renderHtml(reports)
+        ? renderHtml(reports, { catalogue: loadRequirements(DEFAULT_CONFORMANCE) })
         : format === 'junit'
           ? renderJunit(reports[0]!)
           : renderMarkdown(reports[0]!);

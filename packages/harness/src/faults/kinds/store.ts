@@ -705,6 +705,19 @@ export const reopenInvalidatesFence: FaultRoutine = async (world, scenario) => {
   );
   checkUnchanged(before, await world.audit(task), 'a commit with an invalidated fence');
   expectWritten(await reopener.commitState({ step: 2 }), 'the reopening holder commits');
+  // TCW-014: a new lease of the task never carries a nonce an earlier owner generation had.
+  const generationsOf = new Map<string, Set<number>>();
+  for (const e of await world.audit(task)) {
+    const seen = generationsOf.get(e.owner.ownerNonce) ?? new Set<number>();
+    seen.add(e.owner.ownerGeneration);
+    generationsOf.set(e.owner.ownerNonce, seen);
+  }
+  const reused = [...generationsOf].find(([, gens]) => gens.size > 1);
+  check(
+    !reused,
+    () =>
+      `owner nonce ${reused![0]} is reused by owner generations ${[...reused![1]].join(', ')} of one task`,
+  );
   return `reopen: lifecycleRevision ${atTerminal.lifecycleRevision} -> ${reopened.lifecycleRevision}, writerGeneration ${atTerminal.writerGeneration} -> ${reopened.writerGeneration}; the old fences refused, nothing written`;
 };
 

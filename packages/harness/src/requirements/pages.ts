@@ -1,0 +1,39 @@
+// The pages whose normative sentences form the requirement catalogue, each with the prefix of
+// its requirement ids. A prefix is never changed or reused: ids are cited by cases, baselines and
+// reports. docs/spec/decisions.md is rationale, not requirements, so it is not listed.
+
+/** One page of the catalogue. */
+export interface RequirementPage {
+  /** Path relative to the repository. */
+  readonly page: string;
+  /** Id prefix: `TCW` gives `TCW-001`, `TCW-002`, ... */
+  readonly prefix: string;
+  /** What the page specifies (a gate name, `Conventions` or `Protocol`), the unit of coverage. */
+  readonly gate: string;
+}
+
+/** Every page of the catalogue, in the order coverage lists them. */
+export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
+  { page: 'docs/spec/index.md', prefix: 'GEN', gate: 'Conventions' },
+  { page: 'docs/spec/context-acquisition-gate.md', prefix: 'CAG', gate: 'ContextAcquisitionGate' },
+  { page: 'docs/spec/task-continuity-write-gate.md', prefix: 'TCW', gate: 'TaskContinuityWriteGate' },
+  { page: 'docs/spec/turn-liveness-recovery-gate.md', prefix: 'TLR', gate: 'TurnLivenessRecoveryGate' },
+  { page: 'docs/spec/local-task-trace-gate.md', prefix: 'LTT', gate: 'LocalTaskTraceGate' },
+  {
+    page: 'docs/spec/agent-capability-domain-completeness-gate.md',
+    prefix: 'ACD',
+    gate: 'AgentCapabilityDomainCompletenessGate',
+  },
+  {
+    page: 'docs/spec/ai-agent-system-architecture-gate.md',
+    prefix: 'ARC',
+    gate: 'AiAgentSystemArchitectureGate',
+  },
+  { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
+];
+
+/**
+ * Numbers from this one upward are kept for sentences written on another branch at the same
+ * time (the spec fixes of session 17); `requirements:assign` never hands them out.
+ */
+export const RESERVED_FROM = 500;
