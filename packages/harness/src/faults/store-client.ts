@@ -3,103 +3,57 @@
 // here decides a rule; it only sends what a runtime would send and returns what came back, with
 // spec refusals (-32000) as values so that scenarios can check their codes.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type {
+  StorageFailureData,
+  StoreBoundEvent,
+  StoreCommitResult,
+  StoreOwnerRef,
+  StoreReadFound,
+  StoreRefusalData,
+  StoreTaskKey,
+} from '@agent-contracts/protocol';
+import type { TaskRecoveryCommitFenceV1 } from '@agent-contracts/schemas';
 import type { MalformedRequest } from '../cases.js';
 import type { CallOptions, Implementation } from '../implementation.js';
 import { resultOf } from '../wire/reply.js';
 import { FaultCheckFailure } from './check.js';
 
+// The wire shapes are the protocol's (docs/protocol.md#store-v1-capability-store): none is
+// copied here.
+
 /** A task key. */
-export interface TaskKey {
-  readonly projectRootIdentity: string;
-  readonly taskId: string;
-}
+export type TaskKey = StoreTaskKey;
 
 /** The fence numbers of a `TaskRecoveryCommitFenceV1`. */
-export interface FenceNumbers {
-  readonly stateSequence: number;
-  readonly writerGeneration: number;
-}
+export type FenceNumbers = Pick<TaskRecoveryCommitFenceV1, 'stateSequence' | 'writerGeneration'>;
 
-/** The members of a stored envelope the harness reads (TaskRecoveryStateV5). */
-export interface Envelope {
-  readonly schemaVersion: string;
-  readonly taskId: string;
-  readonly sequence: number;
-  readonly writerGeneration: number;
-  readonly lifecycleRevision: number;
-  readonly commitKind: string;
-  readonly committedAt: string;
-  readonly envelopeDigest: string;
-  readonly owner: {
-    readonly sessionDigest: string;
-    readonly ownerGeneration: number;
-    readonly ownerNonce: string;
-    readonly leaseRevision: number;
-    readonly leaseDigest: string;
-    readonly status: string;
-    readonly expiresAt: string;
-    readonly takeoverRef: { readonly refDigest: string } | null;
-  };
-  readonly operations: {
-    readonly unresolved: OperationRecord | null;
-    readonly settled: ReadonlyArray<{
-      readonly operationId: string;
-      readonly phase: string;
-      readonly effect: string;
-    }>;
-    readonly settledSetDigest: string;
-  };
-  readonly terminalReceipt: { readonly receiptDigest: string } | null;
-  readonly state: Readonly<Record<string, unknown>>;
-}
+/** A stored envelope (`TaskRecoveryStateV5`), as `store.read` and `store.history` return it. */
+export type Envelope = StoreReadFound['envelope'];
 
-/** The members of an unresolved `TaskOperationRecordV1` the harness reads. */
-export interface OperationRecord {
-  readonly operationId: string;
-  readonly idempotencyKey: string;
-  readonly writerGeneration: number;
-  readonly targetSetDigest: string;
-  readonly beforeDigest: string;
-  readonly phase: string;
-  readonly effect: string;
-}
+/** An unresolved operation record of an envelope. */
+export type OperationRecord = NonNullable<Envelope['operations']['unresolved']>;
 
 /** The five-field binding every operation event but `prepare` carries. */
-export interface Binding {
-  readonly operationId: string;
-  readonly idempotencyKey: string;
-  readonly writerGeneration: number;
-  readonly targetSetDigest: string;
-  readonly beforeDigest: string;
-}
+export type Binding = Omit<StoreBoundEvent, 'event'>;
 
-/** A successful write (`committed`, `semantic-noop`, `replayed`). */
-export interface Written {
-  readonly ok: true;
-  readonly status: 'committed' | 'semantic-noop' | 'replayed';
-  readonly fence: FenceNumbers;
-  readonly writeContext: { readonly contextDigest: string; readonly [k: string]: unknown };
-  readonly receipt: { readonly receiptDigest: string } | null;
-}
+/** A successful write (`committed`, `semantic-noop`, `replayed`): a `store.*` commit result. */
+export type Written = StoreCommitResult;
 
 /** A spec refusal: JSON-RPC -32000 with `data.code` (and `data.currentFence`). */
 export interface Refused {
   readonly ok: false;
   readonly code: string;
   readonly currentFence: FenceNumbers | null;
-  readonly data: Readonly<Record<string, unknown>>;
+  /** The refusal's `data` (`StoreRefusalData`, `StorageFailureData`). */
+  readonly data: StoreRefusalData | StorageFailureData;
 }
 
 export type WriteOutcome = Written | Refused;
 
 /** What a requester read: the fence and owner ref of the latest envelope. */
 export interface View {
-  readonly fence: {
-    schemaVersion: 'TaskRecoveryCommitFenceV1';
-    stateSequence: number;
-    writerGeneration: number;
-  };
-  readonly owner: Readonly<Record<string, unknown>>;
+  readonly fence: TaskRecoveryCommitFenceV1;
+  readonly owner: StoreOwnerRef;
   readonly envelope: Envelope | null;
 }
 
@@ -145,16 +99,17 @@ export async function callStore(
   options: CallOptions = {},
 ): Promise<{ ok: true; value: Record<string, unknown> } | Refused> {
   const reply = await impl.call(method, params, options);
+  // The reader checked the data against the method's refusal schemas.
   if ('error' in reply && reply.refusal !== null)
-    return refusalOf(reply.error.data as Record<string, unknown>);
+    return refusalOf(reply.error.data as StoreRefusalData | StorageFailureData);
   return { ok: true, value: resultOf(method, reply) as Record<string, unknown> };
 }
 
-function refusalOf(data: Record<string, unknown>): Refused {
-  const f = data.currentFence as FenceNumbers | undefined;
+function refusalOf(data: StoreRefusalData | StorageFailureData): Refused {
+  const f = 'currentFence' in data ? data.currentFence : undefined;
   return {
     ok: false,
-    code: data.code as string,
+    code: data.code,
     currentFence: f ? { stateSequence: f.stateSequence, writerGeneration: f.writerGeneration } : null,
     data,
   };
