@@ -16,11 +16,11 @@ import {
   runSuite,
   startSubprocess,
 } from '../src/index.ts';
-import { CONFORMANCE, REFERENCE, REPO, target } from './faults-helpers.ts';
+import { CONFORMANCE, FAKE, REFERENCE, REPO, target } from './faults-helpers.ts';
 
 const PROXY = join(REPO, 'packages/harness/test/fakes/schema-breaking-proxy.mjs');
-const proxied = (method: string, pointer: string, kind: string) =>
-  `node ${PROXY} ${method} '${pointer}' ${kind} -- ${REFERENCE}`;
+const proxied = (method: string, pointer: string, kind: string, inner = REFERENCE, after = '') =>
+  `node ${PROXY} ${method} '${pointer}' ${kind} ${after} -- ${inner}`;
 
 const cases = loadCases(CONFORMANCE);
 /** The first case with a step of `method` that expects a result (or, with `refused`, a refusal). */
@@ -146,6 +146,24 @@ describe('the fault client reads replies with the same reader', () => {
     expect(r.outcome, r.detail).toBe('fail');
     expect(r.detail).toContain(
       'crash.arm: the reply breaks its schema: CrashArmResult at /result/skip: type (',
+    );
+  }, 120_000);
+
+  it('a broken reply to an armed commit is an answer, never taken for dying at the crash point', async () => {
+    // A store that ignores its crash points answers the armed commit; here that answer also breaks
+    // its schema. It is a wrong answer (the scenario fails on it), not a crash of the process.
+    const command = proxied(
+      'store.commitState',
+      '/fence/stateSequence',
+      'wrong-type',
+      FAKE('crash-points-ignored'),
+      'after=crash.arm',
+    );
+    const s = scenario('faults/store/crash-points');
+    const r = await runFaultScenario(s, await hello(command), target(command));
+    expect(r.outcome, r.detail).toBe('fail');
+    expect(r.detail).toContain(
+      'store.commitState: the reply breaks its schema: StoreCommitResult at /result/fence/stateSequence: type (',
     );
   }, 120_000);
 

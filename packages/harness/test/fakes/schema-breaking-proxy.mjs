@@ -4,7 +4,10 @@
 // every request through, and rewrites the replies to <method>, one way per kind. Every other
 // member stays as the real implementation answered, so the members a case compares still match.
 //
-//   node schema-breaking-proxy.mjs <method> <pointer> <kind> -- <command...>
+//   node schema-breaking-proxy.mjs <method> <pointer> <kind> [after=<method>] -- <command...>
+//
+// With `after=<method>`, only replies to requests sent after a request of that method are
+// rewritten (`after=crash.arm`: the commit a crash point was armed for).
 //
 // Kinds (<pointer> is a JSON Pointer into the result):
 //   wrong-type          the value at <pointer> gets another JSON type (a string becomes 12345, a
@@ -17,7 +20,9 @@ import { createInterface } from 'node:readline';
 
 const argv = process.argv.slice(2);
 const sep = argv.indexOf('--');
-const [target, pointer, kind] = argv.slice(0, sep);
+const [target, pointer, kind, after] = argv.slice(0, sep);
+const trigger = after?.startsWith('after=') ? after.slice('after='.length) : null;
+let armed = trigger === null;
 const command = argv.slice(sep + 1).join(' ');
 
 const real = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -25,7 +30,8 @@ const methods = new Map();
 createInterface({ input: process.stdin }).on('line', (line) => {
   try {
     const { id, method } = JSON.parse(line);
-    methods.set(id, method);
+    methods.set(id, armed ? method : null);
+    if (method === trigger) armed = true;
   } catch {}
   real.stdin.write(`${line}\n`);
 });
