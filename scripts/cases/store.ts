@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkTaskKey, ManualClock } from '@agent-contracts/engines';
-import type { Case, Step } from '@agent-contracts/harness';
+import { type Case, paramsViolation, type Step } from '@agent-contracts/harness';
 import { targetSetDigestOf } from '@agent-contracts/schemas';
 import { createMemoryBackend, type StoreRefusal, type TaskKey, TaskStore } from '@agent-contracts/store';
 import { requirementsOf } from './requirements.ts';
@@ -255,7 +255,19 @@ class Scenario {
         ? { result: a.result }
         : { match: project(agreed(a.result, b.result) ?? {}, options.shape ?? true) };
     }
-    const step: Step = { method, params, expect };
+    // A request that breaks its params schema is sent on purpose only to be refused (D-GEN-10);
+    // the case says where it breaks it, and the harness checks that it breaks it exactly there.
+    const broken = paramsViolation(method, substitute(params, this.vars[0])) ?? null;
+    if (broken && !('error' in expect))
+      throw new Error(
+        `${where}: the request breaks ${broken.schema} at ${broken.pointer} but is not refused`,
+      );
+    const step: Step = {
+      method,
+      params,
+      ...(broken ? { malformed: { pointer: broken.pointer, keyword: broken.keyword } } : {}),
+      expect,
+    };
     if (options.capture) {
       for (const [name, pointer] of Object.entries(options.capture)) {
         for (const [i, r] of [a, b].entries()) {

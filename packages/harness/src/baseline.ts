@@ -46,10 +46,17 @@ export function isFailure(outcome: Outcome): boolean {
 
 /**
  * The conformance rule: at least one case applied, no failure the baseline does not expect, and no
- * stale baseline entry. Nothing applicable never conforms, also in a shard (D-GEN-14).
+ * stale baseline entry. Nothing applicable never conforms, also in a shard (D-GEN-14). A
+ * `harness-error` is not a failure of the implementation, so no baseline can expect it, but a run
+ * with one does not conform either: the kit did not judge what it was to judge (D-GEN-30).
  */
-export function conformsOf(applicable: number, unexpectedFailures: number, stalePassing: number): boolean {
-  return applicable > 0 && unexpectedFailures === 0 && stalePassing === 0;
+export function conformsOf(
+  applicable: number,
+  unexpectedFailures: number,
+  stalePassing: number,
+  harnessErrors = 0,
+): boolean {
+  return applicable > 0 && unexpectedFailures === 0 && stalePassing === 0 && harnessErrors === 0;
 }
 
 /** The baseline entry matching a case id, if any. */
@@ -86,11 +93,19 @@ export function judgeRun(
     if (matched.length && matched.every((r) => r.outcome === 'pass')) stalePassing.push(entry.id);
   }
   const applicable = results.filter((r) => r.outcome !== 'not-applicable');
+  const harnessErrors = results.filter((r) => r.outcome === 'harness-error').map((r) => r.id);
   return {
     unexpectedFailures,
     warnings,
     stalePassing,
-    conforms: conformsOf(applicable.length, unexpectedFailures.length, stalePassing.length),
+    /** Cases and scenarios that ended as `harness-error`: defects of the kit, not of the implementation. */
+    harnessErrors,
+    conforms: conformsOf(
+      applicable.length,
+      unexpectedFailures.length,
+      stalePassing.length,
+      harnessErrors.length,
+    ),
   };
 }
 

@@ -26,11 +26,24 @@ export type Expectation =
   /** The request is refused with a JSON-RPC error whose `data.code` is this spec code. */
   | { readonly error: string };
 
+/**
+ * Where a request sent on purpose breaks its params schema (docs/spec/decisions.md D-GEN-10): the
+ * first violation the harness finds, which must be exactly this one (D-GEN-30).
+ */
+export interface MalformedRequest {
+  /** JSON Pointer into the params of the value that breaks the schema (a missing or extra member: its own pointer). */
+  readonly pointer: string;
+  /** The JSON Schema keyword it breaks (`required`, `type`, `minimum`, `pattern`, ...). */
+  readonly keyword: string;
+}
+
 /** One request of a case and what it must produce. */
 export interface Step {
   readonly method: string;
   /** Request params; `{"$var": "name"}` anywhere stands for a value captured by an earlier step. */
   readonly params?: unknown;
+  /** Set when the request breaks its params schema on purpose, to see it refused. */
+  readonly malformed?: MalformedRequest;
   readonly expect: Expectation;
   /**
    * Values to remember for later steps of the same case: name -> JSON Pointer into this step's
@@ -113,6 +126,19 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
       const keys = s?.expect && typeof s.expect === 'object' ? Object.keys(s.expect) : [];
       if (keys.length !== 1 || !['valid', 'issue', 'result', 'match', 'error'].includes(keys[0]!)) {
         problems.push(`${at} step ${j}: "expect" needs exactly one of valid, issue, result, match, error`);
+      }
+      if (s?.malformed !== undefined) {
+        const m = s.malformed as Partial<MalformedRequest> | null;
+        const ok =
+          m &&
+          typeof m === 'object' &&
+          Object.keys(m).length === 2 &&
+          typeof m.pointer === 'string' &&
+          /^(\/.*)?$/.test(m.pointer) &&
+          typeof m.keyword === 'string' &&
+          /^[A-Za-z]+$/.test(m.keyword);
+        if (!ok)
+          problems.push(`${at} step ${j}: "malformed" is { pointer: <JSON Pointer>, keyword: <keyword> }`);
       }
       if (s?.capture !== undefined) {
         const ok =

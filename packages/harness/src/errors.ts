@@ -11,6 +11,8 @@
  * - `IMPL_UNKNOWN_ID`: a response whose id matches no outstanding request (wrong or duplicate id).
  * - `IMPL_MISSING_ID`: a response without an id.
  * - `IMPL_RPC_ERROR`: the implementation answered with a JSON-RPC error object.
+ * - `IMPL_REPLY_INVALID`: a reply that breaks the method's result or refusal schema
+ *   (docs/protocol.md#every-message-is-checked); a case or scenario that gets one fails.
  * - `IMPL_NOT_RUNNING`: a request was made while the process was not running.
  * - `IMPL_RESTART_BUDGET_EXHAUSTED`: the process crashed more often than the restart budget allows.
  */
@@ -24,6 +26,7 @@ export type HarnessErrorCode =
   | 'IMPL_UNKNOWN_ID'
   | 'IMPL_MISSING_ID'
   | 'IMPL_RPC_ERROR'
+  | 'IMPL_REPLY_INVALID'
   | 'IMPL_NOT_RUNNING'
   | 'IMPL_RESTART_BUDGET_EXHAUSTED';
 
@@ -45,6 +48,27 @@ export class HarnessError extends Error {
     this.code = code;
     this.stderrTail = options.stderrTail ?? '';
     this.detail = options.detail ?? {};
+  }
+}
+
+/**
+ * A request the harness was about to send that breaks its own params schema (or names a method
+ * protocol v1 does not have): a defect of agent-contracts, never of the implementation under test.
+ * The request is not sent; the case or scenario ends as `harness-error`
+ * (docs/protocol.md#every-message-is-checked).
+ *
+ * - `HARNESS_REQUEST_INVALID`: the only code.
+ */
+export class HarnessDefect extends Error {
+  readonly code = 'HARNESS_REQUEST_INVALID';
+
+  constructor(
+    message: string,
+    /** The method of the request. */
+    readonly method: string,
+  ) {
+    super(message);
+    this.name = 'HarnessDefect';
   }
 }
 

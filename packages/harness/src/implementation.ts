@@ -9,17 +9,40 @@ import {
   PROTOCOL_VERSION,
   ProtocolRefusal,
   refusalError,
-  rpcFailureMessage,
 } from '@agent-contracts/protocol';
+import type { MalformedRequest } from './cases.js';
 import { HarnessError } from './errors.js';
 import { ImplementationProcess, type ProcessOptions, type ProtocolViolation } from './transport/process.js';
+import { describeReplyViolation, type RawReply, type Reply, readReply, resultOf } from './wire/reply.js';
+import { checkRequest } from './wire/request.js';
+
+/** Options of one request. */
+export interface CallOptions {
+  /** Deadline of this request, in ms (default: the session's). */
+  readonly timeoutMs?: number;
+  /** The request breaks its params schema on purpose, exactly here (a golden case's `malformed`). */
+  readonly malformed?: MalformedRequest;
+}
 
 /** A live session with an implementation. */
 export interface Implementation {
   /** What `hello` answered. */
   readonly hello: HelloResult;
-  /** Send one request; throws {@link HarnessError} for anything but a result. */
-  request(method: string, params?: unknown, options?: { timeoutMs?: number }): Promise<unknown>;
+  /**
+   * Send one request and read its reply (docs/protocol.md#every-message-is-checked): the params
+   * are checked against the method's schema first (a request that breaks it is not sent:
+   * {@link HarnessDefect}), the reply against the method's result or refusal schema (a reply that
+   * breaks it is `{ invalid }`). A refusal is a reply like a result.
+   *
+   * @throws {HarnessDefect} for a request of the harness that breaks its own schema.
+   * @throws {HarnessError} only for a transport failure (timeout, crash, garbage).
+   */
+  call(method: string, params?: unknown, options?: CallOptions): Promise<Reply>;
+  /**
+   * {@link call}, for callers to whom anything but a result is a failure (the fault routines): the
+   * result, or throws `IMPL_RPC_ERROR` (an error reply) or `IMPL_REPLY_INVALID` (a broken one).
+   */
+  request(method: string, params?: unknown, options?: CallOptions): Promise<unknown>;
   /** The implementation's recent stderr (empty in-process). */
   readonly stderrTail: string;
   /** The operating-system id of the process (group) now running; undefined in-process. */
@@ -48,6 +71,8 @@ export function checkHello(value: unknown): HelloResult {
       'IMPL_GARBAGE_OUTPUT',
       `hello returned an invalid result: ${why} (see docs/protocol.md#hello)`,
     );
+  const reply = readReply('hello', { result: value });
+  if ('invalid' in reply) throw bad(describeReplyViolation(reply.invalid));
   if (!value || typeof value !== 'object') throw bad('not an object');
   const h = value as Record<string, unknown>;
   for (const k of ['name', 'version', 'language'])
@@ -82,31 +107,63 @@ export function defaultLocalDirectory(stateLocation: string | null): string | nu
   return stateLocation !== null && !/^[a-z][a-z0-9+.-]*:/i.test(stateLocation) ? stateLocation : null;
 }
 
+/** How a session sends a request: the raw reply, or a thrown transport failure. */
+type Send = (method: string, params: unknown, timeoutMs: number | undefined) => Promise<RawReply>;
+
+/** `call` and `request` of a session over its transport: every request and reply checked. */
+function checkedCalls(send: Send): Pick<Implementation, 'call' | 'request'> {
+  const call = async (method: string, params?: unknown, options: CallOptions = {}): Promise<Reply> => {
+    checkRequest(method, params, options.malformed);
+    return readReply(method, await send(method, params, options.timeoutMs));
+  };
+  return {
+    call,
+    request: async (method, params, options) => resultOf(method, await call(method, params, options)),
+  };
+}
+
+/** Send `hello` and check its result; a wrong one is IMPL_GARBAGE_OUTPUT, an error IMPL_RPC_ERROR. */
+async function greet(
+  call: Implementation['call'],
+  params: { stateLocation: string | null; localDirectory: string | null },
+  timeoutMs?: number,
+): Promise<HelloResult> {
+  const reply = await call(
+    'hello',
+    { protocolVersion: PROTOCOL_VERSION, ...params },
+    timeoutMs === undefined ? {} : { timeoutMs },
+  );
+  if ('result' in reply) return checkHello(reply.result);
+  if ('invalid' in reply && 'result' in reply.raw) return checkHello(reply.raw.result);
+  return resultOf('hello', reply) as never;
+}
+
 /** Start an implementation as a subprocess and greet it. Throws HarnessError if it cannot. */
 export async function startSubprocess(options: SubprocessOptions): Promise<Implementation> {
   let proc = ImplementationProcess.start(options);
   // Violations are read from every process the session ran, also the ones a restart replaced.
   const procs: ImplementationProcess[] = [proc];
   const taken = new Map<ImplementationProcess, number>();
-  const greet = async () => {
+  const { call, request } = checkedCalls((method, params, timeoutMs) =>
+    proc.call(method, params, timeoutMs === undefined ? {} : { timeoutMs }),
+  );
+  const locations = {
+    stateLocation: options.stateLocation,
+    localDirectory: options.localDirectory ?? defaultLocalDirectory(options.stateLocation),
+  };
+  const hello_ = async () => {
     try {
-      return checkHello(
-        await proc.request(
-          'hello',
-          {
-            protocolVersion: PROTOCOL_VERSION,
-            stateLocation: options.stateLocation,
-            localDirectory: options.localDirectory ?? defaultLocalDirectory(options.stateLocation),
-          },
-          { timeoutMs: Math.max(options.startTimeoutMs ?? START_TIMEOUT_MS, proc.options.requestTimeoutMs) },
-        ),
+      return await greet(
+        call,
+        locations,
+        Math.max(options.startTimeoutMs ?? START_TIMEOUT_MS, proc.options.requestTimeoutMs),
       );
     } catch (e) {
       await proc.kill();
       throw e;
     }
   };
-  let hello = await greet();
+  let hello = await hello_();
   return {
     get hello() {
       return hello;
@@ -128,12 +185,13 @@ export async function startSubprocess(options: SubprocessOptions): Promise<Imple
       }
       return { count, first };
     },
-    request: (method, params, opts) => proc.request(method, params, opts),
+    call,
+    request,
     async restart() {
       await proc.kill();
       proc = ImplementationProcess.start(options);
       procs.push(proc);
-      hello = await greet();
+      hello = await hello_();
     },
     async kill() {
       await proc.kill();
@@ -152,28 +210,22 @@ export async function startInProcess(
   stateLocation: string | null,
   localDirectory: string | null = defaultLocalDirectory(stateLocation),
 ): Promise<Implementation> {
-  const call = async (method: string, params: unknown) => {
+  // A refusal thrown by the adapter is the -32000 error a stdio server writes for it; anything
+  // else it throws is a crash of the implementation.
+  const { call, request } = checkedCalls(async (method, params) => {
     try {
-      return await adapter.handle(method, params);
+      // JSON has no undefined: a handler that returns nothing answers null, as on the wire.
+      return { result: (await adapter.handle(method, params)) ?? null };
     } catch (e) {
-      if (e instanceof ProtocolRefusal) {
-        const error = refusalError(e);
-        throw new HarnessError('IMPL_RPC_ERROR', rpcFailureMessage(method, error), {
-          detail: { method, error },
-        });
-      }
+      if (e instanceof ProtocolRefusal) return { error: refusalError(e) };
       throw new HarnessError(
         'IMPL_EXITED',
         `${method}: the in-process implementation threw: ${(e as Error).message}`,
-        {
-          cause: e,
-        },
+        { cause: e },
       );
     }
-  };
-  let hello = checkHello(
-    await call('hello', { protocolVersion: PROTOCOL_VERSION, stateLocation, localDirectory }),
-  );
+  });
+  let hello = await greet(call, { stateLocation, localDirectory });
   return {
     get hello() {
       return hello;
@@ -181,12 +233,11 @@ export async function startInProcess(
     stderrTail: '',
     pid: undefined,
     takeViolations: () => ({ count: 0, first: [] }),
-    request: (method, params) => call(method, params),
+    call,
+    request,
     async restart() {
       await adapter.reset?.();
-      hello = checkHello(
-        await call('hello', { protocolVersion: PROTOCOL_VERSION, stateLocation, localDirectory }),
-      );
+      hello = await greet(call, { stateLocation, localDirectory });
     },
     async kill() {
       await adapter.reset?.();

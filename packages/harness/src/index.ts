@@ -22,3 +22,6 @@ export * from './runner.js';
 export * from './shard.js';
 export * from './text.js';
 export * from './transport/process.js';
+export * from './wire/message-schemas.js';
+export * from './wire/reply.js';
+export * from './wire/request.js';

@@ -15,6 +15,13 @@ export interface Difference {
   readonly expected?: string;
   /** The actual value at the pointer, the same way; absent when the actual value has nothing there. */
   readonly actual?: string;
+  /**
+   * For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON
+   * Schema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).
+   */
+  readonly keyword?: string;
+  /** For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json). */
+  readonly schema?: string;
 }
 
 /** The differences found: the first `limit` of them in document order, and how many there are. */

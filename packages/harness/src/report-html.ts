@@ -21,6 +21,7 @@ const CELL: Readonly<Record<Outcome, string>> = {
   timeout: 'timeout',
   crash: 'crash',
   'not-applicable': 'n/a',
+  'harness-error': 'kit bug',
 };
 
 /** The class of a cell: the outcome itself, never a string from the report. */
@@ -31,6 +32,7 @@ const CLASS: Readonly<Record<Outcome | StepResult['outcome'], string>> = {
   timeout: 'timeout',
   crash: 'crash',
   'not-applicable': 'not-applicable',
+  'harness-error': 'harness-error',
   skipped: 'skipped',
 };
 
@@ -48,7 +50,7 @@ const STYLE = `body{font:14px system-ui,sans-serif;margin:1.5rem;color:#111}
 table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}
 tr.gate th,tr.gate td{background:#eef;font-weight:bold}
 td.pass{background:#d7f5d7}td.fail{background:#f8d0d0}td.error,td.crash,td.timeout{background:#f3c07a}
-td.not-applicable{background:#eee;color:#666}td.expected{outline:2px dashed #888}
+td.not-applicable{background:#eee;color:#666}td.harness-error{background:#d9c8f0}td.expected{outline:2px dashed #888}
 p.warning{background:#fff3cd;border:1px solid #e0b000;padding:4px 8px}
 #summary{display:flex;flex-wrap:wrap;gap:1rem}
 .impl{border:1px solid #ccc;padding:.5rem 1rem;min-width:18rem}.impl h2{font-size:1.1rem;margin:.2rem 0}
@@ -91,12 +93,18 @@ const filterText = (c: CaseLine, impl: string) =>
 
 const value = (v: string | undefined) => (v === undefined ? '<em>(nothing)</em>' : `<code>${h(v)}</code>`);
 
+/** The expected side of a difference: a value, or the schema rule a broken reply breaks. */
+const expectedCell = (d: Difference) =>
+  d.keyword === undefined
+    ? value(d.expected)
+    : `<em>valid against</em> <code>${h(d.schema ?? '')}</code> (<code>${h(d.keyword)}</code>)`;
+
 function differenceTable(differences: readonly Difference[] | undefined, more: number | undefined): string {
   if (!differences?.length) return '';
   const rows = differences
     .map(
       (d) =>
-        `<tr><td><code>${h(d.pointer || '(the reply)')}</code></td><td>${value(d.expected)}</td><td>${value(d.actual)}</td></tr>`,
+        `<tr><td><code>${h(d.pointer || '(the reply)')}</code></td><td>${expectedCell(d)}</td><td>${value(d.actual)}</td></tr>`,
     )
     .join('');
   const rest = more
@@ -178,14 +186,14 @@ function implSummary(
     .join('');
   return `<div class="impl" id="impl-${index}"><h2>${h(impl.name)} ${h(impl.version)} <small>(${h(impl.language)})</small></h2>
 <p class="verdict ${VERDICT_CLASS[j.verdict]}">${h(VERDICT_TEXT[j.verdict])}</p>
-<p class="counts">${n.pass} pass · ${n.fail} fail · ${n.error} error · ${n.timeout} timeout · ${n.crash} crash · ${n['not-applicable']} not applicable</p>
+<p class="counts">${n.pass} pass · ${n.fail} fail · ${n.error} error · ${n.timeout} timeout · ${n.crash} crash · ${n['not-applicable']} not applicable</p>${n['harness-error'] ? `\n<p class="warning">${n['harness-error']} ended as harness-error: a defect of the conformance kit (agent-contracts), not of this implementation; the run cannot conform until the kit is fixed.</p>` : ''}
 ${j.warnings.length ? `<p class="warnings">${j.warnings.length} warning${j.warnings.length === 1 ? '' : 's'}: SHOULD case${j.warnings.length === 1 ? '' : 's'} failed (not failing the run)</p>\n` : ''}${coverageBlock(r, catalogue)}
 <table class="gates">${gates}</table></div>`;
 }
 
 function implDetails(r: Report): string {
   const name = r.run.implementation.name;
-  const bad = r.cases.filter((c) => isFailure(c.outcome));
+  const bad = r.cases.filter((c) => isFailure(c.outcome) || c.outcome === 'harness-error');
   // Unexpected failures before the ones the baseline expects, each group by gate and contract.
   const ordered = [...bad.filter((c) => !c.expectedFailure), ...bad.filter((c) => c.expectedFailure)];
   const failures = [...groupBy(ordered, (c) => c.gate)]

@@ -29,7 +29,9 @@ export function renderJunit(report: Report): string {
   }
   const suites = [...byGate].map(([gate, cases]) => {
     const failures = cases.filter((c) => c.outcome === 'fail' && !expected(c)).length;
-    const errors = cases.filter((c) => isFailure(c.outcome) && c.outcome !== 'fail' && !expected(c)).length;
+    const errors = cases.filter(
+      (c) => (isFailure(c.outcome) || c.outcome === 'harness-error') && c.outcome !== 'fail' && !expected(c),
+    ).length;
     const skipped = cases.filter((c) => c.outcome === 'not-applicable' || expected(c)).length;
     const body = cases.map((c) => testcase(gate, c));
     return `  <testsuite name="${x(gate)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`;

@@ -46,6 +46,12 @@ export function renderMarkdown(report: Report): string {
         `| ${md(g)} | ${c.pass} | ${c.fail} | ${c.error} | ${c.timeout} | ${c.crash} | ${c['not-applicable']} |`,
     ),
   );
+  const kitBugs = judgement.counts['harness-error'];
+  if (kitBugs)
+    lines.push(
+      '',
+      `> **Kit defect**: ${kitBugs} ${kitBugs === 1 ? 'case' : 'cases'} ended as \`harness-error\`: a defect of the conformance kit (agent-contracts), not of this implementation; the run cannot conform until the kit is fixed.`,
+    );
   const bad = report.cases.filter((c) => c.outcome !== 'pass' && c.outcome !== 'not-applicable');
   if (bad.length) {
     lines.push('', '## Not passing', '', '| Case | Outcome | Detail |', '|---|---|---|');

@@ -58,13 +58,14 @@ export function judgeReport(report: Report): ReportJudgement {
       disagreements: [],
     };
   const applicable = report.cases.length - counts['not-applicable'];
-  const fromCases = conformsOf(applicable, unexpectedFailures.length, 0);
+  const fromCases = conformsOf(applicable, unexpectedFailures.length, 0, counts['harness-error']);
   const disagreements: string[] = [];
   const outcomes = Object.keys(counts) as Array<keyof Counts>;
-  const countsDiffer = outcomes.filter((o) => s.counts[o] !== counts[o]);
+  const claimed = (o: keyof Counts) => s.counts[o] ?? 0;
+  const countsDiffer = outcomes.filter((o) => claimed(o) !== counts[o]);
   if (countsDiffer.length)
     disagreements.push(
-      `the summary counts ${countsDiffer.map((o) => `${s.counts[o]} ${o}`).join(', ')}, the case lines ${countsDiffer.map((o) => `${counts[o]} ${o}`).join(', ')}`,
+      `the summary counts ${countsDiffer.map((o) => `${claimed(o)} ${o}`).join(', ')}, the case lines ${countsDiffer.map((o) => `${counts[o]} ${o}`).join(', ')}`,
     );
   if (!sameSet(s.unexpectedFailures, unexpectedFailures))
     disagreements.push(
@@ -78,7 +79,9 @@ export function judgeReport(report: Report): ReportJudgement {
     disagreements.push(
       applicable === 0
         ? 'the summary claims the run conforms, but no case applied'
-        : 'the summary claims the run conforms, but the case lines do not',
+        : counts['harness-error']
+          ? 'the summary claims the run conforms, but case lines end as harness-error'
+          : 'the summary claims the run conforms, but the case lines do not',
     );
   if (s.conforms && s.stalePassing.length)
     disagreements.push('the summary claims the run conforms, but lists stale baseline entries');

@@ -30,12 +30,18 @@ export interface CaseLine extends CaseResult {
 
 export type Counts = Record<Outcome, number>;
 
+/** The counts of a summary line: `harness-error` is absent in reports written before that outcome existed. */
+export type SummaryCounts = Omit<Counts, 'harness-error'> & { readonly 'harness-error'?: number };
+
 export interface SummaryLine {
   readonly type: 'summary';
   readonly finishedAt: string;
   readonly durationMs: number;
-  readonly counts: Counts;
-  /** True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed. */
+  readonly counts: SummaryCounts;
+  /**
+   * True when every applicable case passed, or failed as the baseline expects, no baseline entry
+   * passed, and no case ended as `harness-error`.
+   */
   readonly conforms: boolean;
   readonly unexpectedFailures: readonly string[];
   /**
@@ -76,7 +82,7 @@ export interface Report {
 }
 
 export function emptyCounts(): Counts {
-  return { pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 0 };
+  return { pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 0, 'harness-error': 0 };
 }
 
 export function countOutcomes(results: readonly CaseResult[]): Counts {

@@ -11,14 +11,18 @@ import {
   substituteVars,
   UnboundVariableError,
 } from './cases.js';
-import { HarnessError } from './errors.js';
+import { HarnessDefect, HarnessError } from './errors.js';
 import type { Implementation } from './implementation.js';
 import { type Difference, type Differences, differenceAt, jsonDifferences, jsonText } from './json-diff.js';
 import { truncated } from './text.js';
 import { describeViolations } from './transport/process.js';
+import { describeReplyViolation, type Reply } from './wire/reply.js';
 
-/** How a case ended. */
-export type Outcome = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'not-applicable';
+/**
+ * How a case ended. `harness-error`: the harness itself was wrong (a request of its own broke its
+ * schema); never a pass, never the implementation's failure, and the run does not conform.
+ */
+export type Outcome = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'not-applicable' | 'harness-error';
 
 /** The result of one case. */
 export interface CaseResult {
@@ -132,12 +136,18 @@ const plain = (detail: string, differences: Difference[] = []): Judgement => ({
   moreDifferences: 0,
 });
 
-/** Judge one reply against a step's expectation: null when it matches, else why not and where. */
-export function judgeStep(
-  expect: Expectation,
-  reply: { result: unknown } | { error: HarnessError },
-): Judgement | null {
-  const rpcError = 'error' in reply ? reply.error.detail.error : undefined;
+/**
+ * Judge one reply against a step's expectation: null when it matches, else why not and where. A
+ * reply that breaks its schema fails whatever the expectation, at the pointer of the violation.
+ */
+export function judgeStep(expect: Expectation, reply: Reply): Judgement | null {
+  if ('invalid' in reply) {
+    const v = reply.invalid;
+    return plain(describeReplyViolation(v), [
+      { ...differenceAt(v.pointer, undefined, v.actual), keyword: v.keyword, schema: v.schema },
+    ]);
+  }
+  const rpcError = 'error' in reply ? reply.error : undefined;
   if ('error' in expect) {
     const wanted = { data: { code: expect.error } };
     if ('result' in reply)
@@ -145,9 +155,8 @@ export function judgeStep(
         differenceAt('/error', wanted, undefined),
         differenceAt('/result', undefined, reply.result),
       ]);
-    const data = (rpcError as { data?: { code?: unknown } } | undefined)?.data;
-    if (data?.code === expect.error) return null;
-    const found = jsonDifferences(wanted, rpcError ?? reply.error.message, 'contains');
+    if (reply.refusal === expect.error) return null;
+    const found = jsonDifferences(wanted, rpcError, 'contains');
     return judged(`expected refusal ${expect.error}; the error`, {
       total: found.total,
       listed: found.listed.map((d) => ({ ...d, pointer: `/error${d.pointer}` })),
@@ -155,9 +164,9 @@ export function judgeStep(
   }
   if ('error' in reply) {
     const wanted = 'result' in expect ? expect.result : 'match' in expect ? expect.match : undefined;
-    return plain(`expected a result, got error ${short(rpcError ?? reply.error.message)}`, [
+    return plain(`expected a result, got error ${short(rpcError)}`, [
       differenceAt('/result', wanted, undefined),
-      differenceAt('/error', undefined, rpcError ?? reply.error.message),
+      differenceAt('/error', undefined, rpcError),
     ]);
   }
   const under = (found: Differences): Differences => ({
@@ -194,11 +203,13 @@ export function judgeStep(
 }
 
 /** Judge one reply against a step's expectation: null when it matches, else why not. */
-export function judgeReply(
-  expect: Expectation,
-  reply: { result: unknown } | { error: HarnessError },
-): string | null {
+export function judgeReply(expect: Expectation, reply: Reply): string | null {
   return judgeStep(expect, reply)?.detail ?? null;
+}
+
+/** The detail of a `harness-error`: what was wrong, and whose defect it is. */
+export function harnessDefectText(e: HarnessDefect): string {
+  return `${e.code}: ${e.message}. This is a defect of the conformance kit (agent-contracts), not of the implementation under test; please report it`;
 }
 
 const FAULT_OUTCOME: Partial<Record<HarnessError['code'], 'timeout' | 'crash'>> = {
@@ -339,10 +350,15 @@ async function runSteps(
       after('error', `cannot resolve its params: ${(e as Error).message}`);
       return failed();
     }
-    let reply: { result: unknown } | { error: HarnessError };
+    let reply: Reply;
     try {
-      reply = { result: await impl.request(step.method, params, { timeoutMs: options.timeoutMs }) };
+      reply = await impl.call(step.method, params, {
+        timeoutMs: options.timeoutMs,
+        ...(step.malformed ? { malformed: step.malformed } : {}),
+      });
     } catch (e) {
+      // The kit's own defect outweighs whatever the implementation did before it.
+      if (e instanceof HarnessDefect) return done('harness-error', `${label}: ${harnessDefectText(e)}`);
       const stop = (
         outcome: Outcome & StepResult['outcome'],
         detail: string,
@@ -357,12 +373,10 @@ async function runSteps(
       if (!(e instanceof HarnessError)) return stop('error', (e as Error).message, false);
       const fault = FAULT_OUTCOME[e.code];
       if (fault) return stop(fault, `${e.code}: ${e.message}`, true);
-      if (e.code !== 'IMPL_RPC_ERROR') return stop('error', `${e.code}: ${e.message}`, true);
-      reply = { error: e };
+      return stop('error', `${e.code}: ${e.message}`, true);
     }
     const judgement = judgeStep(step.expect, reply);
-    const source =
-      'result' in reply ? reply.result : (reply.error.detail.error as { data?: unknown } | undefined)?.data;
+    const source = 'result' in reply ? reply.result : 'error' in reply ? reply.error.data : undefined;
     let uncaptured: string | null = null;
     for (const [name, pointer] of Object.entries(step.capture ?? {})) {
       const value = pointerGet(source, pointer);

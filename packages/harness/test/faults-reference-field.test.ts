@@ -9,6 +9,10 @@ describe('fault matrix: reference implementation on SQLite (liveness and field s
     const list = [...scenarios('liveness/'), ...scenarios('field/')];
     expect(list.length).toBeGreaterThanOrEqual(10);
     const results = await runFaultMatrix(list, target(REFERENCE));
+    // Every request a scenario sends is checked against its schema: none of them is the kit's defect.
+    expect(results.filter((r) => r.outcome === 'harness-error').map((r) => `${r.id}: ${r.detail}`)).toEqual(
+      [],
+    );
     const byId = new Map(results.map((r) => [r.id, r]));
     expect(byId.get('faults/field/pg-connections-dropped')?.outcome).toBe('not-applicable');
     const bad = results

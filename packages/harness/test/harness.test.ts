@@ -47,6 +47,10 @@ const DIGEST_ONLY_HELLO = {
     crashPoints: [],
   },
 };
+/** `request` of a fake implementation: the runner reads every reply through `call`, never this. */
+const unused = async (): Promise<never> => {
+  throw new Error('the runner sent a request through request(), not call()');
+};
 const conformanceDir = fileURLToPath(new URL('../../../conformance/', import.meta.url));
 const result = (id: string, outcome: CaseResult['outcome']): CaseResult => ({
   id,
@@ -119,11 +123,11 @@ describe('golden cases', () => {
   });
 });
 
-/** A JSON-RPC refusal with this spec code. */
-const rpcError = (code: string) =>
-  new HarnessError('IMPL_RPC_ERROR', 'x', {
-    detail: { error: { code: -32000, message: 'm', data: { code } } },
-  });
+/** A reply that is a JSON-RPC refusal with this spec code. */
+const refusalReply = (code: string) => ({
+  error: { code: -32000, message: 'm', data: { code } },
+  refusal: code,
+});
 
 describe('judging replies', () => {
   it('valid needs ok and no issues; issue needs the exact code at the exact path', () => {
@@ -147,14 +151,10 @@ describe('judging replies', () => {
   });
 
   it('error expectations match the spec code in data.code', () => {
-    expect(
-      judgeReply({ error: 'DIGEST_INPUT_INVALID' }, { error: rpcError('DIGEST_INPUT_INVALID') }),
-    ).toBeNull();
-    expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, { error: rpcError('OTHER') })).toMatch(
-      /expected refusal/,
-    );
+    expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, refusalReply('DIGEST_INPUT_INVALID'))).toBeNull();
+    expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, refusalReply('OTHER'))).toMatch(/expected refusal/);
     expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, { result: {} })).toMatch(/got result/);
-    expect(judgeReply({ result: { a: 1 } }, { error: rpcError('X') })).toMatch(/expected a result/);
+    expect(judgeReply({ result: { a: 1 } }, refusalReply('X'))).toMatch(/expected a result/);
   });
 
   it('capabilities decide applicability', () => {
@@ -252,10 +252,11 @@ describe('partial matches, captures and variables', () => {
       stderrTail: '',
       pid: undefined,
       takeViolations: () => ({ count: 0, first: [] }),
-      async request(method: string, params: unknown) {
+      async call(method: string, params: unknown) {
         seen.push(params);
-        return method === 'first' ? { token: 'abc', n: 2 } : { echoed: params };
+        return { result: method === 'first' ? { token: 'abc', n: 2 } : { echoed: params } };
       },
+      request: unused,
       async restart() {},
       async kill() {},
       pause() {},
@@ -343,9 +344,10 @@ function scripted(result: unknown, arrivals: ReadonlyMap<number, ProtocolViolati
       const code = arrivals.get(++takes);
       return code ? { count: 1, first: [{ code, message: `injected ${code}` }] } : { count: 0, first: [] };
     },
-    async request() {
-      return result;
+    async call() {
+      return { result };
     },
+    request: unused,
     async restart() {},
     async kill() {},
     pause() {},
@@ -420,10 +422,11 @@ describe('a failed step: every difference by pointer, and the later steps still 
     pid: undefined,
     sent: [] as string[],
     takeViolations: () => ({ count: 0, first: [] }),
-    async request(this: { sent: string[] }, method: string, params: unknown) {
+    async call(this: { sent: string[] }, method: string, params: unknown) {
       this.sent.push(method);
-      return replies[method]!(params);
+      return { result: replies[method]!(params) };
     },
+    request: unused,
     async restart() {},
     async kill() {},
     pause() {},
@@ -561,7 +564,7 @@ describe('a failed step: every difference by pointer, and the later steps still 
   });
 
   it('refusals and validate results are judged by pointer too', () => {
-    const refused = judgeStep({ error: 'A' }, { error: rpcError('B') });
+    const refused = judgeStep({ error: 'A' }, refusalReply('B'));
     expect(refused?.differences).toEqual([{ pointer: '/error/data/code', expected: '"A"', actual: '"B"' }]);
     const accepted = judgeStep({ error: 'A' }, { result: { ok: 1 } });
     expect(accepted?.differences).toEqual([

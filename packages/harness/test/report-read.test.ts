@@ -34,7 +34,7 @@ describe('parseReport', () => {
       'an outcome carrying markup',
       { outcome: 'pass"><img src=x onerror="document.title=\'pwned\'">' },
       '/outcome',
-      /must be one of "crash", "error", "fail", "not-applicable", "pass", "timeout"/,
+      /must be one of "crash", "error", "fail", "harness-error", "not-applicable", "pass", "timeout"/,
     ],
     ['a non-string detail', { detail: 42 }, '/detail', /must be of type string/],
     ['a non-string id', { id: { toString: 1 } }, '/id', /must be of type string/],

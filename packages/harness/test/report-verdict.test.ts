@@ -11,7 +11,7 @@ describe('judgeReport', () => {
   it('conforms when the case lines and an agreeing summary both say so', () => {
     expect(judge(reportText([pass, caseLine('n', 'not-applicable')]))).toEqual({
       verdict: 'conforms',
-      counts: { pass: 1, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 1 },
+      counts: { pass: 1, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 1, 'harness-error': 0 },
       unexpectedFailures: [],
       warnings: [],
       disagreements: [],
@@ -40,6 +40,14 @@ describe('judgeReport', () => {
     expect(strict.verdict).toBe('does-not-conform');
     expect(strict.unexpectedFailures).toEqual([should.id]);
     expect(strict.disagreements).toEqual(['the summary claims the run conforms, but the case lines do not']);
+  });
+
+  it('reads a summary written before harness-error existed (no count for it) as 0 of them', () => {
+    const cases = [pass];
+    const { 'harness-error': _, ...older } = summaryLine(cases).counts;
+    const j = judge(jsonl([runLine(), ...cases, summaryLine(cases, { counts: older })]));
+    expect(j.verdict).toBe('conforms');
+    expect(j.disagreements).toEqual([]);
   });
 
   it('does not conform when a summary claims conforms beside a failing case', () => {

@@ -8,6 +8,7 @@ export * from './adapter.js';
 export * from './capabilities.js';
 export * from './crash-points.js';
 export * from './error-codes.js';
+export { PROTOCOL_SCHEMAS } from './generated/schemas.generated.js';
 export * from './messages/index.js';
 export * from './methods.js';
 export * from './refusal.js';

@@ -183,6 +183,11 @@ export const METHODS: readonly MethodEntry[] = [
   m('crash.arm', 'crash', 'CrashArmParams', 'CrashArmResult'),
 ];
 
+/** The entry of a method of protocol v1, or undefined for a name it does not have. */
+export function methodEntry(method: string): MethodEntry | undefined {
+  return METHODS.find((m) => m.method === method);
+}
+
 /** The base of every schema's `$id`. */
 export const PROTOCOL_SCHEMA_BASE = 'https://agent-contracts.dev/schemas/protocol/';
 

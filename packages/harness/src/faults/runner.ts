@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HelloResult, missingCapabilities } from '@agent-contracts/protocol';
-import { HarnessError } from '../errors.js';
+import { HarnessDefect, HarnessError } from '../errors.js';
 import { type Implementation, startSubprocess } from '../implementation.js';
-import { type CaseResult, type Outcome, withViolations } from '../runner.js';
+import { type CaseResult, harnessDefectText, type Outcome, withViolations } from '../runner.js';
 import { FaultCheckFailure, FaultNotApplicable } from './check.js';
 import type { FaultRoutine } from './kinds/common.js';
 import * as field from './kinds/field.js';
@@ -146,11 +146,14 @@ async function runIn(
     const detail = await Promise.race([routine(world, scenario), deadline]);
     return done('pass', detail);
   } catch (e) {
+    if (e instanceof HarnessDefect) return done('harness-error', harnessDefectText(e));
     if (e instanceof FaultCheckFailure) return done('fail', e.message);
     if (e instanceof FaultNotApplicable) return done('not-applicable', e.message);
     if (e instanceof HarnessError) {
       const outcome = PROCESS_OUTCOME[e.code];
       if (outcome) return done(outcome, `${e.code}: ${e.message}`, e.stderrTail);
+      // A reply that breaks its schema is a wrong answer, as in a golden case.
+      if (e.code === 'IMPL_REPLY_INVALID') return done('fail', e.message, e.stderrTail);
       if (e.code === 'IMPL_RPC_ERROR') {
         const err = e.detail.error as { code?: unknown; message?: unknown } | undefined;
         // The implementation answered, wrongly: a failure, as the same reply is in a golden case.

@@ -3,103 +3,57 @@
 // here decides a rule; it only sends what a runtime would send and returns what came back, with
 // spec refusals (-32000) as values so that scenarios can check their codes.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { SPEC_ERROR } from '@agent-contracts/protocol';
-import { HarnessError } from '../errors.js';
-import type { Implementation } from '../implementation.js';
-import { FaultCheckFailure, show } from './check.js';
+import type {
+  StorageFailureData,
+  StoreBoundEvent,
+  StoreCommitResult,
+  StoreOwnerRef,
+  StoreReadFound,
+  StoreRefusalData,
+  StoreTaskKey,
+} from '@agent-contracts/protocol';
+import type { TaskRecoveryCommitFenceV1 } from '@agent-contracts/schemas';
+import type { MalformedRequest } from '../cases.js';
+import type { CallOptions, Implementation } from '../implementation.js';
+import { resultOf } from '../wire/reply.js';
+import { FaultCheckFailure } from './check.js';
+
+// The wire shapes are the protocol's (docs/protocol.md#store-v1-capability-store): none is
+// copied here.
 
 /** A task key. */
-export interface TaskKey {
-  readonly projectRootIdentity: string;
-  readonly taskId: string;
-}
+export type TaskKey = StoreTaskKey;
 
 /** The fence numbers of a `TaskRecoveryCommitFenceV1`. */
-export interface FenceNumbers {
-  readonly stateSequence: number;
-  readonly writerGeneration: number;
-}
+export type FenceNumbers = Pick<TaskRecoveryCommitFenceV1, 'stateSequence' | 'writerGeneration'>;
 
-/** The members of a stored envelope the harness reads (TaskRecoveryStateV5). */
-export interface Envelope {
-  readonly schemaVersion: string;
-  readonly taskId: string;
-  readonly sequence: number;
-  readonly writerGeneration: number;
-  readonly lifecycleRevision: number;
-  readonly commitKind: string;
-  readonly committedAt: string;
-  readonly envelopeDigest: string;
-  readonly owner: {
-    readonly sessionDigest: string;
-    readonly ownerGeneration: number;
-    readonly ownerNonce: string;
-    readonly leaseRevision: number;
-    readonly leaseDigest: string;
-    readonly status: string;
-    readonly expiresAt: string;
-    readonly takeoverRef: { readonly refDigest: string } | null;
-  };
-  readonly operations: {
-    readonly unresolved: OperationRecord | null;
-    readonly settled: ReadonlyArray<{
-      readonly operationId: string;
-      readonly phase: string;
-      readonly effect: string;
-    }>;
-    readonly settledSetDigest: string;
-  };
-  readonly terminalReceipt: { readonly receiptDigest: string } | null;
-  readonly state: Readonly<Record<string, unknown>>;
-}
+/** A stored envelope (`TaskRecoveryStateV5`), as `store.read` and `store.history` return it. */
+export type Envelope = StoreReadFound['envelope'];
 
-/** The members of an unresolved `TaskOperationRecordV1` the harness reads. */
-export interface OperationRecord {
-  readonly operationId: string;
-  readonly idempotencyKey: string;
-  readonly writerGeneration: number;
-  readonly targetSetDigest: string;
-  readonly beforeDigest: string;
-  readonly phase: string;
-  readonly effect: string;
-}
+/** An unresolved operation record of an envelope. */
+export type OperationRecord = NonNullable<Envelope['operations']['unresolved']>;
 
 /** The five-field binding every operation event but `prepare` carries. */
-export interface Binding {
-  readonly operationId: string;
-  readonly idempotencyKey: string;
-  readonly writerGeneration: number;
-  readonly targetSetDigest: string;
-  readonly beforeDigest: string;
-}
+export type Binding = Omit<StoreBoundEvent, 'event'>;
 
-/** A successful write (`committed`, `semantic-noop`, `replayed`). */
-export interface Written {
-  readonly ok: true;
-  readonly status: 'committed' | 'semantic-noop' | 'replayed';
-  readonly fence: FenceNumbers;
-  readonly writeContext: { readonly contextDigest: string; readonly [k: string]: unknown };
-  readonly receipt: { readonly receiptDigest: string } | null;
-}
+/** A successful write (`committed`, `semantic-noop`, `replayed`): a `store.*` commit result. */
+export type Written = StoreCommitResult;
 
 /** A spec refusal: JSON-RPC -32000 with `data.code` (and `data.currentFence`). */
 export interface Refused {
   readonly ok: false;
   readonly code: string;
   readonly currentFence: FenceNumbers | null;
-  readonly data: Readonly<Record<string, unknown>>;
+  /** The refusal's `data` (`StoreRefusalData`, `StorageFailureData`). */
+  readonly data: StoreRefusalData | StorageFailureData;
 }
 
 export type WriteOutcome = Written | Refused;
 
 /** What a requester read: the fence and owner ref of the latest envelope. */
 export interface View {
-  readonly fence: {
-    schemaVersion: 'TaskRecoveryCommitFenceV1';
-    stateSequence: number;
-    writerGeneration: number;
-  };
-  readonly owner: Readonly<Record<string, unknown>>;
+  readonly fence: TaskRecoveryCommitFenceV1;
+  readonly owner: StoreOwnerRef;
   readonly envelope: Envelope | null;
 }
 
@@ -132,57 +86,38 @@ export function viewOf(e: Envelope | null): View {
   };
 }
 
-/** Send a store method; a -32000 refusal comes back as a {@link Refused} value. */
+/**
+ * Send a store method; a -32000 refusal comes back as a {@link Refused} value. The reply is read
+ * by the one reader the golden cases use (wire/reply.ts): a result that breaks the method's result
+ * schema (a `{ ok: false, code }` sent as a result among them) fails the scenario, and so does an
+ * error that is not a spec refusal.
+ */
 export async function callStore(
   impl: Implementation,
   method: string,
   params: unknown,
-  timeoutMs?: number,
+  options: CallOptions = {},
 ): Promise<{ ok: true; value: Record<string, unknown> } | Refused> {
-  try {
-    const value = await impl.request(method, params, timeoutMs === undefined ? {} : { timeoutMs });
-    if (!value || typeof value !== 'object' || Array.isArray(value))
-      throw new FaultCheckFailure(`${method} answered ${show(value)}, not an object`);
-    const v = value as Record<string, unknown>;
-    // A 1:1 mapping may also return the store's own `{ ok: false, code }` as a result.
-    if (v.ok === false && typeof v.code === 'string') return refusalOf(v);
-    return { ok: true, value: v };
-  } catch (e) {
-    if (e instanceof HarnessError && e.code === 'IMPL_RPC_ERROR') {
-      const err = e.detail.error as { code?: unknown; data?: unknown } | undefined;
-      const data = err?.data as Record<string, unknown> | undefined;
-      if (err?.code === SPEC_ERROR && data && typeof data.code === 'string') return refusalOf(data);
-    }
-    throw e;
-  }
+  const reply = await impl.call(method, params, options);
+  // The reader checked the data against the method's refusal schemas.
+  if ('error' in reply && reply.refusal !== null)
+    return refusalOf(reply.error.data as StoreRefusalData | StorageFailureData);
+  return { ok: true, value: resultOf(method, reply) as Record<string, unknown> };
 }
 
-function refusalOf(data: Record<string, unknown>): Refused {
-  const f = data.currentFence as FenceNumbers | undefined;
+function refusalOf(data: StoreRefusalData | StorageFailureData): Refused {
+  const f = 'currentFence' in data ? data.currentFence : undefined;
   return {
     ok: false,
-    code: data.code as string,
-    currentFence:
-      f && typeof f.stateSequence === 'number' && typeof f.writerGeneration === 'number'
-        ? { stateSequence: f.stateSequence, writerGeneration: f.writerGeneration }
-        : null,
+    code: data.code,
+    currentFence: f ? { stateSequence: f.stateSequence, writerGeneration: f.writerGeneration } : null,
     data,
   };
 }
 
-function asWritten(method: string, r: { ok: true; value: Record<string, unknown> } | Refused): WriteOutcome {
-  if (!r.ok) return r;
-  const v = r.value;
-  const f = v.fence as FenceNumbers | undefined;
-  if (
-    !['committed', 'semantic-noop', 'replayed'].includes(v.status as string) ||
-    !f ||
-    typeof f.stateSequence !== 'number'
-  )
-    throw new FaultCheckFailure(
-      `${method} answered ${show(v)}: not a CommitResult (status, fence, writeContext)`,
-    );
-  return { ok: true, ...(v as object) } as Written;
+/** A commit's outcome; the result was checked against `StoreCommitResult` by the reader. */
+function asWritten(r: { ok: true; value: Record<string, unknown> } | Refused): WriteOutcome {
+  return r.ok ? (r.value as unknown as Written) : r;
 }
 
 /** A read the implementation refused with a spec code (a failure unless the scenario allows it). */
@@ -199,21 +134,12 @@ export class ReadRefused extends FaultCheckFailure {
 export async function readEnvelope(impl: Implementation, task: TaskKey): Promise<Envelope | null> {
   const r = await callStore(impl, 'store.read', { task });
   if (!r.ok) throw new ReadRefused('store.read', r.code);
-  const e = r.value.envelope;
-  if (e === null || e === undefined) return null;
-  return e as unknown as Envelope;
+  return (r.value.envelope as Envelope | null) ?? null;
 }
 
-/** `store.history`: every envelope, oldest first (accepts an array or `{ envelopes }`). */
+/** `store.history`: every envelope, oldest first (an array, checked against `StoreHistoryResult`). */
 export async function readHistory(impl: Implementation, task: TaskKey): Promise<Envelope[]> {
-  const value = await impl.request('store.history', { task });
-  const list = Array.isArray(value)
-    ? value
-    : value && typeof value === 'object' && Array.isArray((value as { envelopes?: unknown }).envelopes)
-      ? (value as { envelopes: unknown[] }).envelopes
-      : null;
-  if (!list) throw new FaultCheckFailure(`store.history answered ${show(value)}, not a list of envelopes`);
-  return list as Envelope[];
+  return (await impl.request('store.history', { task })) as Envelope[];
 }
 
 /** Extras of an owner transition request. */
@@ -278,7 +204,6 @@ export class Actor {
   async transition(operation: string, extras: TransitionExtras = {}, view?: View): Promise<WriteOutcome> {
     const v = view ?? (await this.view());
     return asWritten(
-      'store.transitionOwner',
       await callStore(this.impl, 'store.transitionOwner', {
         request: this.transitionRequest(operation, v, extras),
       }),
@@ -298,16 +223,18 @@ export class Actor {
 
   async commitState(
     state: Record<string, unknown>,
-    options: { force?: boolean; view?: View; timeoutMs?: number } = {},
+    options: { force?: boolean; view?: View; timeoutMs?: number; malformed?: MalformedRequest } = {},
   ): Promise<WriteOutcome> {
     const v = options.view ?? (await this.view());
     return asWritten(
-      'store.commitState',
       await callStore(
         this.impl,
         'store.commitState',
         { request: this.stateRequest(state, v, options.force) },
-        options.timeoutMs,
+        {
+          ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+          ...(options.malformed ? { malformed: options.malformed } : {}),
+        },
       ),
     );
   }
@@ -325,7 +252,6 @@ export class Actor {
   async operation(event: Record<string, unknown>, view?: View): Promise<WriteOutcome> {
     const v = view ?? (await this.view());
     return asWritten(
-      'store.commitOperation',
       await callStore(this.impl, 'store.commitOperation', { request: this.operationRequest(event, v) }),
     );
   }
@@ -341,10 +267,7 @@ export class Actor {
   async writeContext(): Promise<{ contextDigest: string; [k: string]: unknown }> {
     const r = await callStore(this.impl, 'store.readWriteContext', { task: this.task });
     if (!r.ok) throw new FaultCheckFailure(`store.readWriteContext was refused with ${r.code}`);
-    const ctx = r.value.writeContext as { contextDigest?: unknown } | undefined;
-    if (!ctx || typeof ctx.contextDigest !== 'string')
-      throw new FaultCheckFailure(`store.readWriteContext answered ${show(r.value)}`);
-    return ctx as { contextDigest: string };
+    return r.value.writeContext as { contextDigest: string };
   }
 
   /** Acquire the task (fence (0, 0), no owner). */

@@ -184,6 +184,9 @@ function checkChain(history: readonly Envelope[]): void {
 export const historyFingerprint = (history: readonly Envelope[]): string =>
   history.map((e) => `${e.sequence}:${e.writerGeneration}:${e.envelopeDigest}`).join(',');
 
-/** Whether an error is a harness-observed fault of the process (crash, hang, garbage). */
+/**
+ * Whether an error is a harness-observed fault of the process (crash, hang, garbage): not an
+ * answer, neither an error reply nor a reply that breaks its schema (the implementation answered).
+ */
 export const isProcessFault = (e: unknown): e is HarnessError =>
-  e instanceof HarnessError && e.code !== 'IMPL_RPC_ERROR';
+  e instanceof HarnessError && e.code !== 'IMPL_RPC_ERROR' && e.code !== 'IMPL_REPLY_INVALID';

@@ -637,7 +637,7 @@ return errors === 0;
 }
 
 export const caseLine = validate11;
-const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended.","enum":["crash","error","fail","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"requirements":{"description":"Ids of the requirements the case checks (docs/coverage.md); absent in reports written before\nthey were recorded.","maxItems":64,"items":{"type":"string"},"type":"array"},"failedStep":{"description":"Index of the step whose failure is the headline (`detail`), for `fail`.","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case.","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"}},"additionalProperties":false,"required":["detail","index","method","outcome"]}}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
+const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended. `harness-error`: the harness itself was wrong (a request of its own broke its\nschema); never a pass, never the implementation's failure, and the run does not conform.","enum":["crash","error","fail","harness-error","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"requirements":{"description":"Ids of the requirements the case checks (docs/coverage.md); absent in reports written before\nthey were recorded.","maxItems":64,"items":{"type":"string"},"type":"array"},"failedStep":{"description":"Index of the step whose failure is the headline (`detail`), for `fail`.","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case.","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"}},"additionalProperties":false,"required":["detail","index","method","outcome"]}}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -743,7 +743,7 @@ if(typeof data6 !== "string"){
 validate11.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((((data6 === "crash") || (data6 === "error")) || (data6 === "fail")) || (data6 === "not-applicable")) || (data6 === "pass")) || (data6 === "timeout"))){
+if(!(((((((data6 === "crash") || (data6 === "error")) || (data6 === "fail")) || (data6 === "harness-error")) || (data6 === "not-applicable")) || (data6 === "pass")) || (data6 === "timeout"))){
 validate11.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema12.properties.outcome.enum}}];
 return false;
 }
@@ -883,7 +883,7 @@ return false;
 else {
 const _errs36 = errors;
 for(const key1 of Object.keys(data16)){
-if(!(((key1 === "pointer") || (key1 === "expected")) || (key1 === "actual"))){
+if(!(((((key1 === "pointer") || (key1 === "expected")) || (key1 === "actual")) || (key1 === "keyword")) || (key1 === "schema"))){
 validate11.errors = [{instancePath:instancePath+"/differences/" + i1,schemaPath:"#/properties/differences/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
@@ -925,6 +925,32 @@ var valid3 = _errs41 === errors;
 else {
 var valid3 = true;
 }
+if(valid3){
+if(data16.keyword !== undefined && func0.call(data16, "keyword")){
+const _errs43 = errors;
+if(typeof data16.keyword !== "string"){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/keyword",schemaPath:"#/properties/differences/items/properties/keyword/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs43 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data16.schema !== undefined && func0.call(data16, "schema")){
+const _errs45 = errors;
+if(typeof data16.schema !== "string"){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/schema",schemaPath:"#/properties/differences/items/properties/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs45 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
 }
 }
 }
@@ -953,79 +979,50 @@ var valid0 = true;
 }
 if(valid0){
 if(data.moreDifferences !== undefined && func0.call(data, "moreDifferences")){
-let data20 = data.moreDifferences;
-const _errs43 = errors;
-if(!((typeof data20 == "number") && (isFinite(data20)))){
+let data22 = data.moreDifferences;
+const _errs47 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
 validate11.errors = [{instancePath:instancePath+"/moreDifferences",schemaPath:"#/properties/moreDifferences/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid0 = _errs43 === errors;
+var valid0 = _errs47 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.afterFailure !== undefined && func0.call(data, "afterFailure")){
-let data21 = data.afterFailure;
-const _errs45 = errors;
-if(errors === _errs45){
-if(Array.isArray(data21)){
+let data23 = data.afterFailure;
+const _errs49 = errors;
+if(errors === _errs49){
+if(Array.isArray(data23)){
 var valid4 = true;
-const len2 = data21.length;
+const len2 = data23.length;
 for(let i2=0; i2<len2; i2++){
-let data22 = data21[i2];
-const _errs47 = errors;
-if(errors === _errs47){
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+let data24 = data23[i2];
+const _errs51 = errors;
+if(errors === _errs51){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing2;
-if((((((data22.detail === undefined) || (!(func0.call(data22, "detail")))) && (missing2 = "detail")) || (((data22.index === undefined) || (!(func0.call(data22, "index")))) && (missing2 = "index"))) || (((data22.method === undefined) || (!(func0.call(data22, "method")))) && (missing2 = "method"))) || (((data22.outcome === undefined) || (!(func0.call(data22, "outcome")))) && (missing2 = "outcome"))){
+if((((((data24.detail === undefined) || (!(func0.call(data24, "detail")))) && (missing2 = "detail")) || (((data24.index === undefined) || (!(func0.call(data24, "index")))) && (missing2 = "index"))) || (((data24.method === undefined) || (!(func0.call(data24, "method")))) && (missing2 = "method"))) || (((data24.outcome === undefined) || (!(func0.call(data24, "outcome")))) && (missing2 = "outcome"))){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath:"#/properties/afterFailure/items/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-const _errs49 = errors;
-for(const key2 of Object.keys(data22)){
+const _errs53 = errors;
+for(const key2 of Object.keys(data24)){
 if(!((((((key2 === "index") || (key2 === "method")) || (key2 === "outcome")) || (key2 === "detail")) || (key2 === "differences")) || (key2 === "moreDifferences"))){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath:"#/properties/afterFailure/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
 }
-if(_errs49 === errors){
-if(data22.index !== undefined && func0.call(data22, "index")){
-let data23 = data22.index;
-const _errs50 = errors;
-if(!((typeof data23 == "number") && (isFinite(data23)))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/index",schemaPath:"#/properties/afterFailure/items/properties/index/type",keyword:"type",params:{type: "number"}}];
-return false;
-}
-var valid5 = _errs50 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data22.method !== undefined && func0.call(data22, "method")){
-const _errs52 = errors;
-if(typeof data22.method !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/method",schemaPath:"#/properties/afterFailure/items/properties/method/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-var valid5 = _errs52 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data22.outcome !== undefined && func0.call(data22, "outcome")){
-let data25 = data22.outcome;
+if(_errs53 === errors){
+if(data24.index !== undefined && func0.call(data24, "index")){
+let data25 = data24.index;
 const _errs54 = errors;
-if(typeof data25 !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-if(!((((((data25 === "crash") || (data25 === "error")) || (data25 === "fail")) || (data25 === "pass")) || (data25 === "skipped")) || (data25 === "timeout"))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema12.properties.afterFailure.items.properties.outcome.enum}}];
+if(!((typeof data25 == "number") && (isFinite(data25)))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/index",schemaPath:"#/properties/afterFailure/items/properties/index/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 var valid5 = _errs54 === errors;
@@ -1034,10 +1031,10 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data22.detail !== undefined && func0.call(data22, "detail")){
+if(data24.method !== undefined && func0.call(data24, "method")){
 const _errs56 = errors;
-if(typeof data22.detail !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/detail",schemaPath:"#/properties/afterFailure/items/properties/detail/type",keyword:"type",params:{type: "string"}}];
+if(typeof data24.method !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/method",schemaPath:"#/properties/afterFailure/items/properties/method/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid5 = _errs56 === errors;
@@ -1046,67 +1043,122 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data22.differences !== undefined && func0.call(data22, "differences")){
-let data27 = data22.differences;
+if(data24.outcome !== undefined && func0.call(data24, "outcome")){
+let data27 = data24.outcome;
 const _errs58 = errors;
-if(errors === _errs58){
-if(Array.isArray(data27)){
-var valid6 = true;
-const len3 = data27.length;
-for(let i3=0; i3<len3; i3++){
-let data28 = data27[i3];
+if(typeof data27 !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((data27 === "crash") || (data27 === "error")) || (data27 === "fail")) || (data27 === "pass")) || (data27 === "skipped")) || (data27 === "timeout"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema12.properties.afterFailure.items.properties.outcome.enum}}];
+return false;
+}
+var valid5 = _errs58 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data24.detail !== undefined && func0.call(data24, "detail")){
 const _errs60 = errors;
-if(errors === _errs60){
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(typeof data24.detail !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/detail",schemaPath:"#/properties/afterFailure/items/properties/detail/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid5 = _errs60 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data24.differences !== undefined && func0.call(data24, "differences")){
+let data29 = data24.differences;
+const _errs62 = errors;
+if(errors === _errs62){
+if(Array.isArray(data29)){
+var valid6 = true;
+const len3 = data29.length;
+for(let i3=0; i3<len3; i3++){
+let data30 = data29[i3];
+const _errs64 = errors;
+if(errors === _errs64){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 let missing3;
-if(((data28.pointer === undefined) || (!(func0.call(data28, "pointer")))) && (missing3 = "pointer")){
+if(((data30.pointer === undefined) || (!(func0.call(data30, "pointer")))) && (missing3 = "pointer")){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3,schemaPath:"#/properties/afterFailure/items/properties/differences/items/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-const _errs62 = errors;
-for(const key3 of Object.keys(data28)){
-if(!(((key3 === "pointer") || (key3 === "expected")) || (key3 === "actual"))){
+const _errs66 = errors;
+for(const key3 of Object.keys(data30)){
+if(!(((((key3 === "pointer") || (key3 === "expected")) || (key3 === "actual")) || (key3 === "keyword")) || (key3 === "schema"))){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3,schemaPath:"#/properties/afterFailure/items/properties/differences/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
 }
 }
-if(_errs62 === errors){
-if(data28.pointer !== undefined && func0.call(data28, "pointer")){
-const _errs63 = errors;
-if(typeof data28.pointer !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/pointer",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/pointer/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-var valid7 = _errs63 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data28.expected !== undefined && func0.call(data28, "expected")){
-const _errs65 = errors;
-if(typeof data28.expected !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/expected",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/expected/type",keyword:"type",params:{type: "string"}}];
-return false;
-}
-var valid7 = _errs65 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data28.actual !== undefined && func0.call(data28, "actual")){
+if(_errs66 === errors){
+if(data30.pointer !== undefined && func0.call(data30, "pointer")){
 const _errs67 = errors;
-if(typeof data28.actual !== "string"){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/actual",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/actual/type",keyword:"type",params:{type: "string"}}];
+if(typeof data30.pointer !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/pointer",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/pointer/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid7 = _errs67 === errors;
 }
 else {
 var valid7 = true;
+}
+if(valid7){
+if(data30.expected !== undefined && func0.call(data30, "expected")){
+const _errs69 = errors;
+if(typeof data30.expected !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/expected",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/expected/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs69 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data30.actual !== undefined && func0.call(data30, "actual")){
+const _errs71 = errors;
+if(typeof data30.actual !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/actual",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/actual/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs71 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data30.keyword !== undefined && func0.call(data30, "keyword")){
+const _errs73 = errors;
+if(typeof data30.keyword !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/keyword",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/keyword/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs73 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data30.schema !== undefined && func0.call(data30, "schema")){
+const _errs75 = errors;
+if(typeof data30.schema !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/schema",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/schema/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs75 === errors;
+}
+else {
+var valid7 = true;
+}
+}
 }
 }
 }
@@ -1118,7 +1170,7 @@ validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differen
 return false;
 }
 }
-var valid6 = _errs60 === errors;
+var valid6 = _errs64 === errors;
 if(!valid6){
 break;
 }
@@ -1129,20 +1181,20 @@ validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differen
 return false;
 }
 }
-var valid5 = _errs58 === errors;
+var valid5 = _errs62 === errors;
 }
 else {
 var valid5 = true;
 }
 if(valid5){
-if(data22.moreDifferences !== undefined && func0.call(data22, "moreDifferences")){
-let data32 = data22.moreDifferences;
-const _errs69 = errors;
-if(!((typeof data32 == "number") && (isFinite(data32)))){
+if(data24.moreDifferences !== undefined && func0.call(data24, "moreDifferences")){
+let data36 = data24.moreDifferences;
+const _errs77 = errors;
+if(!((typeof data36 == "number") && (isFinite(data36)))){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/moreDifferences",schemaPath:"#/properties/afterFailure/items/properties/moreDifferences/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid5 = _errs69 === errors;
+var valid5 = _errs77 === errors;
 }
 else {
 var valid5 = true;
@@ -1160,7 +1212,7 @@ validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath
 return false;
 }
 }
-var valid4 = _errs47 === errors;
+var valid4 = _errs51 === errors;
 if(!valid4){
 break;
 }
@@ -1171,7 +1223,7 @@ validate11.errors = [{instancePath:instancePath+"/afterFailure",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs45 === errors;
+var valid0 = _errs49 === errors;
 }
 else {
 var valid0 = true;
@@ -1205,7 +1257,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"type":"object","properties":{"crash":{"type":"number"},"not-applicable":{"type":"number"},"error":{"type":"number"},"pass":{"type":"number"},"fail":{"type":"number"},"timeout":{"type":"number"}},"additionalProperties":false,"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, and no baseline entry passed.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"not-applicable":{"type":"number"},"error":{"type":"number"},"pass":{"type":"number"},"fail":{"type":"number"},"timeout":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1282,7 +1334,7 @@ return false;
 else {
 const _errs10 = errors;
 for(const key1 of Object.keys(data3)){
-if(!((((((key1 === "crash") || (key1 === "not-applicable")) || (key1 === "error")) || (key1 === "pass")) || (key1 === "fail")) || (key1 === "timeout"))){
+if(!(((((((key1 === "crash") || (key1 === "not-applicable")) || (key1 === "error")) || (key1 === "pass")) || (key1 === "fail")) || (key1 === "timeout")) || (key1 === "harness-error"))){
 validate12.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
@@ -1366,6 +1418,20 @@ var valid1 = _errs21 === errors;
 else {
 var valid1 = true;
 }
+if(valid1){
+if(data3["harness-error"] !== undefined && func0.call(data3, "harness-error")){
+let data10 = data3["harness-error"];
+const _errs23 = errors;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+validate12.errors = [{instancePath:instancePath+"/counts/harness-error",schemaPath:"#/properties/counts/properties/harness-error/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+}
 }
 }
 }
@@ -1386,31 +1452,31 @@ var valid0 = true;
 }
 if(valid0){
 if(data.conforms !== undefined && func0.call(data, "conforms")){
-const _errs23 = errors;
+const _errs25 = errors;
 if(typeof data.conforms !== "boolean"){
 validate12.errors = [{instancePath:instancePath+"/conforms",schemaPath:"#/properties/conforms/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs25 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.unexpectedFailures !== undefined && func0.call(data, "unexpectedFailures")){
-let data11 = data.unexpectedFailures;
-const _errs25 = errors;
-if(errors === _errs25){
-if(Array.isArray(data11)){
-var valid2 = true;
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
+let data12 = data.unexpectedFailures;
 const _errs27 = errors;
-if(typeof data11[i0] !== "string"){
+if(errors === _errs27){
+if(Array.isArray(data12)){
+var valid2 = true;
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+const _errs29 = errors;
+if(typeof data12[i0] !== "string"){
 validate12.errors = [{instancePath:instancePath+"/unexpectedFailures/" + i0,schemaPath:"#/properties/unexpectedFailures/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid2 = _errs27 === errors;
+var valid2 = _errs29 === errors;
 if(!valid2){
 break;
 }
@@ -1421,26 +1487,26 @@ validate12.errors = [{instancePath:instancePath+"/unexpectedFailures",schemaPath
 return false;
 }
 }
-var valid0 = _errs25 === errors;
+var valid0 = _errs27 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.warnings !== undefined && func0.call(data, "warnings")){
-let data13 = data.warnings;
-const _errs29 = errors;
-if(errors === _errs29){
-if(Array.isArray(data13)){
-var valid3 = true;
-const len1 = data13.length;
-for(let i1=0; i1<len1; i1++){
+let data14 = data.warnings;
 const _errs31 = errors;
-if(typeof data13[i1] !== "string"){
+if(errors === _errs31){
+if(Array.isArray(data14)){
+var valid3 = true;
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+const _errs33 = errors;
+if(typeof data14[i1] !== "string"){
 validate12.errors = [{instancePath:instancePath+"/warnings/" + i1,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid3 = _errs31 === errors;
+var valid3 = _errs33 === errors;
 if(!valid3){
 break;
 }
@@ -1451,38 +1517,38 @@ validate12.errors = [{instancePath:instancePath+"/warnings",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs29 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.strict !== undefined && func0.call(data, "strict")){
-const _errs33 = errors;
+const _errs35 = errors;
 if(typeof data.strict !== "boolean"){
 validate12.errors = [{instancePath:instancePath+"/strict",schemaPath:"#/properties/strict/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
-var valid0 = _errs33 === errors;
+var valid0 = _errs35 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.stalePassing !== undefined && func0.call(data, "stalePassing")){
-let data16 = data.stalePassing;
-const _errs35 = errors;
-if(errors === _errs35){
-if(Array.isArray(data16)){
-var valid4 = true;
-const len2 = data16.length;
-for(let i2=0; i2<len2; i2++){
+let data17 = data.stalePassing;
 const _errs37 = errors;
-if(typeof data16[i2] !== "string"){
+if(errors === _errs37){
+if(Array.isArray(data17)){
+var valid4 = true;
+const len2 = data17.length;
+for(let i2=0; i2<len2; i2++){
+const _errs39 = errors;
+if(typeof data17[i2] !== "string"){
 validate12.errors = [{instancePath:instancePath+"/stalePassing/" + i2,schemaPath:"#/properties/stalePassing/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid4 = _errs37 === errors;
+var valid4 = _errs39 === errors;
 if(!valid4){
 break;
 }
@@ -1493,7 +1559,7 @@ validate12.errors = [{instancePath:instancePath+"/stalePassing",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs35 === errors;
+var valid0 = _errs37 === errors;
 }
 else {
 var valid0 = true;

@@ -5,8 +5,8 @@
 // letting them hang. stderr is free for the implementation's logs and is kept as context.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { nestingDepth } from '@agent-contracts/digest';
-import { rpcFailureMessage } from '@agent-contracts/protocol';
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
+import type { RawReply } from '../wire/reply.js';
 
 /** How to start an implementation and how patient to be with it. */
 export interface ProcessOptions {
@@ -77,7 +77,7 @@ export interface ExitInfo {
 
 interface Pending {
   readonly method: string;
-  readonly resolve: (value: unknown) => void;
+  readonly resolve: (reply: RawReply) => void;
   readonly reject: (error: HarnessError) => void;
   readonly timer: NodeJS.Timeout;
 }
@@ -112,7 +112,8 @@ export function killAllImplementations(): void {
  *
  * @example
  * const impl = ImplementationProcess.start({ command: 'node impl.js' });
- * const hello = await impl.request('hello', { protocolVersion: 1 });
+ * const reply = await impl.call('hello', { protocolVersion: 1, stateLocation: null, localDirectory: null });
+ * if ('result' in reply) console.log(reply.result);
  * await impl.close();
  */
 export class ImplementationProcess {
@@ -212,12 +213,14 @@ export class ImplementationProcess {
   }
 
   /**
-   * Send one JSON-RPC request and wait for its reply.
+   * Send one JSON-RPC request and wait for its reply: `{ result }` or `{ error }`, as sent (an
+   * error, a refusal included, is a reply like a result; checking either against its schema is
+   * the reader's job, wire/reply.ts).
    *
-   * @throws {HarnessError} with the code of whatever went wrong; `IMPL_RPC_ERROR` carries the
-   *   implementation's error object in `detail.error`.
+   * @throws {HarnessError} only for a transport failure: a timeout, a crash, a closed stdout,
+   *   garbage or an oversized line.
    */
-  request<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number } = {}): Promise<T> {
+  call(method: string, params?: unknown, options: { timeoutMs?: number } = {}): Promise<RawReply> {
     if (!this.running || this.#stdoutClosed) {
       const code = this.#spawnError
         ? 'IMPL_SPAWN_FAILED'
@@ -228,7 +231,7 @@ export class ImplementationProcess {
     }
     const id = this.#nextId++;
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<RawReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
         this.#expired.add(id);
@@ -237,7 +240,7 @@ export class ImplementationProcess {
           this.#error('IMPL_TIMEOUT', `no reply to ${method} within ${timeoutMs} ms`, { method, timeoutMs }),
         );
       }, timeoutMs);
-      this.#pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
+      this.#pending.set(id, { method, resolve, reject, timer });
       const line = `${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`;
       this.#child.stdin!.write(line);
     });
@@ -303,7 +306,7 @@ export class ImplementationProcess {
    */
   async close(graceMs = 2_000): Promise<ExitInfo> {
     if (this.running && !this.#stdoutClosed) {
-      await this.request('shutdown', undefined, { timeoutMs: graceMs }).catch(() => {});
+      await this.call('shutdown', {}, { timeoutMs: graceMs }).catch(() => {});
     }
     this.#child.stdin!.end();
     const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
@@ -429,15 +432,7 @@ export class ImplementationProcess {
     }
     this.#pending.delete(m.id as number);
     clearTimeout(pending.timer);
-    if (hasError) {
-      const error = m.error as { code?: unknown; message?: unknown; data?: unknown } | null;
-      pending.reject(
-        this.#error('IMPL_RPC_ERROR', rpcFailureMessage(pending.method, error ?? undefined), {
-          method: pending.method,
-          error,
-        }),
-      );
-    } else pending.resolve(m.result);
+    pending.resolve(hasError ? { error: m.error } : { result: m.result });
   }
 }
 

@@ -143,7 +143,9 @@ async function open(location: string | null): Promise<TaskStore> {
 
 const settled = (r: { ok: boolean; code?: string; message?: string; currentFence?: unknown }) => {
   if (r.ok) return r;
-  throw Object.assign(new Error(r.message ?? r.code), { refusal: r });
+  // The message is the error's; the rest of the refusal is its data (StoreRefusalData).
+  const { message, ...data } = r;
+  throw Object.assign(new Error(message ?? r.code), { refusal: data });
 };
 
 type Req = Record<string, unknown> & {
@@ -183,7 +185,7 @@ async function handle(method: string, params: Record<string, unknown>): Promise<
       };
     case 'crash.arm':
       armed = params.point as string;
-      return { armed };
+      return { armed, skip: 0 };
     case 'clock.set':
       clock.set(Date.parse(params.now as string));
       return { now: new Date(clock.now()).toISOString() };

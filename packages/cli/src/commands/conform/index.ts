@@ -518,6 +518,8 @@ export const conformCommand: Command = {
       // A shard in which nothing applied observed nothing: it is no verdict, neither a pass nor a
       // failure, so it does not turn a CI shard matrix red (D-GEN-14).
       if (shard !== null && emptyShard(summary) && !unreachable) return 0;
+      // A defect of the kit is a harness error (exit 2), whatever the implementation did.
+      if (verdict.harnessErrors.length) return 2;
       return summary.conforms ? 0 : 1;
     }
   },

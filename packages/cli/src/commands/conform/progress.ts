@@ -15,6 +15,7 @@ const MARK: Record<CaseResult['outcome'], string> = {
   timeout: 'T',
   crash: 'C',
   'not-applicable': '-',
+  'harness-error': 'H',
 };
 
 /** What the run tells its progress display. */

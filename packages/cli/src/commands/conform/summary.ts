@@ -55,7 +55,7 @@ export function capabilityGaps(
 
 /** A difference as `pointer: expected -> actual`, every part printable. */
 const differenceLine = (d: Difference) =>
-  `${printable(d.pointer || '(the reply)')}: ${d.expected === undefined ? '(nothing)' : printable(d.expected)} -> ${d.actual === undefined ? '(nothing)' : printable(d.actual)}`;
+  `${printable(d.pointer || '(the reply)')}: ${d.keyword !== undefined ? `breaks ${printable(d.schema ?? '')} (${printable(d.keyword)})` : d.expected === undefined ? '(nothing)' : printable(d.expected)} -> ${d.actual === undefined ? '(nothing)' : printable(d.actual)}`;
 
 /** The differences of a case or step, indented under it, and how many more there are. */
 function differenceLines(
@@ -134,7 +134,10 @@ function notPassing(bad: readonly CaseLine[], strict: boolean): string[] {
 /** Whether no item of the run applied and none failed (a shard the implementation has no part in). */
 export function emptyShard(summary: SummaryLine): boolean {
   const n = summary.counts;
-  return n.pass + n.fail + n.error + n.timeout + n.crash === 0 && n['not-applicable'] > 0;
+  return (
+    n.pass + n.fail + n.error + n.timeout + n.crash + (n['harness-error'] ?? 0) === 0 &&
+    n['not-applicable'] > 0
+  );
 }
 
 /**
@@ -183,10 +186,10 @@ export function renderSummary(
   const cell = (list: readonly CaseLine[]) => {
     const n = countOutcomes(list);
     const applicable = list.length - n['not-applicable'];
-    const bad = n.fail + n.error + n.timeout + n.crash;
+    const bad = n.fail + n.error + n.timeout + n.crash + n['harness-error'];
     const text = applicable === 0 ? 'n/a' : `${n.pass}/${applicable}`;
     const extra = bad
-      ? `  (${[n.fail && `${n.fail} fail`, n.error && `${n.error} error`, n.timeout && `${n.timeout} timeout`, n.crash && `${n.crash} crash`].filter(Boolean).join(', ')})`
+      ? `  (${[n.fail && `${n.fail} fail`, n.error && `${n.error} error`, n.timeout && `${n.timeout} timeout`, n.crash && `${n.crash} crash`, n['harness-error'] && `${n['harness-error']} harness-error`].filter(Boolean).join(', ')})`
       : '';
     return { text, extra, ok: bad === 0 && applicable > 0 };
   };
@@ -229,6 +232,14 @@ export function renderSummary(
   if (summary.strict) out.push('', 'Strict run (--strict): failed SHOULD cases fail the run.');
   out.push(...coverageLines(coverage));
   const n = summary.counts;
+  const kitBugs = n['harness-error'] ?? 0;
+  if (kitBugs)
+    out.push(
+      '',
+      paint.red(
+        `${kitBugs} ${kitBugs === 1 ? 'case' : 'cases'} ended as harness-error: a request of the conformance kit broke its own schema. That is a defect of agent-contracts, not of the implementation under test; the run cannot conform until the kit is fixed (please report it, with the case ids above).`,
+      ),
+    );
   const noVerdict = run.shard !== null && emptyShard(summary) && !unreachable;
   if (noVerdict)
     out.push(
@@ -237,7 +248,7 @@ export function renderSummary(
     );
   out.push(
     '',
-    `${cases.length} cases: ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.timeout} timeout, ${n.crash} crash, ${n['not-applicable']} not applicable (${(summary.durationMs / 1000).toFixed(1)} s)`,
+    `${cases.length} cases: ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.timeout} timeout, ${n.crash} crash, ${n['not-applicable']} not applicable${kitBugs ? `, ${kitBugs} harness-error` : ''} (${(summary.durationMs / 1000).toFixed(1)} s)`,
     noVerdict
       ? paint.bold('NO VERDICT (nothing applicable in this shard)')
       : summary.conforms
@@ -246,7 +257,9 @@ export function renderSummary(
               ? `CONFORMS (with ${warnings.length} warning${warnings.length === 1 ? '' : 's'})`
               : 'CONFORMS',
           )
-        : paint.red('DOES NOT CONFORM'),
+        : kitBugs
+          ? paint.red("DOES NOT CONFORM (a harness error: the kit's bug, not the implementation's)")
+          : paint.red('DOES NOT CONFORM'),
     '',
   );
   return out.join('\n');

@@ -555,6 +555,8 @@ export const versionedState: FaultRoutine = async (world, scenario) => {
           ...view,
           fence: { ...view.fence, schemaVersion: 'TaskRecoveryCommitFenceV2' as 'TaskRecoveryCommitFenceV1' },
         },
+        // Sent on purpose against the schema (D-GEN-10), to see it refused.
+        malformed: { pointer: '/request/expectedFence/schemaVersion', keyword: 'const' },
       },
     );
     expectRefused(
