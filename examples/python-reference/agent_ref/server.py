@@ -1,0 +1,74 @@
+"""hello, the capability declaration, and the dispatch of every method to its area."""
+
+import hashlib
+
+from . import jcs
+from .clock import Clock
+from .errors import InvalidParams, MethodNotFound, Refusal
+
+PROTOCOL_VERSION = 1
+
+
+class Server:
+    def __init__(self):
+        self.clock = Clock()
+        self.areas = {}
+        self.methods = {
+            "hello": self.hello,
+            "shutdown": lambda params: None,
+            "digest": digest,
+            "clock.set": self.clock.set,
+            "clock.advance": self.clock.advance,
+        }
+
+    def capabilities(self):
+        return {
+            "contracts": [],
+            "bundles": [],
+            "digest": True,
+            "store": "store" in self.areas,
+            "liveness": "liveness" in self.areas,
+            "checkpoint": "checkpoint" in self.areas,
+            "trace": "trace" in self.areas,
+            "clock": True,
+            "crashPoints": list(self.crash_points),
+        }
+
+    crash_points = ()
+
+    def add_area(self, name, methods):
+        self.areas[name] = True
+        self.methods.update(methods)
+
+    def hello(self, params):
+        if params.get("protocolVersion") != PROTOCOL_VERSION:
+            raise Refusal("PROTOCOL_VERSION_UNSUPPORTED", "this implementation speaks protocol 1 only")
+        self.state_location = params.get("stateLocation")
+        self.local_directory = params.get("localDirectory")
+        for hook in self.on_hello:
+            hook(self.state_location, self.local_directory)
+        return {
+            "name": "agent-contracts python-reference",
+            "version": "1.0.0",
+            "language": "python",
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": self.capabilities(),
+        }
+
+    on_hello = []
+
+    def handle(self, method, params):
+        fn = self.methods.get(method)
+        if fn is None:
+            raise MethodNotFound("method " + method + " is not implemented")
+        if not isinstance(params, dict):
+            raise InvalidParams(method + ": params must be an object")
+        return fn(params)
+
+
+def digest(params):
+    text = params.get("json")
+    if not isinstance(text, str):
+        raise InvalidParams("digest: params.json must be JSON text")
+    canonical = jcs.canonicalize(jcs.parse_ijson(text))
+    return {"canonical": canonical, "sha256": hashlib.sha256(canonical.encode("utf-8")).hexdigest()}
