@@ -1,12 +1,12 @@
 """Wires the areas into one server and serves protocol v1."""
 
-from . import rpc
+from . import checkpoint, rpc
 from .server import Server
 
 
 def build():
     server = Server()
-    server.on_hello = []
+    server.add_area("checkpoint", checkpoint.methods(server))
     return server
 
 
