@@ -1,12 +1,13 @@
 """Wires the areas into one server and serves protocol v1."""
 
-from . import checkpoint, rpc
+from . import checkpoint, rpc, trace
 from .server import Server
 
 
 def build():
     server = Server()
     server.add_area("checkpoint", checkpoint.methods(server))
+    trace.install(server)
     return server
 
 

@@ -13,6 +13,7 @@ class Server:
     def __init__(self):
         self.clock = Clock()
         self.areas = {}
+        self.on_hello = []
         self.methods = {
             "hello": self.hello,
             "shutdown": lambda params: None,
@@ -54,8 +55,6 @@ class Server:
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": self.capabilities(),
         }
-
-    on_hello = []
 
     def handle(self, method, params):
         fn = self.methods.get(method)
