@@ -1,6 +1,6 @@
 """Wires the areas into one server and serves protocol v1."""
 
-from . import checkpoint, rpc, trace
+from . import checkpoint, liveness, rpc, trace
 from .server import Server
 
 
@@ -8,6 +8,7 @@ def build():
     server = Server()
     server.add_area("checkpoint", checkpoint.methods(server))
     trace.install(server)
+    liveness.install(server)
     return server
 
 
