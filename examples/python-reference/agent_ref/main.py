@@ -1,6 +1,6 @@
 """Wires the areas into one server and serves protocol v1."""
 
-from . import checkpoint, liveness, rpc, trace
+from . import checkpoint, crash, liveness, rpc, store, trace
 from .server import Server
 
 
@@ -9,6 +9,7 @@ def build():
     server.add_area("checkpoint", checkpoint.methods(server))
     trace.install(server)
     liveness.install(server)
+    store.install(server, crash.install(server))
     return server
 
 

@@ -13,6 +13,7 @@ class Server:
     def __init__(self):
         self.clock = Clock()
         self.areas = {}
+        self.crash_points = ()
         self.on_hello = []
         self.methods = {
             "hello": self.hello,
@@ -23,23 +24,27 @@ class Server:
         }
 
     def capabilities(self):
+        def on(name):
+            return name in self.areas and self.areas[name]()
+
         return {
             "contracts": [],
             "bundles": [],
             "digest": True,
-            "store": "store" in self.areas,
-            "liveness": "liveness" in self.areas,
-            "checkpoint": "checkpoint" in self.areas,
-            "trace": "trace" in self.areas,
+            "store": on("store"),
+            "liveness": on("liveness"),
+            "checkpoint": on("checkpoint"),
+            "trace": on("trace"),
             "clock": True,
-            "crashPoints": list(self.crash_points),
+            "crashPoints": list(self.crash_points) if on("store") else [],
         }
 
-    crash_points = ()
-
-    def add_area(self, name, methods):
-        self.areas[name] = True
+    def add_area(self, name, methods, available=None, points=()):
+        """Declare a capability; `available()` may withdraw it for a state location it cannot use."""
+        self.areas[name] = available or (lambda: True)
         self.methods.update(methods)
+        if points:
+            self.crash_points = tuple(points)
 
     def hello(self, params):
         if params.get("protocolVersion") != PROTOCOL_VERSION:
