@@ -67,7 +67,7 @@ def decide(turn_key, mode, evidence, deadline_at, now_ms, blocking_issues=(), re
     latest = now_ms
     for item in evidence:
         latest = max(latest, parse_ms(item["observedAt"]))
-    observed_at = format_ms(latest) if latest != now_ms else format_ms(now_ms)
+    observed_at = format_ms(latest)
     any_evidence = len(evidence) > 0
     qualifying = any(mode == "response-time" or e["kind"] in TERMINAL_KINDS for e in evidence)
     backed = "source-backed" if any_evidence else "unverified"

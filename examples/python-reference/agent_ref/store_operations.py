@@ -78,7 +78,8 @@ def _binding_equal(event, record):
 
 
 def _settle(record, event, at, phase):
-    r = dict(record)
+    """The record resolved by a settle/reconcile (phase settled) or an abort, at `at`."""
+    r = {k: v for k, v in record.items() if k != "recordDigest"}
     r["phase"] = phase
     if phase == "aborted-zero-effect":
         r["effect"] = "none"
@@ -86,8 +87,7 @@ def _settle(record, event, at, phase):
         r["effect"] = event["effect"]
         r["evidenceDigest"] = event["evidenceDigest"]
     r["settledAt"] = at
-    return seal_record({k: v for k, v in r.items() if k not in ("recordDigest", "targetSetDigest")} | {
-        "targetSetDigest": None})
+    return seal_record(r)
 
 
 def decide(envelope, event, at, find_record):

@@ -8,7 +8,7 @@ import copy
 import os
 
 from . import durable_file, jcs
-from .clock import format_ms, is_utc_timestamp, parse_instant_ns
+from .clock import is_utc_timestamp, parse_instant_ns
 from .errors import InvalidParams, Refusal
 from .ids import derived_id
 from .trace_verdict import (ALLOWED_RESULTS, MAX_EVENTS, MAX_PAYLOAD_BYTES, MAX_TRACE_BYTES, RESULTS,
