@@ -97,39 +97,37 @@ class Store:
 
     # --- reads ------------------------------------------------------------------------------
 
-    def read(self, params):
+    def _latest(self, params):
+        return self._reading(lambda backend, key: backend.latest(key), params)
+
+    def _history(self, params):
+        return self._reading(lambda backend, key: backend.history(key), params)
+
+    def _reading(self, fn, params):
+        """A read of the task named in params; a storage failure is answered with its code."""
         key = self._key(params)
         try:
-            e = self._storage().latest(key)
+            return fn(self._storage(), key)
         except StoreFailure as f:
             raise self._failure(f)
+
+    def read(self, params):
+        e = self._latest(params)
         if e is None:
             return {"ok": True, "status": "missing", "envelope": None, "fence": fence(0, 0)}
         return {"ok": True, "status": "found", "envelope": e, "fence": fence_of(e)}
 
     def read_write_context(self, params):
-        key = self._key(params)
-        try:
-            e = self._storage().latest(key)
-        except StoreFailure as f:
-            raise self._failure(f)
+        e = self._latest(params)
         if e is None:
             raise Refusal("LIFECYCLE_STATE_UNAVAILABLE", "the task was never written", ok=False, currentFence=fence(0, 0))
         return {"ok": True, "writeContext": self._context(e)}
 
     def history(self, params):
-        key = self._key(params)
-        try:
-            return self._storage().history(key)
-        except StoreFailure as f:
-            raise self._failure(f)
+        return self._history(params)
 
     def replay(self, params):
-        key = self._key(params)
-        try:
-            envelopes = self._storage().history(key)
-        except StoreFailure as f:
-            raise self._failure(f)
+        envelopes = self._history(params)
         previous = None
         for i, e in enumerate(envelopes):
             if e.get("sequence") != i + 1 or not digests_recompute(e) or \
