@@ -9,7 +9,7 @@ import secrets
 
 from . import jcs
 from .clock import parse_instant_ns
-from .errors import InvalidParams, Refusal
+from .errors import InvalidParams, MethodNotFound, Refusal
 from .schema_check import check_contract
 from .store_documents import (digests_recompute, empty_set, fence, fence_of, owner_ref, seal_envelope, seal_lease,
                               write_context)
@@ -58,9 +58,9 @@ class Store:
         return self.location_usable
 
     def _storage(self):
-        if self.backend is None:
-            raise Refusal("STORE_UNAVAILABLE", "this store keeps tasks only in SQLite (a directory, sqlite: or memory:)",
-                          outcome="not-applied", retryable=False)
+        if self.backend is None:  # hello declared store: false for this state location
+            raise MethodNotFound("store.* is not available here: this store keeps tasks only in SQLite "
+                                 "(a directory, sqlite:<file> or memory:)")
         return self.backend
 
     # --- helpers ----------------------------------------------------------------------------
@@ -355,7 +355,7 @@ class Store:
 def install(server, crash):
     store = Store(server.clock, crash)
     server.on_hello.append(store.on_hello)
-    server.add_area("store", {
+    methods = {
         "store.read": store.read,
         "store.readWriteContext": store.read_write_context,
         "store.commitState": store.commit_state,
@@ -363,5 +363,14 @@ def install(server, crash):
         "store.transitionOwner": store.transition_owner,
         "store.replay": store.replay,
         "store.history": store.history,
-    }, available=store.available)
+    }
+
+    def guarded(fn):
+        def call(params):
+            store._storage()  # -32601 before anything else where hello declared no store
+            return fn(params)
+
+        return call
+
+    server.add_area("store", {name: guarded(fn) for name, fn in methods.items()}, available=store.available)
     return store

@@ -78,7 +78,7 @@ describe('examples/python-reference (Python, standard library only, written from
 
   it('with the fence and owner compares switched off, fails the stale-fence cases and does not conform', () => {
     const buggy = `python3 -c ${JSON.stringify(
-      `import sys; sys.path.insert(0, ${JSON.stringify(DIR)}); import agent_ref.store as s; s._same = lambda a, b: True; from agent_ref.main import main; main()`,
+      `import sys; sys.dont_write_bytecode = True; sys.path.insert(0, ${JSON.stringify(DIR)}); import agent_ref.store as s; s._same = lambda a, b: True; from agent_ref.main import main; main()`,
     )}`;
     const report = join(mkdtempSync(join(tmpdir(), 'py-reference-')), 'report.jsonl');
     const r = runCli([
@@ -99,6 +99,31 @@ describe('examples/python-reference (Python, standard library only, written from
     expect(failed).toContain('store/fence/stale/generation-plus-one-with-force');
     expect(failed.every((id) => id.startsWith('store/fence/'))).toBe(true);
   }, 120_000);
+
+  it('on a PostgreSQL state location it declares no store (no driver in the standard library) and answers store.* with -32601', () => {
+    const lines = [
+      {
+        id: 1,
+        method: 'hello',
+        params: { protocolVersion: 1, stateLocation: 'postgres://db/x', localDirectory: null },
+      },
+      { id: 2, method: 'store.history', params: { task: { taskId: 'x', projectRootIdentity: 'y' } } },
+      { id: 3, method: 'shutdown', params: {} },
+    ].map((m) => JSON.stringify({ jsonrpc: '2.0', ...m }));
+    const r = spawnSync('python3', [IMPL], { input: `${lines.join('\n')}\n`, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const [hello, history] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(hello.result.capabilities).toMatchObject({
+      store: false,
+      crashPoints: [],
+      liveness: true,
+      trace: true,
+    });
+    expect(history.error.code).toBe(-32601);
+  });
 
   it('imports nothing outside the Python standard library', () => {
     const check = [
