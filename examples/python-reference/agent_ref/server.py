@@ -1,0 +1,78 @@
+"""hello, the capability declaration, and the dispatch of every method to its area."""
+
+import hashlib
+
+from . import jcs
+from .clock import Clock
+from .errors import InvalidParams, MethodNotFound, Refusal
+
+PROTOCOL_VERSION = 1
+
+
+class Server:
+    def __init__(self):
+        self.clock = Clock()
+        self.areas = {}
+        self.crash_points = ()
+        self.on_hello = []
+        self.methods = {
+            "hello": self.hello,
+            "shutdown": lambda params: None,
+            "digest": digest,
+            "clock.set": self.clock.set,
+            "clock.advance": self.clock.advance,
+        }
+
+    def capabilities(self):
+        def on(name):
+            return name in self.areas and self.areas[name]()
+
+        return {
+            "contracts": [],
+            "bundles": [],
+            "digest": True,
+            "store": on("store"),
+            "liveness": on("liveness"),
+            "checkpoint": on("checkpoint"),
+            "trace": on("trace"),
+            "clock": True,
+            "crashPoints": list(self.crash_points) if on("store") else [],
+        }
+
+    def add_area(self, name, methods, available=None, points=()):
+        """Declare a capability; `available()` may withdraw it for a state location it cannot use."""
+        self.areas[name] = available or (lambda: True)
+        self.methods.update(methods)
+        if points:
+            self.crash_points = tuple(points)
+
+    def hello(self, params):
+        if params.get("protocolVersion") != PROTOCOL_VERSION:
+            raise Refusal("PROTOCOL_VERSION_UNSUPPORTED", "this implementation speaks protocol 1 only")
+        self.state_location = params.get("stateLocation")
+        self.local_directory = params.get("localDirectory")
+        for hook in self.on_hello:
+            hook(self.state_location, self.local_directory)
+        return {
+            "name": "agent-contracts python-reference",
+            "version": "1.0.0",
+            "language": "python",
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": self.capabilities(),
+        }
+
+    def handle(self, method, params):
+        fn = self.methods.get(method)
+        if fn is None:
+            raise MethodNotFound("method " + method + " is not implemented")
+        if not isinstance(params, dict):
+            raise InvalidParams(method + ": params must be an object")
+        return fn(params)
+
+
+def digest(params):
+    text = params.get("json")
+    if not isinstance(text, str):
+        raise InvalidParams("digest: params.json must be JSON text")
+    canonical = jcs.canonicalize(jcs.parse_ijson(text))
+    return {"canonical": canonical, "sha256": hashlib.sha256(canonical.encode("utf-8")).hexdigest()}
