@@ -19,8 +19,8 @@ const CASE = 'store/operation/prepared/prepare';
 const tmp = tempDir();
 const skipBrowser = skipWithoutChromium('different (HTML part)');
 
-const FIRST = '/result/status: "committed" -> "committed-differently"';
-const LATER = '/result/0/commitKind: "owner-acquire" -> "something-else"';
+const FIRST = '/result/status: "committed" -> "semantic-noop"';
+const LATER = '/result/0/commitKind: "owner-acquire" -> "owner-renew"';
 
 describe('a different implementation gets every difference, by pointer, in every report', () => {
   const report = join(tmp.dir, 'different.jsonl');
@@ -48,7 +48,7 @@ describe('a different implementation gets every difference, by pointer, in every
     expect(run.status, run.stderr).toBe(1);
     const out = run.stdout;
     expect(out).toContain(
-      'step 1 (store.transitionOwner): the result differs at 1 pointer: /result/status: expected "committed", got "committed-differently"',
+      'step 1 (store.transitionOwner): the result differs at 1 pointer: /result/status: expected "committed", got "semantic-noop"',
     );
     expect(out).toContain(FIRST);
     expect(out).toContain('then step 2 (store.read), after the failure: pass');
@@ -68,9 +68,7 @@ describe('a different implementation gets every difference, by pointer, in every
       failedStep: 1,
       title: 'prepare on an operation that is prepared: an identical duplicate: replayed, nothing written',
       spec: 'docs/spec/task-continuity-write-gate.md#operation-edge-table',
-      differences: [
-        { pointer: '/result/status', expected: '"committed"', actual: '"committed-differently"' },
-      ],
+      differences: [{ pointer: '/result/status', expected: '"committed"', actual: '"semantic-noop"' }],
     });
     expect(c.afterFailure!.map((s) => [s.index, s.method, s.outcome])).toEqual([
       [2, 'store.read', 'pass'],
@@ -79,7 +77,7 @@ describe('a different implementation gets every difference, by pointer, in every
       [5, 'store.history', 'fail'],
     ]);
     expect(c.afterFailure![3]!.differences).toEqual([
-      { pointer: '/result/0/commitKind', expected: '"owner-acquire"', actual: '"something-else"' },
+      { pointer: '/result/0/commitKind', expected: '"owner-acquire"', actual: '"owner-renew"' },
     ]);
     expect(parsed.summary).toMatchObject({ conforms: false, counts: { fail: 1 } });
   });
@@ -111,8 +109,8 @@ describe('a different implementation gets every difference, by pointer, in every
         .locator('table.diff tbody tr')
         .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
       expect(rows).toEqual([
-        ['/result/status', '"committed"', '"committed-differently"'],
-        ['/result/0/commitKind', '"owner-acquire"', '"something-else"'],
+        ['/result/status', '"committed"', '"semantic-noop"'],
+        ['/result/0/commitKind', '"owner-acquire"', '"owner-renew"'],
       ]);
       expect(await failure.locator('table.diff').nth(1).isVisible()).toBe(true);
       await tab.close();

@@ -71,8 +71,6 @@ export function checkHello(value: unknown): HelloResult {
       'IMPL_GARBAGE_OUTPUT',
       `hello returned an invalid result: ${why} (see docs/protocol.md#hello)`,
     );
-  const reply = readReply('hello', { result: value });
-  if ('invalid' in reply) throw bad(describeReplyViolation(reply.invalid));
   if (!value || typeof value !== 'object') throw bad('not an object');
   const h = value as Record<string, unknown>;
   for (const k of ['name', 'version', 'language'])
@@ -80,6 +78,9 @@ export function checkHello(value: unknown): HelloResult {
   if (h.protocolVersion !== PROTOCOL_VERSION) throw bad(`"protocolVersion" must be ${PROTOCOL_VERSION}`);
   const problem = capabilitiesProblem(h.capabilities);
   if (problem) throw bad(problem);
+  // Then everything else the schema says (an extra member, a capability it does not know).
+  const reply = readReply('hello', { result: value });
+  if ('invalid' in reply) throw bad(describeReplyViolation(reply.invalid));
   return value as HelloResult;
 }
 

@@ -10,7 +10,9 @@ import {
   HarnessDefect,
   judgeReport,
   judgeRun,
+  POINTER_CHARS,
   parseReport,
+  readReply,
   runCase,
   startInProcess,
 } from '../src/index.ts';
@@ -172,5 +174,17 @@ describe('a harness-error never passes and never conforms', () => {
     expect(j.disagreements).toContain(
       'the summary claims the run conforms, but case lines end as harness-error',
     );
+  });
+});
+
+describe('a violation an implementation names', () => {
+  it('is bounded: an extra member with a huge name gives a pointer of at most POINTER_CHARS', () => {
+    const name = 'k'.repeat(2_000_000);
+    const reply = readReply('digest', { result: { canonical: '1', sha256: 'a'.repeat(64), [name]: 1 } });
+    if (!('invalid' in reply)) throw new Error('expected an invalid reply');
+    expect(reply.invalid.keyword).toBe('additionalProperties');
+    expect(reply.invalid.pointer.length).toBe(POINTER_CHARS);
+    expect(reply.invalid.pointer.startsWith('/result/kkk')).toBe(true);
+    expect(reply.invalid.actual).toBe(1);
   });
 });

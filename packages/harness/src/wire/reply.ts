@@ -7,6 +7,7 @@
 import { type JsonRpcError, methodEntry, rpcFailureMessage, SPEC_ERROR } from '@agent-contracts/protocol';
 import { pointerGet } from '../cases.js';
 import { HarnessError } from '../errors.js';
+import { truncated } from '../text.js';
 import { checkMessage, describeViolation, pointerToken, type SchemaViolation } from './message-schemas.js';
 
 /** A reply as the transport read it off the wire: exactly one of `result` and `error`. */
@@ -58,6 +59,12 @@ function errorObjectProblem(error: unknown): Omit<SchemaViolation, 'schema'> | n
 const depth = (pointer: string) => pointer.split('/').length;
 
 /**
+ * Longest pointer a violation names: its member names come from the implementation, and the case
+ * line that carries it must stay far under the report's 1 MiB a line; a longer one is cut, with `…`.
+ */
+export const POINTER_CHARS = 1000;
+
+/**
  * Check a reply to `method` against its schemas. A method protocol v1 does not have is never
  * sent (the request check refuses it first), so its replies cannot be read.
  *
@@ -87,7 +94,11 @@ export function readReply(method: string, raw: RawReply): Reply {
     }
   }
   if (!violation) return raw as { result: unknown };
-  return { invalid: { method, ...violation, actual: pointerGet(raw, violation.pointer) }, raw };
+  const actual = pointerGet(raw, violation.pointer);
+  return {
+    invalid: { method, ...violation, pointer: truncated(violation.pointer, POINTER_CHARS), actual },
+    raw,
+  };
 }
 
 /** The headline of a reply that breaks its schema. */

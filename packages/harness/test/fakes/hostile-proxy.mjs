@@ -18,8 +18,9 @@
 //   escaped <file>      the same, but the sleeper leaves the process group (setsid)
 //   env <file>          writes the names and values of its environment to <file> as JSON
 //   different           a different implementation, not a broken one: `store.transitionOwner`
-//                       answers with `status` "committed-differently", and `store.history`
-//                       with the `commitKind` of its first entry changed, everything else as the
+//                       answers with `status` "semantic-noop", and `store.history` with the
+//                       `commitKind` of its first entry "owner-renew" (both valid against their
+//                       schemas, so they are differences of value), everything else as the
 //                       real implementation answered (the first document of a case differs in
 //                       one field, and the case's later behaviour differs too)
 import { spawn } from 'node:child_process';
@@ -98,11 +99,11 @@ createInterface({ input: real.stdout }).on('line', (line) => {
     }
     case 'different':
       if (method === 'store.transitionOwner' && reply.result && typeof reply.result === 'object') {
-        reply.result.status = 'committed-differently';
+        reply.result.status = 'semantic-noop';
         return write(`${JSON.stringify(reply)}\n`);
       }
       if (method === 'store.history' && Array.isArray(reply.result) && reply.result[0]) {
-        reply.result[0].commitKind = 'something-else';
+        reply.result[0].commitKind = 'owner-renew';
         return write(`${JSON.stringify(reply)}\n`);
       }
       return write(`${line}\n`);
