@@ -703,11 +703,12 @@ export const reopenInvalidatesFence: FaultRoutine = async (world, scenario) => {
     'the old holder on a fresh read',
     'TASK_WRITE_OWNER_SESSION_MISMATCH',
   );
-  checkUnchanged(before, await world.audit(task), 'a commit with an invalidated fence');
-  expectWritten(await reopener.commitState({ step: 2 }), 'the reopening holder commits');
-  // TCW-014: a new lease of the task never carries a nonce an earlier owner generation had.
+  const after = await world.audit(task);
+  checkUnchanged(before, after, 'a commit with an invalidated fence');
+  // TCW-014: the reopened lease never carries a nonce an earlier owner generation had (the
+  // durable history just read holds every generation of the task).
   const generationsOf = new Map<string, Set<number>>();
-  for (const e of await world.audit(task)) {
+  for (const e of after) {
     const seen = generationsOf.get(e.owner.ownerNonce) ?? new Set<number>();
     seen.add(e.owner.ownerGeneration);
     generationsOf.set(e.owner.ownerNonce, seen);
@@ -718,6 +719,7 @@ export const reopenInvalidatesFence: FaultRoutine = async (world, scenario) => {
     () =>
       `owner nonce ${reused![0]} is reused by owner generations ${[...reused![1]].join(', ')} of one task`,
   );
+  expectWritten(await reopener.commitState({ step: 2 }), 'the reopening holder commits');
   return `reopen: lifecycleRevision ${atTerminal.lifecycleRevision} -> ${reopened.lifecycleRevision}, writerGeneration ${atTerminal.writerGeneration} -> ${reopened.writerGeneration}; the old fences refused, nothing written`;
 };
 
