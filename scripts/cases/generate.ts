@@ -10,6 +10,7 @@ import { CONTRACTS, GATES } from '@agent-contracts/schemas';
 import { KEYWORD_CODES } from '@agent-contracts/validators';
 import { LIVENESS_CASE_GROUPS, livenessCaseFiles } from './liveness.ts';
 import { requirementsOf } from './requirements.ts';
+import { severalKeywordsCases } from './several-keywords.ts';
 import { storeCaseFiles } from './store.ts';
 
 const conformance = fileURLToPath(new URL('../../conformance/', import.meta.url));
@@ -70,6 +71,22 @@ for (const contract of CONTRACTS) {
       });
     }
   }
+  const load = (f: string) =>
+    JSON.parse(readFileSync(join(conformance, 'fixtures', contract.name, 'valid', f), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+  for (const c of severalKeywordsCases(contract.name, load))
+    cases.push({
+      id: c.id,
+      title: c.title,
+      gate: contract.gate,
+      subject: contract.name,
+      spec,
+      ...requirementsOf({ id: c.id, spec, steps: c.steps }, 'validation'),
+      requires: [`contract:${contract.name}`],
+      steps: c.steps,
+    });
   if (cases.length)
     files.set(
       `validate/${contract.name}.json`,

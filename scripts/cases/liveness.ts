@@ -139,6 +139,8 @@ class Session {
   turn: TurnLivenessStateV1 = createTurnState({ initializedAt: T0 });
   turnValid = true;
   recorder = new LocalTaskTraceRecorder(this.clock);
+  /** Whether a step expects a TurnTerminal the recorder built itself (close, or O2 in `open`). */
+  recorderTerminal = false;
 
   step(method: string, params: unknown, expect: Expect, capture?: Record<string, string>): void {
     this.steps.push({ method, params, expect, ...(capture ? { capture } : {}) });
@@ -246,7 +248,11 @@ class Session {
     return this;
   }
   traceOpen(input: TraceOpenInput): this {
+    const before = this.recorder.trace;
     const r = this.recorder.open(input);
+    // O2: opening another turn closes the open trace with a terminal the recorder builds, so
+    // `previous` is a new trace rather than the one held before.
+    if (r.ok && r.previous !== null && r.previous !== before) this.recorderTerminal = true;
     this.step(
       'trace.open',
       input,
@@ -261,7 +267,9 @@ class Session {
     return this.#appended('trace.append', input, this.recorder.append(input), expect);
   }
   traceClose(result: LocalTaskTraceTerminalResult, reason: string): TraceAppendResult {
-    return this.#appended('trace.close', { result, reason }, this.recorder.close(result, reason), 'full');
+    const r = this.recorder.close(result, reason);
+    if (r.ok) this.recorderTerminal = true;
+    return this.#appended('trace.close', { result, reason }, r, 'full');
   }
   #appended(
     method: string,
@@ -318,67 +326,15 @@ function add(meta: CaseMeta, build: (s: Session) => void): void {
   const group = meta.id.split('/')[0] as keyof typeof groups;
   const head = { title: meta.title, gate: meta.gate, subject: meta.subject, spec: meta.spec };
   const requires = [...meta.requires];
-  // The recorder's own occurrence key `turn-terminal` is RECOMMENDED (LTT-004), so a MUST case
-  // leaves it out (and the event id and trace digest derived from it); a SHOULD sibling checks it.
-  // (A replay of a stored trace copies the stored key; the implementation chooses nothing there.)
-  const recorder = group === 'trace' && !meta.id.startsWith('trace/LocalTaskTraceReplayV1/');
-  const steps = recorder ? withoutRecommendedTerminalKey(s.steps) : s.steps;
+  // A case that expects a terminal the recorder built compares its fixed occurrence key
+  // `turn-terminal`, payload and event id whole (LTT-500).
+  const extra = s.recorderTerminal ? ['LTT-500'] : [];
   groups[group].push({
     id: meta.id,
     ...head,
-    ...requirementsOf({ id: meta.id, spec: meta.spec, steps }, 'operation'),
+    ...requirementsOf({ id: meta.id, spec: meta.spec, steps: s.steps }, 'operation', extra),
     requires,
-    steps,
-  });
-  if (steps !== s.steps) {
-    const id = `${meta.id}/recommended-occurrence-key`;
-    groups[group].push({
-      id,
-      ...head,
-      title: `${meta.title}, with the RECOMMENDED occurrence key turn-terminal`,
-      spec: `${TRACE_PAGE}#enumerations`,
-      ...requirementsOf({ id, spec: meta.spec, steps: s.steps }, 'only', ['LTT-004']),
-      requires,
-      steps: s.steps,
-    });
-  }
-}
-
-const isRecorderTerminal = (v: unknown): v is Record<string, unknown> =>
-  v !== null &&
-  typeof v === 'object' &&
-  (v as Record<string, unknown>).type === 'TurnTerminal' &&
-  (v as Record<string, unknown>).occurrenceKey === 'turn-terminal';
-
-/** `value` without what follows from the recorder's choice of its terminal occurrence key. */
-function stripTerminalKey(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripTerminalKey);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  const terminal = isRecorderTerminal(value);
-  const holdsTerminal = JSON.stringify(value).includes('"occurrenceKey":"turn-terminal"');
-  for (const [k, v] of Object.entries(value)) {
-    if (terminal && (k === 'occurrenceKey' || k === 'eventId')) continue;
-    if (holdsTerminal && k === 'traceDigest') continue;
-    out[k] = stripTerminalKey(v);
-  }
-  return out;
-}
-
-/**
- * The steps with every expectation that holds a recorder-written TurnTerminal turned into a
- * `match` without its occurrence key; the same array when no step holds one.
- */
-function withoutRecommendedTerminalKey(steps: Step[]): Step[] {
-  const written = (e: Step['expect']) => {
-    const v = 'result' in e ? e.result : 'match' in e ? e.match : undefined;
-    return JSON.stringify(v ?? null).includes('"occurrenceKey":"turn-terminal"');
-  };
-  if (!steps.some((st) => written(st.expect))) return steps;
-  return steps.map((st) => {
-    if (!written(st.expect)) return st;
-    const e = st.expect as { result?: unknown; match?: unknown };
-    return { ...st, expect: { match: stripTerminalKey('result' in e ? e.result : e.match) } };
+    steps: s.steps,
   });
 }
 
@@ -612,6 +568,31 @@ edge(
     s.state();
     s.advance(1000).event(ev('UnknownHostEvent'), { unresolvedOperation: true });
     s.advance(1000).event(ev('Stop'), { unresolvedOperation: false });
+  },
+);
+/** A `settledSetDigest` the host read before event `n` (1 to 9). */
+const setDigest = (n: number) => String(n).repeat(64);
+edge(
+  'task-operation-set-digest-copied',
+  'a supplied taskOperationSetDigest is stored by every processed event, a refused or duplicate one included, and left alone by an event that is only counted',
+  (s) => {
+    s.set(T0).reset();
+    s.event(ups('req_01'), { unresolvedOperation: false, taskOperationSetDigest: setDigest(1) });
+    s.advance(1000).event(pre('op1'), { unresolvedOperation: false, taskOperationSetDigest: setDigest(2) });
+    // Refused (a lease is in flight), still processed beyond counting.
+    s.advance(1000).event(pre('op2', { tool: 'Read', mutating: false }), {
+      unresolvedOperation: false,
+      taskOperationSetDigest: setDigest(3),
+    });
+    s.state();
+    s.advance(1000).event(post('op1'), { unresolvedOperation: false, taskOperationSetDigest: setDigest(4) });
+    // A duplicate result while awaiting continuation.
+    s.advance(1000).event(post('op1'), { unresolvedOperation: false, taskOperationSetDigest: setDigest(5) });
+    s.state();
+    s.advance(1000).event(ev('Stop'), { unresolvedOperation: false, taskOperationSetDigest: setDigest(6) });
+    // Only counted in a terminal state: the stored digest stays that of the Stop.
+    s.advance(1000).event(pre('op3'), { unresolvedOperation: false, taskOperationSetDigest: setDigest(7) });
+    s.state();
   },
 );
 edge('running-turn-error', 'TurnError ends the turn as error (T host-error)', (s) => {

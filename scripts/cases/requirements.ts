@@ -5,7 +5,8 @@
 //   (an operation refuses what the page refuses, with its code, and answers what it allows),
 //   GEN-005 for a digest vector;
 // - every requirement of its page whose sentence names a code the case expects (an issue or a
-//   refusal), and GEN-002 / GEN-003 for closed objects and unknown `schemaVersion`s;
+//   refusal), GEN-002 / GEN-003 for closed objects and unknown `schemaVersion`s, the schema
+//   failure rules for any `SCHEMA_*` code, and the clock rules when it sets the clock;
 // - the requirements listed for its id in EXTRA: behaviours a sentence states without a code.
 // The level is the strongest level among them (D-GEN-41).
 import { readFileSync } from 'node:fs';
@@ -46,7 +47,34 @@ const BY_CODE: Readonly<Record<string, readonly string[]>> = {
   CAPABILITY_VERDICT_MISMATCH: ['ACD-003'],
   // A referenced contract's gate must be one the field allows.
   ARCH_CONTRACT_REF_GATE_MISMATCH: ['ARC-005'],
+  // A failing anyOf is reported as the combining keyword at the value.
+  SCHEMA_ANY_OF: ['GEN-009'],
 };
+
+/**
+ * Checked by every case that expects a schema code (`SCHEMA_` plus the keyword): the code is
+ * named for the keyword (GEN-501) at the path of its instance (GEN-502), and a gate's
+ * `schema`-layer code does not take its place (GEN-010; the case sees that the `SCHEMA_*` code
+ * is reported, not that no other code is).
+ */
+const SCHEMA_CODE = ['GEN-501', 'GEN-502', 'GEN-010'];
+
+/**
+ * Checked by every case that sets the clock: the implementation takes time from the injectable
+ * clock (GEN-004), and its `clock.*` results and the timestamps it reads from the clock or
+ * computes are compared as strings in the canonical form (GEN-500, PROTO-500).
+ */
+const CLOCK = ['GEN-004', 'GEN-500', 'PROTO-500'];
+
+/**
+ * Requirements whose sentence names a code without a case that expects it checking the sentence:
+ * CAG-502 names `CONTEXT_RECEIPT_SCOPE_DRIFT` as the `lastError` an engine writes with the stale
+ * escalation, which no protocol method drives; the bundle case expecting the code checks
+ * invariant 22 of the validator. TCW-507 names the codes of malformed members, which also refuse
+ * well-formed requests the tables refuse (and validators use them for envelope sequences); the
+ * cases that send malformed members name it below.
+ */
+const NOT_BY_CODE: ReadonlySet<string> = new Set(['CAG-502', 'TCW-507']);
 
 /**
  * Requirements a case checks beyond its general one and its codes, by case id (an exact id, or a
@@ -56,7 +84,49 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   // A store case drives the store operations the page requires.
   ['store/', ['TCW-002']],
   ['store/receipts/', ['TCW-018']],
-  ['store/fence/large-state-kept-whole', ['TCW-003']],
+  // A 16 KiB state is kept whole: no per-turn capacity limit is applied to a task.
+  ['store/fence/large-state-kept-whole', ['TCW-003', 'TCW-506']],
+  // The first envelope has writerGeneration 1 (the acquire delta), and each row moves it by its delta.
+  ['store/owner/row/acquire', ['TCW-500']],
+  ['store/fence/generation-changes-only-with-owner-transitions', ['TCW-500']],
+  // Operation events refused with the code of the first failing check, in the page's order.
+  ['store/operation/prepared/', ['TCW-501']],
+  ['store/operation/dispatched/', ['TCW-501']],
+  ['store/operation/observed/', ['TCW-501']],
+  ['store/operation/reconcile-required/', ['TCW-501']],
+  ['store/operation/settled/', ['TCW-501']],
+  ['store/operation/aborted-zero-effect/', ['TCW-501']],
+  ['store/operation/later-generation/', ['TCW-501']],
+  ['store/operation/unknown-operation', ['TCW-501']],
+  ['store/receipts/observe-with-', ['TCW-501']],
+  ['store/receipts/duplicate-dispatch-with-mutated-', ['TCW-501']],
+  ['store/receipts/late-observe-after-settle', ['TCW-501']],
+  ['store/receipts/settle-with-another-outcome', ['TCW-501']],
+  // A reuse of an operationId or idempotencyKey within the window is refused (checks 1 to 4).
+  ['store/operation/dispatched/prepare', ['TCW-503']],
+  ['store/operation/observed/prepare', ['TCW-503']],
+  ['store/operation/reconcile-required/prepare', ['TCW-503']],
+  ['store/operation/settled/prepare', ['TCW-503']],
+  ['store/operation/aborted-zero-effect/prepare', ['TCW-503']],
+  ['store/operation/prepare-while-in-flight', ['TCW-501', 'TCW-503']],
+  ['store/operation/prepare-reusing-idempotency-key', ['TCW-501', 'TCW-503']],
+  ['store/operation/prepare-conflicting-duplicate', ['TCW-501', 'TCW-503']],
+  // A store refuses input that has no RFC 8785 form, so it never writes a document that needs a
+  // digest of it.
+  ['store/identity/lone-surrogate-', ['GEN-508']],
+  ['store/identity/hostile-task-id/lone-surrogate', ['GEN-508']],
+  // A value of a neighbouring layer's terminal vocabulary is refused in this layer's field.
+  ['validate/LocalTaskTraceV1/invalid/status-turn-layer-vocabulary', ['GEN-506']],
+  ['validate/LocalTaskTraceReplayV1/invalid/status-turn-layer-vocabulary', ['GEN-506']],
+  ['validate/WorkflowTaskTerminalReceiptV1/invalid/terminal-status-interrupted', ['GEN-506']],
+  ['trace/LocalTaskTraceV1/append/refused-invalid-stored/status-turn-layer-vocabulary', ['GEN-506']],
+  // Malformed members are refused before storage is read, with the code of their request.
+  ['store/operation/malformed/', ['TCW-507']],
+  ['store/operation/prepare-targets-', ['TCW-507']],
+  ['store/identity/lone-surrogate-', ['TCW-507']],
+  ['store/identity/malformed-', ['TCW-507']],
+  // A document failing several keywords is reported with each of them.
+  ['validate/IntentSeedV1/several-keywords/', ['GEN-008']],
   // Compatibility versions are accepted where the page says so.
   ['validate/ContextReadPlanV1/valid/', ['GEN-001', 'CAG-013']],
   ['validate/ContextReadPlanV1/invalid/', ['CAG-013', 'CAG-014']],
@@ -82,6 +152,7 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   // A refused rehydration leaves the invalid state stored; evidence from it is refused.
   ['liveness/TurnLivenessStateV1/rehydrate/invalid/', ['TLR-009']],
   ['liveness/TurnLivenessEvidenceV1/stalled-read-only', ['TLR-012']],
+  ['liveness/TurnLivenessStateV1/edge/task-operation-set-digest-copied', ['TLR-500']],
   ['liveness/TurnRecoveryCardV1/duplicate-recovery', ['TLR-010']],
   ['liveness/TurnRecoveryCardV1/pre-compact-card-once', ['TLR-010']],
   // The trace: strict order, duplicates and anything after the terminal refused, fixed bounds.
@@ -127,11 +198,13 @@ export function requirementsOf(
   if (kind === 'only') return finish(c.id, ids);
   for (const id of [GENERAL[kind], ...EVERY_CASE]) ids.add(id);
   // A case that sets the clock and compares what the implementation derives from it.
-  if (c.steps.some((s) => s.method.startsWith('clock.'))) ids.add('GEN-004');
+  if (c.steps.some((s) => s.method.startsWith('clock.'))) for (const id of CLOCK) ids.add(id);
   const page = c.spec.split('#')[0]!;
   for (const code of expectedCodes(c)) {
+    if (code.startsWith('SCHEMA_')) for (const id of SCHEMA_CODE) ids.add(id);
     for (const id of BY_CODE[code] ?? []) ids.add(id);
-    for (const r of CATALOGUE) if (r.page === page && r.codes.includes(code)) ids.add(r.id);
+    for (const r of CATALOGUE)
+      if (r.page === page && r.codes.includes(code) && !NOT_BY_CODE.has(r.id)) ids.add(r.id);
   }
   for (const [key, list] of EXTRA)
     if (c.id === key || (/[/-]$/.test(key) && c.id.startsWith(key))) for (const id of list) ids.add(id);

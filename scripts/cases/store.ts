@@ -1382,6 +1382,28 @@ for (const [name, extra] of [
     );
   });
 }
+// Step 2: a malformed member is refused before the store reads storage, with the code of the
+// request it belongs to.
+const { operationId: _omitted, ...prepareWithoutId } = event('prepare');
+const MALFORMED_EVENTS: Array<[string, string, Record<string, unknown>]> = [
+  ['unknown-event', 'an unknown event', { ...event('prepare'), event: 'launch' }],
+  ['operation-id-missing', 'no operationId', prepareWithoutId],
+  [
+    'before-digest-not-hex',
+    'a beforeDigest that is not 64 lowercase hex',
+    event('prepare', OP1, 1, { beforeDigest: 'before op-1' }),
+  ],
+];
+for (const [name, what, malformed] of MALFORMED_EVENTS)
+  opCase(
+    `malformed/${name}`,
+    `an operation event with ${what}: TASK_OPERATION_TRANSITION_INVALID, nothing written`,
+    async (t) => {
+      await t.transition('acquire');
+      await t.refused('store.commitOperation', t.opRequest(malformed), 'TASK_OPERATION_TRANSITION_INVALID');
+    },
+    'details-of-the-steps',
+  );
 opCase(
   'unknown-operation',
   'an event naming an operation the task never prepared: TASK_OPERATION_CAS_MISMATCH',
@@ -2056,6 +2078,32 @@ identity(
       'LIFECYCLE_STATE_SHAPE_INVALID',
     );
   },
+);
+
+identity(
+  'malformed-context-epoch-too-long',
+  'an owner transition whose contextEpoch has 257 characters: FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID, nothing written',
+  async (t) => {
+    await t.refused(
+      'store.transitionOwner',
+      { ...t.ownerRequest('acquire', S1), contextEpoch: 'e'.repeat(257) },
+      'FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID',
+    );
+  },
+  'details-of-the-steps',
+);
+identity(
+  'malformed-state-not-an-object',
+  'a state commit whose state is an array: LIFECYCLE_STATE_SHAPE_INVALID, nothing written',
+  async (t) => {
+    await t.transition('acquire');
+    await t.refused(
+      'store.commitState',
+      { ...t.stateRequest({}), state: ['not', 'an', 'object'] },
+      'LIFECYCLE_STATE_SHAPE_INVALID',
+    );
+  },
+  'details-of-the-steps',
 );
 
 // ---------------------------------------------------------------------------------------------
