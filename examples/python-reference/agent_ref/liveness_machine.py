@@ -200,7 +200,7 @@ def apply_event(state, event, context, now_ms, observer="hook-event-time"):
         s["lastRecoveryNoticeKey"] = card["noticeKey"]
     # 3. edge
     st = s["state"]
-    if "taskOperationSetDigest" in context and st != "idle":
+    if "taskOperationSetDigest" in context and st in ("running", "awaiting-continuation"):
         s["taskOperationSetDigest"] = context["taskOperationSetDigest"]
     if etype == "UserPromptSubmit":
         new_key = event.get("turnKey") or derived_id("turn-", {"sessionKey": event.get("sessionKey"),

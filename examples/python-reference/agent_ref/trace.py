@@ -179,7 +179,7 @@ class Recorder:
         violations = [] if self.verified else judge(self.trace)
         if violations:
             raise Refusal(violations[0][0], "A2: the stored trace is invalid; it is never appended to or repaired",
-                          step="A2", violations=[{"errorCode": c, "eventIndex": i} for (c, i, _) in violations])
+                          step="A2", violations=[{"errorCode": c, "message": m, "eventIndex": i} for (c, i, m) in violations])
         trace, event, dropped = self._appended(current, params.get("type"), params.get("result"),
                                                params.get("occurrenceKey"), params.get("payload"), expected,
                                                params.get("observedAt"))
