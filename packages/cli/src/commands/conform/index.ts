@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   type Baseline,
@@ -36,6 +35,7 @@ import {
   type SummaryLine,
   startSubprocess,
 } from '@agent-contracts/harness';
+import { conformanceDirectory } from '@agent-contracts/kit';
 import { intOption, usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
@@ -44,8 +44,6 @@ import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
 import { progressFor } from './progress.js';
 import { emptyShard, renderSummary } from './summary.js';
-
-const DEFAULT_CONFORMANCE = fileURLToPath(new URL('../../../../../conformance/', import.meta.url));
 
 const HELP = `Usage: agent-contracts conform --impl "<command>" [options]
 
@@ -72,7 +70,7 @@ Options:
   --state <dir>           durable state location for the implementation (default: a temp dir)
   --state-url <url>       a postgres:// URL instead: job i gets the schema <s>_<i>, where <s> is
                           the URL's schema=<s> parameter or a fresh ac_conform_<random> name
-  --conformance <dir>     the conformance data (default: the kit's own)
+  --conformance <dir>     the conformance data (default: the @agent-contracts/kit package)
   --env <NAME[=VALUE]>    set an environment variable for the implementation (repeatable):
                           NAME alone passes the harness's own value. By default the
                           implementation inherits only ${INHERITED_ENVIRONMENT.join(', ')}
@@ -210,7 +208,7 @@ export const conformCommand: Command = {
     const restartBudget = intOption('restart-budget', values['restart-budget'], 3, 0, 1000);
     const here = invocationDirectory(io);
     const conformanceDir =
-      values.conformance === undefined ? DEFAULT_CONFORMANCE : resolve(here, values.conformance);
+      values.conformance === undefined ? conformanceDirectory : resolve(here, values.conformance);
     const reportPath = values.report === undefined ? undefined : resolve(here, values.report);
     const baselinePath = values.baseline === undefined ? undefined : resolve(here, values.baseline);
     const implEnv = envOption(values.env ?? [], io);
