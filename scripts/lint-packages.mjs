@@ -3,15 +3,19 @@
 // publint (--strict) and @arethetypeswrong/cli (ESM-only profile) on each, and what neither
 // checks: a LICENSE and a README, no `workspace:` range left, no README link that leaves the
 // package (`../`), and every source map's sources inside the tarball.
+// Both run in this one process through their libraries (publint, @arethetypeswrong/core, the
+// core of `attw`), so TypeScript loads once, not once per package.
 // Usage: node scripts/lint-packages.mjs <dir-of-tarballs>
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = (name) => join(root, 'node_modules', '.bin', name);
+// attw's `esm-only` profile: ESM-only packages neither resolve under node10 nor for require().
+const IGNORED_RESOLUTIONS = ['node10', 'node16-cjs'];
 const dir = process.argv[2];
 if (!dir) {
   process.stderr.write('usage: node scripts/lint-packages.mjs <dir-of-tarballs>\n');
@@ -72,12 +76,18 @@ for (const tgz of tarballs) {
   } finally {
     rmSync(unpacked, { recursive: true, force: true });
   }
-  const publint = spawnSync(bin('publint'), ['run', '--strict', tgz], { encoding: 'utf8' });
-  if (publint.status !== 0) problems.push(`publint:\n${publint.stdout}${publint.stderr}`);
-  const attw = spawnSync(bin('attw'), ['--profile', 'esm-only', '--format', 'ascii', '--no-color', tgz], {
-    encoding: 'utf8',
-  });
-  if (attw.status !== 0) problems.push(`attw:\n${attw.stdout}${attw.stderr}`);
+  const data = readFileSync(tgz);
+  const tarball = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  const lint = await publint({ pack: { tarball }, strict: true, level: 'warning' });
+  for (const m of lint.messages)
+    if (m.type !== 'suggestion') problems.push(`publint: ${formatMessage(m, lint.pkg, { color: false })}`);
+  const analysis = await checkPackage(createPackageFromTarballData(new Uint8Array(data)));
+  if (analysis.types === false) problems.push('attw: the package ships no types');
+  for (const p of analysis.problems ?? [])
+    if (!('resolutionKind' in p) || !IGNORED_RESOLUTIONS.includes(p.resolutionKind))
+      problems.push(
+        `attw: ${p.kind}${'entrypoint' in p ? ` at ${p.entrypoint}` : ''}${'resolutionKind' in p ? ` (${p.resolutionKind})` : ''}`,
+      );
   if (problems.length) {
     failed++;
     process.stdout.write(`FAIL ${name}\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
