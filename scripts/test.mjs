@@ -19,6 +19,7 @@ const checks = [
   ['harness:schemas:check', ['tsx', 'packages/harness/scripts/generate-schemas.ts', '--check']],
   ['cases:check', tsx('scripts/cases/generate.ts', '--check')],
   ['rules:check', tsx('packages/validators/scripts/rules-doc.ts', '--check')],
+  ['schemas:gate', tsx('scripts/schemas/gate.ts')],
   ['lint', ['biome', 'ci', '.']],
   ['typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
 ];
