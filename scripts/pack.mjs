@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pnpmCommand } from './lib/pnpm-command.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dest = process.argv[2];
@@ -31,13 +32,11 @@ function publishedPackages() {
     });
 }
 
-const execpath = process.env.npm_execpath;
-const pnpm =
-  execpath && /pnpm(\.c?js)?$/.test(execpath) ? [process.execPath, [execpath]] : ['corepack', ['pnpm']];
+const pnpm = pnpmCommand();
 
 function pack(dir) {
   return new Promise((done) => {
-    const child = spawn(pnpm[0], [...pnpm[1], 'pack', '--pack-destination', out, '--json'], {
+    const child = spawn(pnpm.command, [...pnpm.args, 'pack', '--pack-destination', out, '--json'], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { pnpmCommand } from './lib/pnpm-command.mjs';
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -15,11 +16,8 @@ if (!command) {
 }
 
 const quote = (s) => `'${s.replaceAll("'", `'\\''`)}'`;
-const execpath = process.env.npm_execpath;
-const target =
-  execpath && /pnpm(\.c?js)?$/.test(execpath)
-    ? `${quote(process.execPath)} ${quote(execpath)}`
-    : 'corepack pnpm';
+const pnpm = pnpmCommand();
+const target = [pnpm.command, ...pnpm.args].map(quote).join(' ');
 const dir = mkdtempSync(join(tmpdir(), 'agent-contracts-pnpm-'));
 const shim = join(dir, 'pnpm');
 writeFileSync(shim, `#!/bin/sh\nexec ${target} "$@"\n`);

@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitIn } from './helpers/git.js';
 import { repoRoot, run } from './helpers/packed-project.js';
 
 const config = JSON.parse(readFileSync(join(repoRoot, '.changeset/config.json'), 'utf8'));
@@ -36,16 +37,7 @@ describe('changeset config', () => {
 
 describe('changesets:check', () => {
   let repo = '';
-  const env = {
-    GIT_AUTHOR_NAME: 'test',
-    GIT_AUTHOR_EMAIL: 'test@example.invalid',
-    GIT_COMMITTER_NAME: 'test',
-    GIT_COMMITTER_EMAIL: 'test@example.invalid',
-  };
-  const git = (...args: string[]) => {
-    const r = run('git', args, repo, env);
-    if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  };
+  const git = gitIn(() => repo);
   const schemaFile = () => join(repo, 'schemas/contracts/IntentSeedV1.schema.json');
   const editSchema = (edit: (s: { description: string; required: string[]; properties: object }) => object) =>
     writeFileSync(

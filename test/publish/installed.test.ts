@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitIn } from './helpers/git.js';
 import {
   installedPackages,
   installProject,
@@ -33,16 +34,7 @@ const kit = join(project, 'node_modules/@agent-contracts/kit/conformance');
 let tarballs: string[] = [];
 const npx = (...args: string[]) => run('npx', ['--no-install', 'agent-contracts', ...args], project, NPM_ENV);
 
-const git = (...args: string[]) => {
-  const r = run('git', args, project, {
-    GIT_AUTHOR_NAME: 'test',
-    GIT_AUTHOR_EMAIL: 'test@example.invalid',
-    GIT_COMMITTER_NAME: 'test',
-    GIT_COMMITTER_EMAIL: 'test@example.invalid',
-  });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-};
+const git = gitIn(() => project);
 
 /** The project's own published schema, edited in place: a description or a new required field. */
 function editSchema(change: 'editorial' | 'breaking'): void {
