@@ -1,8 +1,16 @@
 // A user's project with the kit installed from tarballs, as from a registry: every package of
 // packages/ packed by scripts/pack.mjs (prepack builds it), the tarballs vendored into a fresh
 // directory and installed there with npm: no workspace, no pnpm, no link to this repository.
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +31,33 @@ export function run(command: string, args: readonly string[], cwd: string, env: 
   });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Starts a command that runs while the test goes on (its output goes to files, so a blocked
+ * event loop cannot stall it) and resolves when it ends.
+ */
+export function runInBackground(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  logs: string,
+): Promise<Run> {
+  const out = openSync(`${logs}.out`, 'w');
+  const err = openSync(`${logs}.err`, 'w');
+  const child = spawn(command, [...args], { cwd, stdio: ['ignore', out, err] });
+  closeSync(out);
+  closeSync(err);
+  return new Promise((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (status) =>
+      done({
+        status,
+        stdout: readFileSync(`${logs}.out`, 'utf8'),
+        stderr: readFileSync(`${logs}.err`, 'utf8'),
+      }),
+    );
+  });
 }
 
 /** Packs every published package into `dest`; returns the tarball paths. */
