@@ -20,6 +20,7 @@ const checks = [
   ['cases:check', tsx('scripts/cases/generate.ts', '--check')],
   ['rules:check', tsx('packages/validators/scripts/rules-doc.ts', '--check')],
   ['requirements:check', tsx('scripts/requirements/generate.ts', '--check')],
+  ['schemas:gate', tsx('scripts/schemas/gate.ts')],
   ['lint', ['biome', 'ci', '.']],
   ['typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
 ];
@@ -40,45 +41,56 @@ for (const [name, cmd] of checks) {
   }
 }
 
-process.stderr.write('\n== vitest\n');
-const dir = mkdtempSync(join(tmpdir(), 'agent-contracts-test-'));
-const report = join(dir, 'vitest.json');
+// The test that packs and installs every package (test/publish/installed.test.ts) builds all of
+// them: it runs alone after the rest, so its compilers do not slow the other suites past their
+// timeouts on a small machine. Arguments given to this script go to one vitest run instead.
+const ALONE = 'test/publish/installed.test.ts';
 const extra = process.argv.slice(2);
-const r = run([
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-  ...extra,
-]);
-let vitest = null;
-try {
-  vitest = JSON.parse(readFileSync(report, 'utf8'));
-} catch {}
-rmSync(dir, { recursive: true, force: true });
-if (vitest) {
+const phases = extra.length
+  ? [['vitest', extra]]
+  : [
+      ['vitest', ['--exclude', ALONE]],
+      ['vitest (packed install)', [ALONE]],
+    ];
+for (const [name, args] of phases) {
+  process.stderr.write(`\n== ${name}\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'agent-contracts-test-'));
+  const report = join(dir, 'vitest.json');
+  const r = run([
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...args,
+  ]);
+  let vitest = null;
+  try {
+    vitest = JSON.parse(readFileSync(report, 'utf8'));
+  } catch {}
+  rmSync(dir, { recursive: true, force: true });
+  if (!vitest) {
+    failed++;
+    failures.push(`${name} produced no report`);
+    continue;
+  }
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
   // A skipped or todo test in CI is a defect: count it as failed. Outside CI the only skips are
   // PostgreSQL suites without a database (see .ci/postgres.sh); they are reported, never hidden.
-  skipped = (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
-  if (skipped && (process.env.CI || process.env.AGENT_CONTRACTS_REQUIRE_PG)) {
-    failed += skipped;
-    failures.push(`${skipped} skipped/todo tests`);
-    skipped = 0;
-  }
+  const pending = (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+  if (pending && (process.env.CI || process.env.AGENT_CONTRACTS_REQUIRE_PG)) {
+    failed += pending;
+    failures.push(`${pending} skipped/todo tests in ${name}`);
+  } else skipped += pending;
   if (vitest.numTotalTests === 0) {
     failed++;
-    failures.push('vitest ran no test');
+    failures.push(`${name} ran no test`);
   }
   if (r.status !== 0 && vitest.numFailedTests === 0) {
     failed++;
-    failures.push('vitest exited non-zero (a suite failed to load?)');
+    failures.push(`${name} exited non-zero (a suite failed to load?)`);
   }
-} else {
-  failed++;
-  failures.push('vitest produced no report');
 }
 
 if (failures.length) process.stderr.write(`\nfailed: ${failures.join(', ')}\n`);

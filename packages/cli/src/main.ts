@@ -27,7 +27,7 @@ Options:
   -h, --help     show this help (every command has its own: agent-contracts <command> --help)
   --version      print the version
 
-Docs: docs/cli.md
+Docs: https://github.com/agent-contracts/agent-contracts/blob/main/docs/cli.md
 `;
 }
 

@@ -40,6 +40,7 @@ import {
   type SummaryLine,
   startSubprocess,
 } from '@agent-contracts/harness';
+import { conformanceDirectory } from '@agent-contracts/kit';
 import { intOption, usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
@@ -77,7 +78,7 @@ Options:
   --state <dir>           durable state location for the implementation (default: a temp dir)
   --state-url <url>       a postgres:// URL instead: job i gets the schema <s>_<i>, where <s> is
                           the URL's schema=<s> parameter or a fresh ac_conform_<random> name
-  --conformance <dir>     the conformance data (default: the kit's own)
+  --conformance <dir>     the conformance data (default: the @agent-contracts/kit package)
   --env <NAME[=VALUE]>    set an environment variable for the implementation (repeatable):
                           NAME alone passes the harness's own value. By default the
                           implementation inherits only ${INHERITED_ENVIRONMENT.join(', ')}
@@ -216,7 +217,7 @@ export const conformCommand: Command = {
     const restartBudget = intOption('restart-budget', values['restart-budget'], 3, 0, 1000);
     const here = invocationDirectory(io);
     const conformanceDir =
-      values.conformance === undefined ? DEFAULT_CONFORMANCE : resolve(here, values.conformance);
+      values.conformance === undefined ? conformanceDirectory : resolve(here, values.conformance);
     const reportPath = values.report === undefined ? undefined : resolve(here, values.report);
     const baselinePath = values.baseline === undefined ? undefined : resolve(here, values.baseline);
     const implEnv = envOption(values.env ?? [], io);

@@ -14,11 +14,11 @@ const DEFAULT_DIR = fileURLToPath(new URL('../../../../../examples/broken/', imp
 
 const HELP = `Usage: agent-contracts mutants [options] [dir]
 
-Prove the kit with broken implementations: every folder of <dir> (default: the kit's
-examples/broken) with a mutant.json is an implementation with one rule broken. The kit runs
-against each, only on the golden cases and fault scenarios its mutant.json lists, and a mutant is
-caught only when one of those ends as fail (not error, timeout or crash, and not another case).
-Prints a table and the mutation score, caught / total (docs/conformance-quality.md).
+Prove the kit with broken implementations: every folder of <dir> with a mutant.json is an
+implementation with one rule broken (default: examples/broken of a checkout of the repository;
+the installed package has none). The kit runs against each, only on the golden cases and fault
+scenarios its mutant.json lists, and a mutant is caught only when one of those ends as fail
+(not error, timeout or crash, and not another case). Prints a table and the mutation score, caught / total (docs/conformance-quality.md).
 
 Options:
   --jobs <n>        run n broken implementations in parallel (default 2)

@@ -1,0 +1,5 @@
+// Under the `@agent-contracts/source` condition (tests and scripts of the repository), the data
+// is read from the repository's conformance/ itself, never from a copy an earlier build left.
+import { fileURLToPath } from 'node:url';
+
+export const conformanceDirectory = fileURLToPath(new URL('../../conformance/', import.meta.url));

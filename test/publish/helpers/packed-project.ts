@@ -1,0 +1,109 @@
+// A user's project with the kit installed from tarballs, as from a registry: every package of
+// packages/ packed by scripts/pack.mjs (prepack builds it), the tarballs vendored into a fresh
+// directory and installed there with npm: no workspace, no pnpm, no link to this repository.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Run {
+  const r = spawnSync(command, [...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Starts a command that runs while the test goes on (its output goes to files, so a blocked
+ * event loop cannot stall it) and resolves when it ends.
+ */
+export function runInBackground(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  logs: string,
+): Promise<Run> {
+  const out = openSync(`${logs}.out`, 'w');
+  const err = openSync(`${logs}.err`, 'w');
+  const child = spawn(command, [...args], { cwd, stdio: ['ignore', out, err] });
+  closeSync(out);
+  closeSync(err);
+  return new Promise((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (status) =>
+      done({
+        status,
+        stdout: readFileSync(`${logs}.out`, 'utf8'),
+        stderr: readFileSync(`${logs}.err`, 'utf8'),
+      }),
+    );
+  });
+}
+
+/** Packs every published package into `dest`; returns the tarball paths. */
+export function packAll(dest: string): string[] {
+  const r = run(process.execPath, [join(repoRoot, 'scripts/pack.mjs'), dest], repoRoot);
+  if (r.status !== 0) throw new Error(`pack failed:\n${r.stdout}${r.stderr}`);
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+/** npm settings of every npm call here: the registry only for what the cache lacks. */
+export const NPM_ENV = {
+  npm_config_prefer_offline: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
+
+/**
+ * A project at `dir` with `tarballs` (except `skip`) vendored into vendor/ and installed as
+ * devDependencies by npm. Returns npm's output.
+ */
+export function installProject(dir: string, tarballs: readonly string[], skip: readonly string[]): Run {
+  mkdirSync(join(dir, 'vendor'), { recursive: true });
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'runtime-under-test', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  const vendored = tarballs
+    .filter((t) => !skip.some((s) => basename(t).startsWith(s)))
+    .map((t) => {
+      copyFileSync(t, join(dir, 'vendor', basename(t)));
+      return `./vendor/${basename(t)}`;
+    });
+  const r = run('npm', ['install', '--save-dev', ...vendored], dir, NPM_ENV);
+  if (r.status !== 0) throw new Error(`npm install failed:\n${r.stdout}${r.stderr}`);
+  return r;
+}
+
+/** The names of the packages in a project's node_modules (scoped ones as @scope/name). */
+export function installedPackages(dir: string): string[] {
+  const top = join(dir, 'node_modules');
+  return readdirSync(top).flatMap((name) =>
+    name.startsWith('@')
+      ? readdirSync(join(top, name)).map((n) => `${name}/${n}`)
+      : name.startsWith('.')
+        ? []
+        : [name],
+  );
+}

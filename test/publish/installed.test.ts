@@ -1,0 +1,223 @@
+// The kit as a user gets it: every package packed (prepack builds it), linted as a registry
+// would receive it (publint, attw), installed with npm into a fresh project outside this
+// repository, and run from there: conform against examples/python-digest, validate, report,
+// schema-diff. Then the example CI workflow (examples/ci/agent-contracts.yml) runs its `run:`
+// steps as written in that project, so neither the packages nor the recipe can rot.
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitIn } from './helpers/git.js';
+import {
+  installedPackages,
+  installProject,
+  NPM_ENV,
+  packAll,
+  type Run,
+  repoRoot,
+  run,
+  runInBackground,
+} from './helpers/packed-project.js';
+import { runWorkflow, type StepResult } from './helpers/workflow.js';
+
+const work = mkdtempSync(join(tmpdir(), 'agent-contracts-installed-'));
+const project = join(work, 'project');
+const impl = join(repoRoot, 'examples/python-digest/impl.py');
+const kit = join(project, 'node_modules/@agent-contracts/kit/conformance');
+let tarballs: string[] = [];
+const npx = (...args: string[]) => run('npx', ['--no-install', 'agent-contracts', ...args], project, NPM_ENV);
+
+const git = gitIn(() => project);
+
+/** The project's own published schema, edited in place: a description or a new required field. */
+function editSchema(change: 'editorial' | 'breaking'): void {
+  const file = join(project, 'schemas/IntentSeedV1.schema.json');
+  const schema = JSON.parse(readFileSync(file, 'utf8'));
+  if (change === 'editorial') schema.description = `${schema.description ?? ''} (reworded)`;
+  else {
+    schema.properties.reviewer = { type: 'string', description: 'Who reviewed the seed.' };
+    schema.required = [...schema.required, 'reviewer'];
+  }
+  writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
+}
+
+let lint: Promise<Run>;
+
+beforeAll(() => {
+  tarballs = packAll(join(work, 'packs'));
+  // The tarball lint needs no install: it runs while the project is set up and the CLI runs.
+  lint = runInBackground(
+    process.execPath,
+    [join(repoRoot, 'scripts/lint-packages.mjs'), join(work, 'packs')],
+    repoRoot,
+    join(work, 'lint'),
+  );
+  mkdirSync(project);
+  // The store is the reference implementation's piece (better-sqlite3, a native module): a user
+  // of the kit does not install it, and the CLI must not need it.
+  installProject(project, tarballs, ['agent-contracts-store-']);
+  // What the example workflow expects in the repository under test.
+  cpSync(impl, join(project, 'impl.py'));
+  writeFileSync(join(project, 'conformance-baseline.json'), '{ "expectedFailures": [] }\n');
+  mkdirSync(join(project, 'schemas'));
+  cpSync(
+    join(repoRoot, 'schemas/contracts/IntentSeedV1.schema.json'),
+    join(project, 'schemas/IntentSeedV1.schema.json'),
+  );
+  mkdirSync(join(project, '.github/workflows'), { recursive: true });
+  cpSync(
+    join(repoRoot, 'examples/ci/agent-contracts.yml'),
+    join(project, '.github/workflows/agent-contracts.yml'),
+  );
+  writeFileSync(join(project, '.gitignore'), 'node_modules/\nreports/\n');
+  git('init', '--quiet', '--initial-branch=main');
+  git('add', '-A');
+  git('commit', '--quiet', '-m', 'release 1.0.0');
+  git('tag', 'v1.0.0');
+  editSchema('editorial');
+  git('commit', '--quiet', '-am', 'reword a description');
+}, 600_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the packed packages', () => {
+  it('are every package of packages/', () => {
+    const names = readdirSync(join(repoRoot, 'packages')).filter(
+      (d) => JSON.parse(readFileSync(join(repoRoot, 'packages', d, 'package.json'), 'utf8')).private !== true,
+    );
+    expect(
+      tarballs
+        .map((t) =>
+          t
+            .split('/')
+            .pop()
+            ?.replace(/-\d+\.\d+\.\d+\.tgz$/, ''),
+        )
+        .sort(),
+    ).toEqual(names.map((n) => `agent-contracts-${n}`).sort());
+  });
+});
+
+describe('installed with npm into a fresh project', () => {
+  it('the CLI brings no native module and no store', () => {
+    const installed = installedPackages(project);
+    expect(installed).toContain('@agent-contracts/cli');
+    expect(installed).toContain('@agent-contracts/kit');
+    expect(installed).not.toContain('@agent-contracts/store');
+    expect(installed).not.toContain('better-sqlite3');
+    expect(existsSync(join(kit, 'cases'))).toBe(true);
+  });
+
+  it('conform finds the kit by package resolution and python-digest conforms', () => {
+    const r = npx('conform', '--impl', `python3 ${impl}`, '--report', join(work, 'run.jsonl'));
+    expect(r.stderr).not.toContain('USAGE_BAD_VALUE');
+    expect(r.stdout).toContain('CONFORMS');
+    expect(r.stdout).toMatch(/jcs\s+41\/41/);
+    expect(r.status).toBe(0);
+  });
+
+  it('conform --conformance still overrides, and an empty directory is CASES_INVALID', () => {
+    const empty = join(work, 'no-cases');
+    mkdirSync(empty, { recursive: true });
+    const r = npx('conform', '--impl', `python3 ${impl}`, '--conformance', empty);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('CASES_INVALID');
+    expect(r.stderr).toContain('holds no cases');
+  });
+
+  it('validate judges a fixture of the installed kit, the invalid one by its rule', () => {
+    const valid = join(kit, 'fixtures/IntentSeedV1/valid/audit-high-risk.json');
+    expect(npx('validate', valid).status).toBe(0);
+    const invalid = npx('validate', join(kit, 'fixtures/IntentSeedV1/invalid/confidence-above-one.json'));
+    expect(invalid.status).toBe(1);
+    expect(invalid.stdout).toContain('SCHEMA_MAXIMUM at /confidence');
+  });
+
+  it('report --format html renders the run', () => {
+    const r = npx('report', '--format', 'html', join(work, 'run.jsonl'));
+    expect(r.status).toBe(0);
+    expect(r.stdout.startsWith('<!doctype html>')).toBe(true);
+    expect(r.stdout).toContain('python-digest');
+  });
+
+  it('schema-diff classifies against the installed schemas, which resolve by $id', () => {
+    const installed = join(project, 'node_modules/@agent-contracts/schemas/schemas/contracts');
+    const r = npx('schema-diff', join(installed, 'IntentSeedV1.schema.json'), join(project, 'schemas'));
+    expect(r.stdout).toContain('1 editorial');
+    expect(r.status).toBe(0);
+    // A $id https://agent-contracts.dev/<path> is <path> of the package, through its exports map.
+    const resolveIds = `
+      import { readdirSync, readFileSync } from 'node:fs';
+      import { createRequire } from 'node:module';
+      const require = createRequire(process.cwd() + '/');
+      const dir = 'node_modules/@agent-contracts/schemas/schemas/contracts';
+      let n = 0;
+      for (const f of readdirSync(dir)) {
+        const id = JSON.parse(readFileSync(dir + '/' + f, 'utf8')).$id;
+        const file = require.resolve('@agent-contracts/schemas/' + id.replace('https://agent-contracts.dev/', ''));
+        if (JSON.parse(readFileSync(file, 'utf8')).$id !== id) throw new Error(id);
+        n++;
+      }
+      console.log(n + ' resolved');`;
+    const resolved = run(process.execPath, ['--input-type=module', '-e', resolveIds], project);
+    expect(resolved.stderr).toBe('');
+    expect(resolved.stdout).toMatch(/^(\d+) resolved/);
+    expect(Number.parseInt(resolved.stdout, 10)).toBe(readdirSync(installed).length);
+  });
+});
+
+describe('examples/ci/agent-contracts.yml, run as written in that project', () => {
+  const env = { ...NPM_ENV, PATH: process.env.PATH ?? '' };
+  const failures = (results: StepResult[]) =>
+    results.filter((s) => s.status !== 'ok').map((s) => `${s.job} / ${s.step}: ${s.status}\n${s.output}`);
+
+  it('every job passes: schema gate, two conform shards with a baseline, JUnit and HTML', () => {
+    const results = runWorkflow(join(project, '.github/workflows/agent-contracts.yml'), {
+      repository: project,
+      env,
+    });
+    expect(failures(results)).toEqual([]);
+    const jobs = new Set(results.map((s) => s.job));
+    expect([...jobs]).toEqual(['schemas', 'conform (1)', 'conform (2)', 'report']);
+    const out = (job: string, step: string) =>
+      results.find((s) => s.job === job && s.step.startsWith(step))?.output ?? '';
+    expect(out('schemas', 'schema-diff')).toContain('1 editorial');
+    expect(out('conform (1)', 'conform')).toMatch(/CONFORMS|NO VERDICT/);
+    expect(out('conform (2)', 'conform')).toMatch(/CONFORMS|NO VERDICT/);
+    expect(out('conform (1)', 'JUnit')).toContain('|');
+    expect(out('report', 'mikepenz/action-junit-report')).toBe('read 2 JUnit files');
+    expect(out('report', 'actions/upload-artifact')).toBe('uploaded conformance.html as conformance-html');
+  }, 300_000);
+
+  it('the schema gate fails a breaking change to a released schema', () => {
+    editSchema('breaking');
+    git('commit', '--quiet', '-am', 'a new required property');
+    const results = runWorkflow(join(project, '.github/workflows/agent-contracts.yml'), {
+      repository: project,
+      env,
+      only: ['schemas'],
+    });
+    const gate = results.find((s) => s.step.startsWith('schema-diff'));
+    expect(gate?.status).toBe('failed');
+    expect(gate?.output).toContain('breaking');
+    expect(gate?.output).toContain('/required');
+  }, 300_000);
+});
+
+// Last, so that the lint has run beside everything above.
+describe('the tarballs, linted as a registry receives them', () => {
+  it('pass publint, attw and the content checks (LICENSE, no workspace: range, maps with sources)', async () => {
+    const r = await lint;
+    expect(r.stdout + r.stderr).toMatch(/\d+ packages: \d+ ok, 0 failing/);
+    expect(r.status).toBe(0);
+  }, 300_000);
+});
