@@ -51,7 +51,8 @@ describe('reference-node messages against schemas/protocol', () => {
     const expected = METHODS.map((m) => m.method).filter((m) => m !== 'crash.arm' && m !== 'shutdown');
     expect(expected.filter((m) => !seen.has(m))).toEqual([]);
     expect([...seen].filter((s) => s.endsWith(' refusal')).length).toBeGreaterThan(10);
-  });
+    // A safety net only: every golden case in process, on a machine that may be busy.
+  }, 180_000);
 
   it('the check sees a reply that breaks its schema', () => {
     const extra = readReply('digest', { result: { canonical: '1', sha256: 'a'.repeat(64), extra: true } });

@@ -25,7 +25,8 @@ describe('fault matrix against broken implementations', () => {
   it('the fake without a bug passes the scenarios the broken ones must fail', async () => {
     const r = await run('correct', ...TARGETED);
     for (const id of TARGETED) expect(r.get(id)?.outcome, show(r.get(id))).toBe('pass');
-  }, 60_000);
+    // A safety net only: six scenarios with real processes, on a machine that may be busy.
+  }, 180_000);
 
   it('a store that ignores fences: lost updates and accepted stale writers are detected', async () => {
     const r = await run('ignore-fences', 'faults/store/concurrent-writers', 'faults/store/stale-fence');
