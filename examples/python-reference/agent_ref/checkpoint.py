@@ -18,7 +18,7 @@ MAX_EVIDENCE = 16
 
 def inconsistent(message):
     return Refusal("TURN_CHECKPOINT_VALIDATION_INCONSISTENT", message,
-                   requiredActions=["recompute-checkpoint-validation-from-inputs"])
+                   requiredActions=["recompute-from-valid-inputs"])
 
 
 def check_item(item):
