@@ -19,6 +19,7 @@ function corpus(): string {
     gate: 'Digests',
     subject: 'jcs',
     spec: 'docs/spec/index.md#gates',
+    requirements: ['GEN-005'],
     level: 'MUST',
     requires: ['digest'],
   };

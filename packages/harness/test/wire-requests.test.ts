@@ -58,6 +58,7 @@ const digestCase = (steps: Case['steps']): Case => ({
   gate: 'Digests',
   subject: 'jcs',
   spec: 'docs/spec/index.md#gates',
+  requirements: ['GEN-005'],
   level: 'MUST',
   requires: ['digest'],
   steps,
