@@ -220,6 +220,17 @@ const FAULT_OUTCOME: Partial<Record<HarnessError['code'], 'timeout' | 'crash'>> 
   IMPL_NOT_RUNNING: 'crash',
 };
 
+/** What a case's result line repeats of the case: its identity, level, title, spec and requirements. */
+const caseIdentity = (c: Case) => ({
+  id: c.id,
+  gate: c.gate,
+  subject: c.subject,
+  level: c.level,
+  title: c.title,
+  spec: c.spec,
+  requirements: c.requirements,
+});
+
 /**
  * Run one case. Never throws: whatever goes wrong, inside the implementation or while judging its
  * reply, ends the case as an outcome other than `pass`. A protocol violation seen while the case
@@ -231,15 +242,7 @@ export async function runCase(
   options: { conformanceDir: string; timeoutMs: number },
 ): Promise<CaseResult> {
   const started = performance.now();
-  const base = {
-    id: c.id,
-    gate: c.gate,
-    subject: c.subject,
-    level: c.level,
-    title: c.title,
-    spec: c.spec,
-    requirements: c.requirements,
-  };
+  const base = caseIdentity(c);
   const done: Done = (outcome, detail, withStderr = false, more = {}) => ({
     ...base,
     outcome,
@@ -443,13 +446,7 @@ export async function runSuite(
   for (const c of cases) {
     if (dead) {
       results.push({
-        id: c.id,
-        gate: c.gate,
-        subject: c.subject,
-        level: c.level,
-        title: c.title,
-        spec: c.spec,
-        requirements: c.requirements,
+        ...caseIdentity(c),
         outcome: 'error',
         detail: dead,
         durationMs: 0,
