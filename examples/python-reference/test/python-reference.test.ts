@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseReport } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../packages/cli/test/helpers.ts';
+import { runCli } from '../../../tooling/test-helpers/run-cli.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const DIR = join(repo, 'examples/python-reference');

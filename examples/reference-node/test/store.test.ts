@@ -16,7 +16,7 @@ import {
 } from '@agent-contracts/harness';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../packages/cli/test/helpers.ts';
+import { runCli } from '../../../tooling/test-helpers/run-cli.ts';
 import { createHandler } from '../src/handler.ts';
 import { storeTargetOf } from '../src/store.ts';
 
