@@ -1,6 +1,7 @@
 // Every contract type of the spec. Each area module also exports its catalogue entries.
 
 export * from './architecture-report.js';
+export * from './budget.js';
 export * from './capability-domain.js';
 export * from './common.js';
 export * from './context-acquisition.js';
