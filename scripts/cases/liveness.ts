@@ -723,6 +723,39 @@ add(
   },
 );
 
+add(
+  {
+    id: 'liveness/TurnLivenessStateV1/refused/turn-key-invalid',
+    title: 'a new prompt whose host turn key is outside the turn key format is refused with TURN_KEY_INVALID',
+    gate: 'TurnLivenessRecoveryGate',
+    subject: 'TurnLivenessStateV1',
+    spec: spec(LIVENESS_PAGE, 'identity-and-digests-1'),
+    requires: LIVE,
+  },
+  (s) => {
+    started(s);
+    s.advance(1000).events(ev('Stop'));
+    s.advance(1000).event(ups('user@example.com'));
+    s.state();
+  },
+);
+add(
+  {
+    id: 'liveness/TurnLivenessStateV1/refused/trace-id-invalid',
+    title: 'a new prompt whose task trace id is outside the key format is refused with TURN_TRACE_ID_INVALID',
+    gate: 'TurnLivenessRecoveryGate',
+    subject: 'TurnLivenessStateV1',
+    spec: spec(LIVENESS_PAGE, 'identity-and-digests-1'),
+    requires: LIVE,
+  },
+  (s) => {
+    started(s);
+    s.advance(1000).events(ev('Stop'));
+    s.advance(1000).event(ups('req_02', { taskTraceId: 'trace/../1' }));
+    s.state();
+  },
+);
+
 // Lease requests: only a host-allowed tool call of the agent is ever leased.
 const leaseCase = (name: string, title: string, build: (s: Session) => void) =>
   add(

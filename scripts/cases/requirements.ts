@@ -148,6 +148,8 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['liveness/TurnLivenessStateV1/edge/thresholds-normalised-on-reset', ['TLR-005']],
   ['liveness/TurnLivenessStateV1/refused/turn-key-reused-current', ['TLR-004', 'TLR-007']],
   ['liveness/TurnLivenessStateV1/refused/turn-key-reused-previous', ['TLR-004', 'TLR-007']],
+  ['liveness/TurnLivenessStateV1/refused/turn-key-invalid', ['TLR-019']],
+  ['liveness/TurnLivenessStateV1/refused/trace-id-invalid', ['TLR-019']],
   ['liveness/TurnLivenessStateV1/rehydrate/', ['TLR-008', 'PROTO-005']],
   // A refused rehydration leaves the invalid state stored; evidence from it is refused.
   ['liveness/TurnLivenessStateV1/rehydrate/invalid/', ['TLR-009']],
