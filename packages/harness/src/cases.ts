@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CAPABILITY_TOKEN, isCapabilityToken } from '@agent-contracts/protocol';
+import { REQUIREMENT_ID } from './requirements/parse.js';
 
 /** How strongly the spec requires what a case checks. */
 export type Level = 'MUST' | 'SHOULD';
@@ -153,8 +154,6 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
   }
   return problems;
 }
-
-const REQUIREMENT_ID = /^[A-Z]{2,6}-\d{3}$/;
 
 /** Problems with a case's or scenario's `requirements` list: a non-empty, duplicate-free list of ids. */
 export function lintRequirementIds(at: string, ids: unknown): string[] {
