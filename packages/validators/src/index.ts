@@ -14,6 +14,7 @@ export { ValidatorsError, type ValidatorsErrorCode } from './errors.js';
 export { FORMATS, type FormatDefinition, isDate, isDateTime, isUuid } from './formats.js';
 export { ISSUE_CODES, type Issue, type IssueCode, type Severity } from './issues.js';
 export { capabilityMatrixSatisfies, classifyCapabilityMatrix } from './rules/capability-domain.js';
+export { confirmationNeed, degradesFrom, ROUTE_LOW_CONFIDENCE } from './rules/agent-routing.js';
 export {
   BUNDLE_RULES,
   type Bundle,
