@@ -59602,9 +59602,9 @@ return errors === 0;
 }
 
 export const AgentRouteDecisionV1 = validate133;
-const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"AgentRouteDecisionV1"},"decisionId":{"pattern":"^route-[a-f0-9]{24}$","type":"string"},"input":{"type":"object","properties":{"intentSeed":{"type":"object","properties":{"contextEpoch":{"type":"string"},"seedDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"semantic":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"riskHint":{"enum":["critical","high","normal"],"type":"string"},"confidence":{"minimum":0,"maximum":1,"type":"number"},"continuationHint":{"type":"boolean"}},"additionalProperties":false,"required":["confidence","contextEpoch","continuationHint","riskHint","seedDigest","semantic"]},"signals":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["attachment","explicit-command","host-event","keyword"],"type":"string"},"value":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["kind","value"]}}},"additionalProperties":false,"required":["intentSeed","signals"]},"intent":{"type":"object","properties":{"canonical":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"source":{"enum":["intent-seed","keyword-signal"],"type":"string"}},"additionalProperties":false,"required":["canonical","source"]},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]},"reason":{"type":"object","properties":{"code":{"enum":["continuation","explicit-command","host-policy","intent-default","only-available"],"type":"string"},"note":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["code","note"]},"confirmation":{"anyOf":[{"type":"object","properties":{"by":{"enum":["host-policy","user"],"type":"string"},"ref":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["by","ref"]},{"type":"null"}]},"degradation":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"when":{"anyOf":[{"enum":["budget-exhausted","confirmation-declined","context-incomplete","host-capability-missing","low-confidence","permission-denied","skill-unavailable","timeout","tool-unavailable","validation-failed"],"type":"string"},{"type":"null"}]},"to":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"route"},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]}},"additionalProperties":false,"required":["kind","route"]},{"type":"object","properties":{"kind":{"enum":["ask-user","refuse"],"type":"string"}},"additionalProperties":false,"required":["kind"]}]},"announced":{"type":"boolean"}},"additionalProperties":false,"required":["announced","to","when"]}},"decidedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"decisionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["confirmation","decidedAt","decisionDigest","decisionId","degradation","input","intent","reason","route","schemaVersion"]};
+const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"AgentRouteDecisionV1"},"decisionId":{"pattern":"^route-[a-f0-9]{24}$","type":"string"},"input":{"type":"object","properties":{"intentSeed":{"type":"object","properties":{"contextEpoch":{"minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"seedDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"semantic":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"riskHint":{"enum":["critical","high","normal"],"type":"string"},"confidence":{"minimum":0,"maximum":1,"type":"number"},"continuationHint":{"type":"boolean"}},"additionalProperties":false,"required":["confidence","contextEpoch","continuationHint","riskHint","seedDigest","semantic"]},"signals":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["attachment","explicit-command","host-event","keyword"],"type":"string"},"value":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["kind","value"]}}},"additionalProperties":false,"required":["intentSeed","signals"]},"intent":{"type":"object","properties":{"canonical":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"source":{"enum":["intent-seed","keyword-signal"],"type":"string"}},"additionalProperties":false,"required":["canonical","source"]},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]},"reason":{"type":"object","properties":{"code":{"enum":["continuation","explicit-command","host-policy","intent-default","only-available"],"type":"string"},"note":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["code","note"]},"confirmation":{"anyOf":[{"type":"object","properties":{"by":{"enum":["host-policy","user"],"type":"string"},"ref":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["by","ref"]},{"type":"null"}]},"degradation":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"when":{"anyOf":[{"enum":["budget-exhausted","confirmation-declined","context-incomplete","host-capability-missing","low-confidence","permission-denied","skill-unavailable","timeout","tool-unavailable","validation-failed"],"type":"string"},{"type":"null"}]},"to":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"route"},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]}},"additionalProperties":false,"required":["kind","route"]},{"type":"object","properties":{"kind":{"enum":["ask-user","refuse"],"type":"string"}},"additionalProperties":false,"required":["kind"]}]},"announced":{"type":"boolean"}},"additionalProperties":false,"required":["announced","to","when"]}},"decidedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"decisionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["confirmation","decidedAt","decisionDigest","decisionId","degradation","input","intent","reason","route","schemaVersion"]};
 const pattern479 = patternMatcher("^route-[a-f0-9]{24}$");
-const pattern481 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$", "u");
+const pattern482 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$", "u");
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json" */;
@@ -59882,8 +59882,10 @@ errors++;
 }
 }
 if(data3.contextEpoch !== undefined && func0.call(data3, "contextEpoch")){
-if(typeof data3.contextEpoch !== "string"){
-const err25 = {instancePath:instancePath+"/input/intentSeed/contextEpoch",schemaPath:"#/properties/input/properties/intentSeed/properties/contextEpoch/type",keyword:"type",params:{type: "string"}};
+let data4 = data3.contextEpoch;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err25 = {instancePath:instancePath+"/input/intentSeed/contextEpoch",schemaPath:"#/properties/input/properties/intentSeed/properties/contextEpoch/maxLength",keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -59892,12 +59894,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data3.seedDigest !== undefined && func0.call(data3, "seedDigest")){
-let data5 = data3.seedDigest;
-if(typeof data5 === "string"){
-if(!pattern8.test(data5)){
-const err26 = {instancePath:instancePath+"/input/intentSeed/seedDigest",schemaPath:"#/properties/input/properties/intentSeed/properties/seedDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if((data4.length < 2 && func55(data4) < 1)){
+const err26 = {instancePath:instancePath+"/input/intentSeed/contextEpoch",schemaPath:"#/properties/input/properties/intentSeed/properties/contextEpoch/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -59906,9 +59904,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/input/intentSeed/seedDigest",schemaPath:"#/properties/input/properties/intentSeed/properties/seedDigest/type",keyword:"type",params:{type: "string"}};
+if(!pattern0.test(data4)){
+const err27 = {instancePath:instancePath+"/input/intentSeed/contextEpoch",schemaPath:"#/properties/input/properties/intentSeed/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -59918,10 +59915,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data3.semantic !== undefined && func0.call(data3, "semantic")){
-let data6 = data3.semantic;
-if(typeof data6 !== "string"){
-const err28 = {instancePath:instancePath+"/input/intentSeed/semantic",schemaPath:"#/properties/input/properties/intentSeed/properties/semantic/type",keyword:"type",params:{type: "string"}};
+else {
+const err28 = {instancePath:instancePath+"/input/intentSeed/contextEpoch",schemaPath:"#/properties/input/properties/intentSeed/properties/contextEpoch/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -59930,8 +59925,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(!((((((((data6 === "analyze") || (data6 === "audit")) || (data6 === "chat")) || (data6 === "dev")) || (data6 === "fix")) || (data6 === "other")) || (data6 === "resume")) || (data6 === "self-fix"))){
-const err29 = {instancePath:instancePath+"/input/intentSeed/semantic",schemaPath:"#/properties/input/properties/intentSeed/properties/semantic/enum",keyword:"enum",params:{allowedValues: schema75.properties.input.properties.intentSeed.properties.semantic.enum}};
+}
+if(data3.seedDigest !== undefined && func0.call(data3, "seedDigest")){
+let data5 = data3.seedDigest;
+if(typeof data5 === "string"){
+if(!pattern8.test(data5)){
+const err29 = {instancePath:instancePath+"/input/intentSeed/seedDigest",schemaPath:"#/properties/input/properties/intentSeed/properties/seedDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -59941,10 +59940,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data3.riskHint !== undefined && func0.call(data3, "riskHint")){
-let data7 = data3.riskHint;
-if(typeof data7 !== "string"){
-const err30 = {instancePath:instancePath+"/input/intentSeed/riskHint",schemaPath:"#/properties/input/properties/intentSeed/properties/riskHint/type",keyword:"type",params:{type: "string"}};
+else {
+const err30 = {instancePath:instancePath+"/input/intentSeed/seedDigest",schemaPath:"#/properties/input/properties/intentSeed/properties/seedDigest/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -59953,8 +59950,11 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!(((data7 === "critical") || (data7 === "high")) || (data7 === "normal"))){
-const err31 = {instancePath:instancePath+"/input/intentSeed/riskHint",schemaPath:"#/properties/input/properties/intentSeed/properties/riskHint/enum",keyword:"enum",params:{allowedValues: schema75.properties.input.properties.intentSeed.properties.riskHint.enum}};
+}
+if(data3.semantic !== undefined && func0.call(data3, "semantic")){
+let data6 = data3.semantic;
+if(typeof data6 !== "string"){
+const err31 = {instancePath:instancePath+"/input/intentSeed/semantic",schemaPath:"#/properties/input/properties/intentSeed/properties/semantic/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -59963,12 +59963,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data3.confidence !== undefined && func0.call(data3, "confidence")){
-let data8 = data3.confidence;
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 1 || isNaN(data8)){
-const err32 = {instancePath:instancePath+"/input/intentSeed/confidence",schemaPath:"#/properties/input/properties/intentSeed/properties/confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}};
+if(!((((((((data6 === "analyze") || (data6 === "audit")) || (data6 === "chat")) || (data6 === "dev")) || (data6 === "fix")) || (data6 === "other")) || (data6 === "resume")) || (data6 === "self-fix"))){
+const err32 = {instancePath:instancePath+"/input/intentSeed/semantic",schemaPath:"#/properties/input/properties/intentSeed/properties/semantic/enum",keyword:"enum",params:{allowedValues: schema75.properties.input.properties.intentSeed.properties.semantic.enum}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -59977,8 +59973,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data8 < 0 || isNaN(data8)){
-const err33 = {instancePath:instancePath+"/input/intentSeed/confidence",schemaPath:"#/properties/input/properties/intentSeed/properties/confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+if(data3.riskHint !== undefined && func0.call(data3, "riskHint")){
+let data7 = data3.riskHint;
+if(typeof data7 !== "string"){
+const err33 = {instancePath:instancePath+"/input/intentSeed/riskHint",schemaPath:"#/properties/input/properties/intentSeed/properties/riskHint/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -59987,9 +59986,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/input/intentSeed/confidence",schemaPath:"#/properties/input/properties/intentSeed/properties/confidence/type",keyword:"type",params:{type: "number"}};
+if(!(((data7 === "critical") || (data7 === "high")) || (data7 === "normal"))){
+const err34 = {instancePath:instancePath+"/input/intentSeed/riskHint",schemaPath:"#/properties/input/properties/intentSeed/properties/riskHint/enum",keyword:"enum",params:{allowedValues: schema75.properties.input.properties.intentSeed.properties.riskHint.enum}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -59999,9 +59997,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data3.continuationHint !== undefined && func0.call(data3, "continuationHint")){
-if(typeof data3.continuationHint !== "boolean"){
-const err35 = {instancePath:instancePath+"/input/intentSeed/continuationHint",schemaPath:"#/properties/input/properties/intentSeed/properties/continuationHint/type",keyword:"type",params:{type: "boolean"}};
+if(data3.confidence !== undefined && func0.call(data3, "confidence")){
+let data8 = data3.confidence;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 1 || isNaN(data8)){
+const err35 = {instancePath:instancePath+"/input/intentSeed/confidence",schemaPath:"#/properties/input/properties/intentSeed/properties/confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -60010,10 +60010,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/type",keyword:"type",params:{type: "object"}};
+if(data8 < 0 || isNaN(data8)){
+const err36 = {instancePath:instancePath+"/input/intentSeed/confidence",schemaPath:"#/properties/input/properties/intentSeed/properties/confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -60023,11 +60021,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data2.signals !== undefined && func0.call(data2, "signals")){
-let data10 = data2.signals;
-if(Array.isArray(data10)){
-if(data10.length > 32){
-const err37 = {instancePath:instancePath+"/input/signals",schemaPath:"#/properties/input/properties/signals/maxItems",keyword:"maxItems",params:{limit: 32}};
+else {
+const err37 = {instancePath:instancePath+"/input/intentSeed/confidence",schemaPath:"#/properties/input/properties/intentSeed/properties/confidence/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -60036,12 +60031,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
-let data11 = data10[i0];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if((data11.kind === undefined) || (!(func0.call(data11, "kind")))){
-const err38 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/required",keyword:"required",params:{missingProperty: "kind"}};
+}
+if(data3.continuationHint !== undefined && func0.call(data3, "continuationHint")){
+if(typeof data3.continuationHint !== "boolean"){
+const err38 = {instancePath:instancePath+"/input/intentSeed/continuationHint",schemaPath:"#/properties/input/properties/intentSeed/properties/continuationHint/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -60050,8 +60043,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-if((data11.value === undefined) || (!(func0.call(data11, "value")))){
-const err39 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/required",keyword:"required",params:{missingProperty: "value"}};
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -60060,9 +60055,12 @@ vErrors.push(err39);
 }
 errors++;
 }
-for(const key3 of Object.keys(data11)){
-if(!((key3 === "kind") || (key3 === "value"))){
-const err40 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+}
+if(data2.signals !== undefined && func0.call(data2, "signals")){
+let data10 = data2.signals;
+if(Array.isArray(data10)){
+if(data10.length > 32){
+const err40 = {instancePath:instancePath+"/input/signals",schemaPath:"#/properties/input/properties/signals/maxItems",keyword:"maxItems",params:{limit: 32}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -60071,11 +60069,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-if(data11.kind !== undefined && func0.call(data11, "kind")){
-let data12 = data11.kind;
-if(typeof data12 !== "string"){
-const err41 = {instancePath:instancePath+"/input/signals/" + i0+"/kind",schemaPath:"#/properties/input/properties/signals/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+let data11 = data10[i0];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if((data11.kind === undefined) || (!(func0.call(data11, "kind")))){
+const err41 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/required",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -60084,8 +60083,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(!((((data12 === "attachment") || (data12 === "explicit-command")) || (data12 === "host-event")) || (data12 === "keyword"))){
-const err42 = {instancePath:instancePath+"/input/signals/" + i0+"/kind",schemaPath:"#/properties/input/properties/signals/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.input.properties.signals.items.properties.kind.enum}};
+if((data11.value === undefined) || (!(func0.call(data11, "value")))){
+const err42 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/required",keyword:"required",params:{missingProperty: "value"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -60094,12 +60093,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data11.value !== undefined && func0.call(data11, "value")){
-let data13 = data11.value;
-if(typeof data13 === "string"){
-if((data13.length > 256 && func55(data13) > 256)){
-const err43 = {instancePath:instancePath+"/input/signals/" + i0+"/value",schemaPath:"#/properties/input/properties/signals/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 256}};
+for(const key3 of Object.keys(data11)){
+if(!((key3 === "kind") || (key3 === "value"))){
+const err43 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -60108,8 +60104,11 @@ vErrors.push(err43);
 }
 errors++;
 }
-if((data13.length < 2 && func55(data13) < 1)){
-const err44 = {instancePath:instancePath+"/input/signals/" + i0+"/value",schemaPath:"#/properties/input/properties/signals/items/properties/value/minLength",keyword:"minLength",params:{limit: 1}};
+}
+if(data11.kind !== undefined && func0.call(data11, "kind")){
+let data12 = data11.kind;
+if(typeof data12 !== "string"){
+const err44 = {instancePath:instancePath+"/input/signals/" + i0+"/kind",schemaPath:"#/properties/input/properties/signals/items/properties/kind/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -60118,9 +60117,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/input/signals/" + i0+"/value",schemaPath:"#/properties/input/properties/signals/items/properties/value/type",keyword:"type",params:{type: "string"}};
+if(!((((data12 === "attachment") || (data12 === "explicit-command")) || (data12 === "host-event")) || (data12 === "keyword"))){
+const err45 = {instancePath:instancePath+"/input/signals/" + i0+"/kind",schemaPath:"#/properties/input/properties/signals/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.input.properties.signals.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -60130,9 +60128,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/type",keyword:"type",params:{type: "object"}};
+if(data11.value !== undefined && func0.call(data11, "value")){
+let data13 = data11.value;
+if(typeof data13 === "string"){
+if((data13.length > 256 && func55(data13) > 256)){
+const err46 = {instancePath:instancePath+"/input/signals/" + i0+"/value",schemaPath:"#/properties/input/properties/signals/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 256}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -60141,10 +60141,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/input/signals",schemaPath:"#/properties/input/properties/signals/type",keyword:"type",params:{type: "array"}};
+if((data13.length < 2 && func55(data13) < 1)){
+const err47 = {instancePath:instancePath+"/input/signals/" + i0+"/value",schemaPath:"#/properties/input/properties/signals/items/properties/value/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -60154,9 +60152,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
 else {
-const err48 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
+const err48 = {instancePath:instancePath+"/input/signals/" + i0+"/value",schemaPath:"#/properties/input/properties/signals/items/properties/value/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -60166,11 +60163,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.intent !== undefined && func0.call(data, "intent")){
-let data14 = data.intent;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if((data14.canonical === undefined) || (!(func0.call(data14, "canonical")))){
-const err49 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/required",keyword:"required",params:{missingProperty: "canonical"}};
+}
+else {
+const err49 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -60179,8 +60174,10 @@ vErrors.push(err49);
 }
 errors++;
 }
-if((data14.source === undefined) || (!(func0.call(data14, "source")))){
-const err50 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/required",keyword:"required",params:{missingProperty: "source"}};
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/input/signals",schemaPath:"#/properties/input/properties/signals/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -60189,9 +60186,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-for(const key4 of Object.keys(data14)){
-if(!((key4 === "canonical") || (key4 === "source"))){
-const err51 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -60201,10 +60199,11 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data14.canonical !== undefined && func0.call(data14, "canonical")){
-let data15 = data14.canonical;
-if(typeof data15 !== "string"){
-const err52 = {instancePath:instancePath+"/intent/canonical",schemaPath:"#/properties/intent/properties/canonical/type",keyword:"type",params:{type: "string"}};
+if(data.intent !== undefined && func0.call(data, "intent")){
+let data14 = data.intent;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if((data14.canonical === undefined) || (!(func0.call(data14, "canonical")))){
+const err52 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/required",keyword:"required",params:{missingProperty: "canonical"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -60213,8 +60212,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(!((((((((data15 === "analyze") || (data15 === "audit")) || (data15 === "chat")) || (data15 === "dev")) || (data15 === "fix")) || (data15 === "other")) || (data15 === "resume")) || (data15 === "self-fix"))){
-const err53 = {instancePath:instancePath+"/intent/canonical",schemaPath:"#/properties/intent/properties/canonical/enum",keyword:"enum",params:{allowedValues: schema75.properties.intent.properties.canonical.enum}};
+if((data14.source === undefined) || (!(func0.call(data14, "source")))){
+const err53 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/required",keyword:"required",params:{missingProperty: "source"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -60223,11 +60222,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data14.source !== undefined && func0.call(data14, "source")){
-let data16 = data14.source;
-if(typeof data16 !== "string"){
-const err54 = {instancePath:instancePath+"/intent/source",schemaPath:"#/properties/intent/properties/source/type",keyword:"type",params:{type: "string"}};
+for(const key4 of Object.keys(data14)){
+if(!((key4 === "canonical") || (key4 === "source"))){
+const err54 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -60236,8 +60233,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(!((data16 === "intent-seed") || (data16 === "keyword-signal"))){
-const err55 = {instancePath:instancePath+"/intent/source",schemaPath:"#/properties/intent/properties/source/enum",keyword:"enum",params:{allowedValues: schema75.properties.intent.properties.source.enum}};
+}
+if(data14.canonical !== undefined && func0.call(data14, "canonical")){
+let data15 = data14.canonical;
+if(typeof data15 !== "string"){
+const err55 = {instancePath:instancePath+"/intent/canonical",schemaPath:"#/properties/intent/properties/canonical/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -60246,10 +60246,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/type",keyword:"type",params:{type: "object"}};
+if(!((((((((data15 === "analyze") || (data15 === "audit")) || (data15 === "chat")) || (data15 === "dev")) || (data15 === "fix")) || (data15 === "other")) || (data15 === "resume")) || (data15 === "self-fix"))){
+const err56 = {instancePath:instancePath+"/intent/canonical",schemaPath:"#/properties/intent/properties/canonical/enum",keyword:"enum",params:{allowedValues: schema75.properties.intent.properties.canonical.enum}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -60259,11 +60257,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data.route !== undefined && func0.call(data, "route")){
-let data17 = data.route;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if((data17.kind === undefined) || (!(func0.call(data17, "kind")))){
-const err57 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "kind"}};
+if(data14.source !== undefined && func0.call(data14, "source")){
+let data16 = data14.source;
+if(typeof data16 !== "string"){
+const err57 = {instancePath:instancePath+"/intent/source",schemaPath:"#/properties/intent/properties/source/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -60272,8 +60269,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if((data17.mode === undefined) || (!(func0.call(data17, "mode")))){
-const err58 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "mode"}};
+if(!((data16 === "intent-seed") || (data16 === "keyword-signal"))){
+const err58 = {instancePath:instancePath+"/intent/source",schemaPath:"#/properties/intent/properties/source/enum",keyword:"enum",params:{allowedValues: schema75.properties.intent.properties.source.enum}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -60282,8 +60279,10 @@ vErrors.push(err58);
 }
 errors++;
 }
-if((data17.name === undefined) || (!(func0.call(data17, "name")))){
-const err59 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "name"}};
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -60292,9 +60291,12 @@ vErrors.push(err59);
 }
 errors++;
 }
-for(const key5 of Object.keys(data17)){
-if(!(((key5 === "kind") || (key5 === "name")) || (key5 === "mode"))){
-const err60 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+}
+if(data.route !== undefined && func0.call(data, "route")){
+let data17 = data.route;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if((data17.kind === undefined) || (!(func0.call(data17, "kind")))){
+const err60 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -60303,11 +60305,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data17.kind !== undefined && func0.call(data17, "kind")){
-let data18 = data17.kind;
-if(typeof data18 !== "string"){
-const err61 = {instancePath:instancePath+"/route/kind",schemaPath:"#/properties/route/properties/kind/type",keyword:"type",params:{type: "string"}};
+if((data17.mode === undefined) || (!(func0.call(data17, "mode")))){
+const err61 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "mode"}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -60316,8 +60315,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(!((data18 === "skill") || (data18 === "workflow"))){
-const err62 = {instancePath:instancePath+"/route/kind",schemaPath:"#/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.route.properties.kind.enum}};
+if((data17.name === undefined) || (!(func0.call(data17, "name")))){
+const err62 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -60326,12 +60325,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-if(data17.name !== undefined && func0.call(data17, "name")){
-let data19 = data17.name;
-if(typeof data19 === "string"){
-if((data19.length > 128 && func55(data19) > 128)){
-const err63 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+for(const key5 of Object.keys(data17)){
+if(!(((key5 === "kind") || (key5 === "name")) || (key5 === "mode"))){
+const err63 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -60340,8 +60336,11 @@ vErrors.push(err63);
 }
 errors++;
 }
-if((data19.length < 2 && func55(data19) < 1)){
-const err64 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+}
+if(data17.kind !== undefined && func0.call(data17, "kind")){
+let data18 = data17.kind;
+if(typeof data18 !== "string"){
+const err64 = {instancePath:instancePath+"/route/kind",schemaPath:"#/properties/route/properties/kind/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -60350,8 +60349,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(!pattern481.test(data19)){
-const err65 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$"}};
+if(!((data18 === "skill") || (data18 === "workflow"))){
+const err65 = {instancePath:instancePath+"/route/kind",schemaPath:"#/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.route.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -60361,8 +60360,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-else {
-const err66 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data17.name !== undefined && func0.call(data17, "name")){
+let data19 = data17.name;
+if(typeof data19 === "string"){
+if((data19.length > 128 && func55(data19) > 128)){
+const err66 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -60371,11 +60373,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-if(data17.mode !== undefined && func0.call(data17, "mode")){
-let data20 = data17.mode;
-if(typeof data20 !== "string"){
-const err67 = {instancePath:instancePath+"/route/mode",schemaPath:"#/properties/route/properties/mode/type",keyword:"type",params:{type: "string"}};
+if((data19.length < 2 && func55(data19) < 1)){
+const err67 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -60384,8 +60383,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(!((((data20 === "auto") || (data20 === "interactive")) || (data20 === "plan-only")) || (data20 === "read-only"))){
-const err68 = {instancePath:instancePath+"/route/mode",schemaPath:"#/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema75.properties.route.properties.mode.enum}};
+if(!pattern482.test(data19)){
+const err68 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -60395,9 +60394,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-}
 else {
-const err69 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: "object"}};
+const err69 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -60407,11 +60405,10 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data.reason !== undefined && func0.call(data, "reason")){
-let data21 = data.reason;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if((data21.code === undefined) || (!(func0.call(data21, "code")))){
-const err70 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/required",keyword:"required",params:{missingProperty: "code"}};
+if(data17.mode !== undefined && func0.call(data17, "mode")){
+let data20 = data17.mode;
+if(typeof data20 !== "string"){
+const err70 = {instancePath:instancePath+"/route/mode",schemaPath:"#/properties/route/properties/mode/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -60420,8 +60417,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-if((data21.note === undefined) || (!(func0.call(data21, "note")))){
-const err71 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/required",keyword:"required",params:{missingProperty: "note"}};
+if(!((((data20 === "auto") || (data20 === "interactive")) || (data20 === "plan-only")) || (data20 === "read-only"))){
+const err71 = {instancePath:instancePath+"/route/mode",schemaPath:"#/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema75.properties.route.properties.mode.enum}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -60430,9 +60427,10 @@ vErrors.push(err71);
 }
 errors++;
 }
-for(const key6 of Object.keys(data21)){
-if(!((key6 === "code") || (key6 === "note"))){
-const err72 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -60442,10 +60440,11 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data21.code !== undefined && func0.call(data21, "code")){
-let data22 = data21.code;
-if(typeof data22 !== "string"){
-const err73 = {instancePath:instancePath+"/reason/code",schemaPath:"#/properties/reason/properties/code/type",keyword:"type",params:{type: "string"}};
+if(data.reason !== undefined && func0.call(data, "reason")){
+let data21 = data.reason;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if((data21.code === undefined) || (!(func0.call(data21, "code")))){
+const err73 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/required",keyword:"required",params:{missingProperty: "code"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -60454,8 +60453,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(!(((((data22 === "continuation") || (data22 === "explicit-command")) || (data22 === "host-policy")) || (data22 === "intent-default")) || (data22 === "only-available"))){
-const err74 = {instancePath:instancePath+"/reason/code",schemaPath:"#/properties/reason/properties/code/enum",keyword:"enum",params:{allowedValues: schema75.properties.reason.properties.code.enum}};
+if((data21.note === undefined) || (!(func0.call(data21, "note")))){
+const err74 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/required",keyword:"required",params:{missingProperty: "note"}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -60464,12 +60463,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-if(data21.note !== undefined && func0.call(data21, "note")){
-let data23 = data21.note;
-if(typeof data23 === "string"){
-if((data23.length > 512 && func55(data23) > 512)){
-const err75 = {instancePath:instancePath+"/reason/note",schemaPath:"#/properties/reason/properties/note/maxLength",keyword:"maxLength",params:{limit: 512}};
+for(const key6 of Object.keys(data21)){
+if(!((key6 === "code") || (key6 === "note"))){
+const err75 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -60478,8 +60474,11 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((data23.length < 2 && func55(data23) < 1)){
-const err76 = {instancePath:instancePath+"/reason/note",schemaPath:"#/properties/reason/properties/note/minLength",keyword:"minLength",params:{limit: 1}};
+}
+if(data21.code !== undefined && func0.call(data21, "code")){
+let data22 = data21.code;
+if(typeof data22 !== "string"){
+const err76 = {instancePath:instancePath+"/reason/code",schemaPath:"#/properties/reason/properties/code/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -60488,9 +60487,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/reason/note",schemaPath:"#/properties/reason/properties/note/type",keyword:"type",params:{type: "string"}};
+if(!(((((data22 === "continuation") || (data22 === "explicit-command")) || (data22 === "host-policy")) || (data22 === "intent-default")) || (data22 === "only-available"))){
+const err77 = {instancePath:instancePath+"/reason/code",schemaPath:"#/properties/reason/properties/code/enum",keyword:"enum",params:{allowedValues: schema75.properties.reason.properties.code.enum}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -60500,14 +60498,49 @@ vErrors.push(err77);
 errors++;
 }
 }
-}
-else {
-const err78 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "object"}};
+if(data21.note !== undefined && func0.call(data21, "note")){
+let data23 = data21.note;
+if(typeof data23 === "string"){
+if((data23.length > 512 && func55(data23) > 512)){
+const err78 = {instancePath:instancePath+"/reason/note",schemaPath:"#/properties/reason/properties/note/maxLength",keyword:"maxLength",params:{limit: 512}};
 if(vErrors === null){
 vErrors = [err78];
 }
 else {
 vErrors.push(err78);
+}
+errors++;
+}
+if((data23.length < 2 && func55(data23) < 1)){
+const err79 = {instancePath:instancePath+"/reason/note",schemaPath:"#/properties/reason/properties/note/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/reason/note",schemaPath:"#/properties/reason/properties/note/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
 }
 errors++;
 }
@@ -60519,41 +60552,7 @@ let valid9 = false;
 const _errs58 = errors;
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 if((data24.by === undefined) || (!(func0.call(data24, "by")))){
-const err79 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/required",keyword:"required",params:{missingProperty: "by"}};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-if((data24.ref === undefined) || (!(func0.call(data24, "ref")))){
-const err80 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/required",keyword:"required",params:{missingProperty: "ref"}};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-for(const key7 of Object.keys(data24)){
-if(!((key7 === "by") || (key7 === "ref"))){
-const err81 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-}
-if(data24.by !== undefined && func0.call(data24, "by")){
-let data25 = data24.by;
-if(typeof data25 !== "string"){
-const err82 = {instancePath:instancePath+"/confirmation/by",schemaPath:"#/properties/confirmation/anyOf/0/properties/by/type",keyword:"type",params:{type: "string"}};
+const err82 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/required",keyword:"required",params:{missingProperty: "by"}};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -60562,8 +60561,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(!((data25 === "host-policy") || (data25 === "user"))){
-const err83 = {instancePath:instancePath+"/confirmation/by",schemaPath:"#/properties/confirmation/anyOf/0/properties/by/enum",keyword:"enum",params:{allowedValues: schema75.properties.confirmation.anyOf[0].properties.by.enum}};
+if((data24.ref === undefined) || (!(func0.call(data24, "ref")))){
+const err83 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/required",keyword:"required",params:{missingProperty: "ref"}};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -60572,12 +60571,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-if(data24.ref !== undefined && func0.call(data24, "ref")){
-let data26 = data24.ref;
-if(typeof data26 === "string"){
-if((data26.length > 512 && func55(data26) > 512)){
-const err84 = {instancePath:instancePath+"/confirmation/ref",schemaPath:"#/properties/confirmation/anyOf/0/properties/ref/maxLength",keyword:"maxLength",params:{limit: 512}};
+for(const key7 of Object.keys(data24)){
+if(!((key7 === "by") || (key7 === "ref"))){
+const err84 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -60586,8 +60582,11 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((data26.length < 2 && func55(data26) < 1)){
-const err85 = {instancePath:instancePath+"/confirmation/ref",schemaPath:"#/properties/confirmation/anyOf/0/properties/ref/minLength",keyword:"minLength",params:{limit: 1}};
+}
+if(data24.by !== undefined && func0.call(data24, "by")){
+let data25 = data24.by;
+if(typeof data25 !== "string"){
+const err85 = {instancePath:instancePath+"/confirmation/by",schemaPath:"#/properties/confirmation/anyOf/0/properties/by/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -60596,9 +60595,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-else {
-const err86 = {instancePath:instancePath+"/confirmation/ref",schemaPath:"#/properties/confirmation/anyOf/0/properties/ref/type",keyword:"type",params:{type: "string"}};
+if(!((data25 === "host-policy") || (data25 === "user"))){
+const err86 = {instancePath:instancePath+"/confirmation/by",schemaPath:"#/properties/confirmation/anyOf/0/properties/by/enum",keyword:"enum",params:{allowedValues: schema75.properties.confirmation.anyOf[0].properties.by.enum}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -60608,9 +60606,11 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-else {
-const err87 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(data24.ref !== undefined && func0.call(data24, "ref")){
+let data26 = data24.ref;
+if(typeof data26 === "string"){
+if((data26.length > 512 && func55(data26) > 512)){
+const err87 = {instancePath:instancePath+"/confirmation/ref",schemaPath:"#/properties/confirmation/anyOf/0/properties/ref/maxLength",keyword:"maxLength",params:{limit: 512}};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -60619,12 +60619,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-var _valid0 = _errs58 === errors;
-valid9 = valid9 || _valid0;
-if(!valid9){
-const _errs65 = errors;
-if(data24 !== null){
-const err88 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if((data26.length < 2 && func55(data26) < 1)){
+const err88 = {instancePath:instancePath+"/confirmation/ref",schemaPath:"#/properties/confirmation/anyOf/0/properties/ref/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -60633,16 +60629,53 @@ vErrors.push(err88);
 }
 errors++;
 }
-var _valid0 = _errs65 === errors;
-valid9 = valid9 || _valid0;
 }
-if(!valid9){
-const err89 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf",keyword:"anyOf",params:{}};
+else {
+const err89 = {instancePath:instancePath+"/confirmation/ref",schemaPath:"#/properties/confirmation/anyOf/0/properties/ref/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err89];
 }
 else {
 vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+var _valid0 = _errs58 === errors;
+valid9 = valid9 || _valid0;
+if(!valid9){
+const _errs65 = errors;
+if(data24 !== null){
+const err91 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+var _valid0 = _errs65 === errors;
+valid9 = valid9 || _valid0;
+}
+if(!valid9){
+const err92 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
 }
 errors++;
 }
@@ -60662,41 +60695,7 @@ if(data.degradation !== undefined && func0.call(data, "degradation")){
 let data27 = data.degradation;
 if(Array.isArray(data27)){
 if(data27.length > 16){
-const err90 = {instancePath:instancePath+"/degradation",schemaPath:"#/properties/degradation/maxItems",keyword:"maxItems",params:{limit: 16}};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-const len1 = data27.length;
-for(let i1=0; i1<len1; i1++){
-let data28 = data27[i1];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if((data28.announced === undefined) || (!(func0.call(data28, "announced")))){
-const err91 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/required",keyword:"required",params:{missingProperty: "announced"}};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-if((data28.to === undefined) || (!(func0.call(data28, "to")))){
-const err92 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/required",keyword:"required",params:{missingProperty: "to"}};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-if((data28.when === undefined) || (!(func0.call(data28, "when")))){
-const err93 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/required",keyword:"required",params:{missingProperty: "when"}};
+const err93 = {instancePath:instancePath+"/degradation",schemaPath:"#/properties/degradation/maxItems",keyword:"maxItems",params:{limit: 16}};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -60705,14 +60704,48 @@ vErrors.push(err93);
 }
 errors++;
 }
-for(const key8 of Object.keys(data28)){
-if(!(((key8 === "when") || (key8 === "to")) || (key8 === "announced"))){
-const err94 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}};
+const len1 = data27.length;
+for(let i1=0; i1<len1; i1++){
+let data28 = data27[i1];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if((data28.announced === undefined) || (!(func0.call(data28, "announced")))){
+const err94 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/required",keyword:"required",params:{missingProperty: "announced"}};
 if(vErrors === null){
 vErrors = [err94];
 }
 else {
 vErrors.push(err94);
+}
+errors++;
+}
+if((data28.to === undefined) || (!(func0.call(data28, "to")))){
+const err95 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/required",keyword:"required",params:{missingProperty: "to"}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if((data28.when === undefined) || (!(func0.call(data28, "when")))){
+const err96 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/required",keyword:"required",params:{missingProperty: "when"}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+for(const key8 of Object.keys(data28)){
+if(!(((key8 === "when") || (key8 === "to")) || (key8 === "announced"))){
+const err97 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
 }
 errors++;
 }
@@ -60723,22 +60756,22 @@ const _errs73 = errors;
 let valid14 = false;
 const _errs74 = errors;
 if(typeof data29 !== "string"){
-const err95 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/0/type",keyword:"type",params:{type: "string"}};
+const err98 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err95];
+vErrors = [err98];
 }
 else {
-vErrors.push(err95);
+vErrors.push(err98);
 }
 errors++;
 }
 if(!((((((((((data29 === "budget-exhausted") || (data29 === "confirmation-declined")) || (data29 === "context-incomplete")) || (data29 === "host-capability-missing")) || (data29 === "low-confidence")) || (data29 === "permission-denied")) || (data29 === "skill-unavailable")) || (data29 === "timeout")) || (data29 === "tool-unavailable")) || (data29 === "validation-failed"))){
-const err96 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.when.anyOf[0].enum}};
+const err99 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.when.anyOf[0].enum}};
 if(vErrors === null){
-vErrors = [err96];
+vErrors = [err99];
 }
 else {
-vErrors.push(err96);
+vErrors.push(err99);
 }
 errors++;
 }
@@ -60747,12 +60780,12 @@ valid14 = valid14 || _valid1;
 if(!valid14){
 const _errs76 = errors;
 if(data29 !== null){
-const err97 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/1/type",keyword:"type",params:{type: "null"}};
+const err100 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/1/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
-vErrors = [err97];
+vErrors = [err100];
 }
 else {
-vErrors.push(err97);
+vErrors.push(err100);
 }
 errors++;
 }
@@ -60760,12 +60793,12 @@ var _valid1 = _errs76 === errors;
 valid14 = valid14 || _valid1;
 }
 if(!valid14){
-const err98 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf",keyword:"anyOf",params:{}};
+const err101 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
-vErrors = [err98];
+vErrors = [err101];
 }
 else {
-vErrors.push(err98);
+vErrors.push(err101);
 }
 errors++;
 }
@@ -60788,41 +60821,7 @@ let valid15 = false;
 const _errs80 = errors;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 if((data30.kind === undefined) || (!(func0.call(data30, "kind")))){
-const err99 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/required",keyword:"required",params:{missingProperty: "kind"}};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-if((data30.route === undefined) || (!(func0.call(data30, "route")))){
-const err100 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/required",keyword:"required",params:{missingProperty: "route"}};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-for(const key9 of Object.keys(data30)){
-if(!((key9 === "kind") || (key9 === "route"))){
-const err101 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-}
-if(data30.kind !== undefined && func0.call(data30, "kind")){
-let data31 = data30.kind;
-if(typeof data31 !== "string"){
-const err102 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/kind/type",keyword:"type",params:{type: "string"}};
+const err102 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/required",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -60831,8 +60830,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-if("route" !== data31){
-const err103 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "route"}};
+if((data30.route === undefined) || (!(func0.call(data30, "route")))){
+const err103 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/required",keyword:"required",params:{missingProperty: "route"}};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -60841,12 +60840,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-if(data30.route !== undefined && func0.call(data30, "route")){
-let data32 = data30.route;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if((data32.kind === undefined) || (!(func0.call(data32, "kind")))){
-const err104 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/required",keyword:"required",params:{missingProperty: "kind"}};
+for(const key9 of Object.keys(data30)){
+if(!((key9 === "kind") || (key9 === "route"))){
+const err104 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -60855,8 +60851,11 @@ vErrors.push(err104);
 }
 errors++;
 }
-if((data32.mode === undefined) || (!(func0.call(data32, "mode")))){
-const err105 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/required",keyword:"required",params:{missingProperty: "mode"}};
+}
+if(data30.kind !== undefined && func0.call(data30, "kind")){
+let data31 = data30.kind;
+if(typeof data31 !== "string"){
+const err105 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/kind/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -60865,8 +60864,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-if((data32.name === undefined) || (!(func0.call(data32, "name")))){
-const err106 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/required",keyword:"required",params:{missingProperty: "name"}};
+if("route" !== data31){
+const err106 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "route"}};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -60875,9 +60874,12 @@ vErrors.push(err106);
 }
 errors++;
 }
-for(const key10 of Object.keys(data32)){
-if(!(((key10 === "kind") || (key10 === "name")) || (key10 === "mode"))){
-const err107 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10}};
+}
+if(data30.route !== undefined && func0.call(data30, "route")){
+let data32 = data30.route;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if((data32.kind === undefined) || (!(func0.call(data32, "kind")))){
+const err107 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/required",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -60886,11 +60888,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-if(data32.kind !== undefined && func0.call(data32, "kind")){
-let data33 = data32.kind;
-if(typeof data33 !== "string"){
-const err108 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/kind/type",keyword:"type",params:{type: "string"}};
+if((data32.mode === undefined) || (!(func0.call(data32, "mode")))){
+const err108 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/required",keyword:"required",params:{missingProperty: "mode"}};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -60899,8 +60898,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(!((data33 === "skill") || (data33 === "workflow"))){
-const err109 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.kind.enum}};
+if((data32.name === undefined) || (!(func0.call(data32, "name")))){
+const err109 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/required",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -60909,12 +60908,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-if(data32.name !== undefined && func0.call(data32, "name")){
-let data34 = data32.name;
-if(typeof data34 === "string"){
-if((data34.length > 128 && func55(data34) > 128)){
-const err110 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+for(const key10 of Object.keys(data32)){
+if(!(((key10 === "kind") || (key10 === "name")) || (key10 === "mode"))){
+const err110 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10}};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -60923,8 +60919,11 @@ vErrors.push(err110);
 }
 errors++;
 }
-if((data34.length < 2 && func55(data34) < 1)){
-const err111 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+}
+if(data32.kind !== undefined && func0.call(data32, "kind")){
+let data33 = data32.kind;
+if(typeof data33 !== "string"){
+const err111 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/kind/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -60933,8 +60932,8 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(!pattern481.test(data34)){
-const err112 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$"}};
+if(!((data33 === "skill") || (data33 === "workflow"))){
+const err112 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -60944,8 +60943,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-else {
-const err113 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/type",keyword:"type",params:{type: "string"}};
+if(data32.name !== undefined && func0.call(data32, "name")){
+let data34 = data32.name;
+if(typeof data34 === "string"){
+if((data34.length > 128 && func55(data34) > 128)){
+const err113 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -60954,11 +60956,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data32.mode !== undefined && func0.call(data32, "mode")){
-let data35 = data32.mode;
-if(typeof data35 !== "string"){
-const err114 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/mode",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/mode/type",keyword:"type",params:{type: "string"}};
+if((data34.length < 2 && func55(data34) < 1)){
+const err114 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -60967,8 +60966,8 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(!((((data35 === "auto") || (data35 === "interactive")) || (data35 === "plan-only")) || (data35 === "read-only"))){
-const err115 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/mode",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.mode.enum}};
+if(!pattern482.test(data34)){
+const err115 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$"}};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -60978,9 +60977,8 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
 else {
-const err116 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/type",keyword:"type",params:{type: "object"}};
+const err116 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -60990,9 +60988,10 @@ vErrors.push(err116);
 errors++;
 }
 }
-}
-else {
-const err117 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(data32.mode !== undefined && func0.call(data32, "mode")){
+let data35 = data32.mode;
+if(typeof data35 !== "string"){
+const err117 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/mode",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/mode/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -61001,13 +61000,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-var _valid2 = _errs80 === errors;
-valid15 = valid15 || _valid2;
-if(!valid15){
-const _errs94 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if((data30.kind === undefined) || (!(func0.call(data30, "kind")))){
-const err118 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/required",keyword:"required",params:{missingProperty: "kind"}};
+if(!((((data35 === "auto") || (data35 === "interactive")) || (data35 === "plan-only")) || (data35 === "read-only"))){
+const err118 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/mode",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.mode.enum}};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -61016,9 +61010,10 @@ vErrors.push(err118);
 }
 errors++;
 }
-for(const key11 of Object.keys(data30)){
-if(!(key11 === "kind")){
-const err119 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11}};
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -61028,10 +61023,9 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data30.kind !== undefined && func0.call(data30, "kind")){
-let data36 = data30.kind;
-if(typeof data36 !== "string"){
-const err120 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/properties/kind/type",keyword:"type",params:{type: "string"}};
+}
+else {
+const err120 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -61040,8 +61034,13 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(!((data36 === "ask-user") || (data36 === "refuse"))){
-const err121 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.to.anyOf[1].properties.kind.enum}};
+var _valid2 = _errs80 === errors;
+valid15 = valid15 || _valid2;
+if(!valid15){
+const _errs94 = errors;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if((data30.kind === undefined) || (!(func0.call(data30, "kind")))){
+const err121 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/required",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -61050,10 +61049,9 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-}
-else {
-const err122 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/type",keyword:"type",params:{type: "object"}};
+for(const key11 of Object.keys(data30)){
+if(!(key11 === "kind")){
+const err122 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11}};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -61062,16 +61060,51 @@ vErrors.push(err122);
 }
 errors++;
 }
-var _valid2 = _errs94 === errors;
-valid15 = valid15 || _valid2;
 }
-if(!valid15){
-const err123 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf",keyword:"anyOf",params:{}};
+if(data30.kind !== undefined && func0.call(data30, "kind")){
+let data36 = data30.kind;
+if(typeof data36 !== "string"){
+const err123 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/properties/kind/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err123];
 }
 else {
 vErrors.push(err123);
+}
+errors++;
+}
+if(!((data36 === "ask-user") || (data36 === "refuse"))){
+const err124 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.to.anyOf[1].properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+var _valid2 = _errs94 === errors;
+valid15 = valid15 || _valid2;
+}
+if(!valid15){
+const err126 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
 }
 errors++;
 }
@@ -61089,45 +61122,7 @@ vErrors = null;
 }
 if(data28.announced !== undefined && func0.call(data28, "announced")){
 if(typeof data28.announced !== "boolean"){
-const err124 = {instancePath:instancePath+"/degradation/" + i1+"/announced",schemaPath:"#/properties/degradation/items/properties/announced/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-}
-}
-else {
-const err125 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-}
-}
-else {
-const err126 = {instancePath:instancePath+"/degradation",schemaPath:"#/properties/degradation/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
-errors++;
-}
-}
-if(data.decidedAt !== undefined && func0.call(data, "decidedAt")){
-let data38 = data.decidedAt;
-if(typeof data38 === "string"){
-if(!pattern2.test(data38)){
-const err127 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+const err127 = {instancePath:instancePath+"/degradation/" + i1+"/announced",schemaPath:"#/properties/degradation/items/properties/announced/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -61136,8 +61131,10 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(!(formats0.validate(data38))){
-const err128 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/format",keyword:"format",params:{format: "date-time"}};
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -61147,8 +61144,9 @@ vErrors.push(err128);
 errors++;
 }
 }
+}
 else {
-const err129 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/type",keyword:"type",params:{type: "string"}};
+const err129 = {instancePath:instancePath+"/degradation",schemaPath:"#/properties/degradation/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -61158,11 +61156,11 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data.decisionDigest !== undefined && func0.call(data, "decisionDigest")){
-let data39 = data.decisionDigest;
-if(typeof data39 === "string"){
-if(!pattern8.test(data39)){
-const err130 = {instancePath:instancePath+"/decisionDigest",schemaPath:"#/properties/decisionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(data.decidedAt !== undefined && func0.call(data, "decidedAt")){
+let data38 = data.decidedAt;
+if(typeof data38 === "string"){
+if(!pattern2.test(data38)){
+const err130 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -61171,9 +61169,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-else {
-const err131 = {instancePath:instancePath+"/decisionDigest",schemaPath:"#/properties/decisionDigest/type",keyword:"type",params:{type: "string"}};
+if(!(formats0.validate(data38))){
+const err131 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -61183,14 +61180,50 @@ vErrors.push(err131);
 errors++;
 }
 }
-}
 else {
-const err132 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err132 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err132];
 }
 else {
 vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data.decisionDigest !== undefined && func0.call(data, "decisionDigest")){
+let data39 = data.decisionDigest;
+if(typeof data39 === "string"){
+if(!pattern8.test(data39)){
+const err133 = {instancePath:instancePath+"/decisionDigest",schemaPath:"#/properties/decisionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+else {
+const err134 = {instancePath:instancePath+"/decisionDigest",schemaPath:"#/properties/decisionDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+else {
+const err135 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
 }
 errors++;
 }
@@ -61200,9 +61233,9 @@ return errors === 0;
 
 export const ContextMemoryModelV1 = validate134;
 const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ContextMemoryModelV1"},"modelId":{"pattern":"^cmm-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"evaluatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"factKinds":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"factKind":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"layer":{"enum":["artefact","context","memory","state"],"type":"string"},"mutable":{"type":"boolean"},"sourceOfTruth":{"anyOf":[{"type":"object","properties":{"kind":{"enum":["config","file","host-api","memory","store","summary","trace"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f]+$","type":"string"},"contract":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9]*$","type":["null","string"]}},"additionalProperties":false,"required":["contract","kind","locator"]},{"type":"null"}]},"freshness":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"max-age"},"maxAgeSeconds":{"type":"integer","minimum":1,"maximum":2592000}},"additionalProperties":false,"required":["kind","maxAgeSeconds"]},{"type":"object","properties":{"kind":{"enum":["digest-check","version-check"],"type":"string"},"field":{"minLength":1,"maxLength":128,"type":"string"}},"additionalProperties":false,"required":["field","kind"]},{"type":"null"}]},"derivedViews":{"maxItems":8,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["cache","index","memory-recall","summary"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f]+$","type":"string"}},"additionalProperties":false,"required":["kind","locator"]}},"onConflict":{"enum":["derived-view","newest","source-of-truth"],"type":"string"}},"additionalProperties":false,"required":["derivedViews","factKind","freshness","layer","mutable","onConflict","sourceOfTruth"]}},"handoff":{"type":"object","properties":{"items":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"factKind":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"carries":{"enum":["snapshot","source-ref","summary"],"type":"string"},"pinned":{"type":"boolean"}},"additionalProperties":false,"required":["carries","factKind","pinned"]}}},"additionalProperties":false,"required":["items"]},"modelDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["evaluatedAt","factKinds","handoff","modelDigest","modelId","schemaVersion","subject"]};
-const pattern485 = patternMatcher("^cmm-[a-f0-9]{24}$");
-const pattern488 = new RegExp("^[^\\u0000-\\u001f]+$", "u");
-const pattern489 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+const pattern486 = patternMatcher("^cmm-[a-f0-9]{24}$");
+const pattern489 = new RegExp("^[^\\u0000-\\u001f]+$", "u");
+const pattern490 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json" */;
@@ -61317,7 +61350,7 @@ errors++;
 if(data.modelId !== undefined && func0.call(data, "modelId")){
 let data1 = data.modelId;
 if(typeof data1 === "string"){
-if(!pattern485.test(data1)){
+if(!pattern486.test(data1)){
 const err10 = {instancePath:instancePath+"/modelId",schemaPath:"#/properties/modelId/pattern",keyword:"pattern",params:{pattern: "^cmm-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err10];
@@ -61774,7 +61807,7 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(!pattern488.test(data13)){
+if(!pattern489.test(data13)){
 const err50 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/locator",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/locator/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f]+$"}};
 if(vErrors === null){
 vErrors = [err50];
@@ -61829,7 +61862,7 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(!pattern489.test(data14)){
+if(!pattern490.test(data14)){
 const err55 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/contract",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9]*$"}};
 if(vErrors === null){
 vErrors = [err55];
@@ -62239,7 +62272,7 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(!pattern488.test(data23)){
+if(!pattern489.test(data23)){
 const err87 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/locator",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/locator/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f]+$"}};
 if(vErrors === null){
 vErrors = [err87];

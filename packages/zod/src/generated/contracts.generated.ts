@@ -2085,7 +2085,7 @@ export const AgentRouteDecisionV1Schema = z.strictObject({
   decisionId: z.string().regex(new RegExp("^route-[a-f0-9]{24}$", 'u')),
   input: z.strictObject({
     intentSeed: z.strictObject({
-      contextEpoch: z.string(),
+      contextEpoch: z.string().min(1).max(256).regex(new RegExp("^\\S+$", 'u')),
       seedDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
       semantic: z.enum(["analyze", "audit", "chat", "dev", "fix", "other", "resume", "self-fix"]),
       riskHint: z.enum(["critical", "high", "normal"]),
