@@ -132,6 +132,9 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['validate/ContextReadPlanV1/invalid/', ['CAG-013', 'CAG-014']],
   ['validate/ContextReadPlanV2/invalid/context-full-read-mismatch', ['CAG-007']],
   ['validate/AgentCapabilityDomainMatrixV1/', ['ACD-001']],
+  // A route decision names its seed, route, reason and degradation path; a model its sources of truth.
+  ['validate/AgentRouteDecisionV1/', ['RTG-001']],
+  ['validate/ContextMemoryModelV1/', ['CMS-001']],
   [
     'validate/AiAgentSystemArchitectureReportV1/invalid/capability-entry-copies-preferred-surface',
     ['ARC-002'],

@@ -29,6 +29,8 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'ARC',
     gate: 'AiAgentSystemArchitectureGate',
   },
+  { page: 'docs/spec/agent-routing-gate.md', prefix: 'RTG', gate: 'AgentRoutingGate' },
+  { page: 'docs/spec/context-memory-state-gate.md', prefix: 'CMS', gate: 'ContextMemoryStateGate' },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 

@@ -12499,5 +12499,703 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
       "toolPermissionBoundary",
       "turnLivenessContract"
     ]
+  },
+  "AgentRouteDecisionV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json",
+    "title": "AgentRouteDecisionV1",
+    "description": "The route decision of one user message: the IntentSeedV1 it routes (by digest), the signals it\nsaw, the chosen skill or workflow and its mode, the coded reason, and the ordered degradation\npath with the condition of each step.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "AgentRouteDecisionV1"
+      },
+      "decisionId": {
+        "description": "`route-` + the first 24 hex characters of digestOf(`{seedDigest, decidedAt}`).",
+        "pattern": "^route-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "input": {
+        "description": "What the decision read.",
+        "type": "object",
+        "properties": {
+          "intentSeed": {
+            "description": "The seed of the message, by digest.",
+            "type": "object",
+            "properties": {
+              "contextEpoch": {
+                "description": "The seed's `contextEpoch`: 1-256 characters without whitespace.",
+                "minLength": 1,
+                "maxLength": 256,
+                "pattern": "^\\S+$",
+                "type": "string"
+              },
+              "seedDigest": {
+                "description": "digestOf(the entire IntentSeedV1 document).",
+                "pattern": "^[a-f0-9]{64}$",
+                "type": "string"
+              },
+              "semantic": {
+                "description": "The seed's `semantic`: its canonical intent.",
+                "enum": [
+                  "analyze",
+                  "audit",
+                  "chat",
+                  "dev",
+                  "fix",
+                  "other",
+                  "resume",
+                  "self-fix"
+                ],
+                "type": "string"
+              },
+              "riskHint": {
+                "description": "The seed's `riskHint`.",
+                "enum": [
+                  "critical",
+                  "high",
+                  "normal"
+                ],
+                "type": "string"
+              },
+              "confidence": {
+                "description": "The seed's `confidence`.",
+                "minimum": 0,
+                "maximum": 1,
+                "type": "number"
+              },
+              "continuationHint": {
+                "description": "The seed's `continuationHint`.",
+                "type": "boolean"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "confidence",
+              "contextEpoch",
+              "continuationHint",
+              "riskHint",
+              "seedDigest",
+              "semantic"
+            ]
+          },
+          "signals": {
+            "description": "Signals observed in the message, in the order observed. Empty when there are none.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A piece of the message the router saw, recorded as a signal. A signal never is the canonical\nintent: that comes from the IntentSeedV1 alone.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of signal: `keyword` (a word or phrase matched in the message), `explicit-command` (a\nslash command or a named skill), `attachment` (a file or artefact the message carries),\n`host-event` (an event of the host that accompanies the message, e.g. a failing check).",
+                  "enum": [
+                    "attachment",
+                    "explicit-command",
+                    "host-event",
+                    "keyword"
+                  ],
+                  "type": "string"
+                },
+                "value": {
+                  "description": "The signal as observed, e.g. `deploy` or `/review`. Free text from the message: never\ninterpreted as an intent. 1-256 characters.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "kind",
+                "value"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "intentSeed",
+          "signals"
+        ]
+      },
+      "intent": {
+        "description": "The intent the route serves.",
+        "type": "object",
+        "properties": {
+          "canonical": {
+            "description": "The canonical intent; equal to `input.intentSeed.semantic`.",
+            "enum": [
+              "analyze",
+              "audit",
+              "chat",
+              "dev",
+              "fix",
+              "other",
+              "resume",
+              "self-fix"
+            ],
+            "type": "string"
+          },
+          "source": {
+            "description": "Where `canonical` was taken from: `intent-seed` (the seed's `semantic`), `keyword-signal`\n(a keyword match; recorded honestly, always refused: ROUTE_INTENT_FROM_KEYWORDS).",
+            "enum": [
+              "intent-seed",
+              "keyword-signal"
+            ],
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "canonical",
+          "source"
+        ]
+      },
+      "route": {
+        "description": "The chosen skill or workflow and its mode.",
+        "type": "object",
+        "properties": {
+          "kind": {
+            "description": "`skill` (one capability package) or `workflow` (a multi-step procedure of several skills).",
+            "enum": [
+              "skill",
+              "workflow"
+            ],
+            "type": "string"
+          },
+          "name": {
+            "description": "Name of the skill or workflow.",
+            "minLength": 1,
+            "maxLength": 128,
+            "pattern": "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$",
+            "type": "string"
+          },
+          "mode": {
+            "description": "The mode it runs in.",
+            "enum": [
+              "auto",
+              "interactive",
+              "plan-only",
+              "read-only"
+            ],
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "kind",
+          "mode",
+          "name"
+        ]
+      },
+      "reason": {
+        "description": "Why this route.",
+        "type": "object",
+        "properties": {
+          "code": {
+            "description": "The reason code.",
+            "enum": [
+              "continuation",
+              "explicit-command",
+              "host-policy",
+              "intent-default",
+              "only-available"
+            ],
+            "type": "string"
+          },
+          "note": {
+            "description": "For humans; never read by a rule. 1-512 characters.",
+            "minLength": 1,
+            "maxLength": 512,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "code",
+          "note"
+        ]
+      },
+      "confirmation": {
+        "description": "The confirmation of the chosen mode, or `null`.",
+        "anyOf": [
+          {
+            "description": "Who confirmed a mode that needs confirmation, and where the record of it is.",
+            "type": "object",
+            "properties": {
+              "by": {
+                "description": "`user` (the user confirmed this run) or `host-policy` (a standing host policy allows it; never enough for a critical-risk seed).",
+                "enum": [
+                  "host-policy",
+                  "user"
+                ],
+                "type": "string"
+              },
+              "ref": {
+                "description": "Locator of the confirmation record, e.g. a trace event id or a policy id. 1-512 characters.",
+                "minLength": 1,
+                "maxLength": 512,
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "by",
+              "ref"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "degradation": {
+        "description": "The degradation path in the order the steps are tried. Empty when the route has none.",
+        "maxItems": 16,
+        "type": "array",
+        "items": {
+          "description": "One step of the degradation path.",
+          "type": "object",
+          "properties": {
+            "when": {
+              "description": "The condition under which this step applies.",
+              "anyOf": [
+                {
+                  "enum": [
+                    "budget-exhausted",
+                    "confirmation-declined",
+                    "context-incomplete",
+                    "host-capability-missing",
+                    "low-confidence",
+                    "permission-denied",
+                    "skill-unavailable",
+                    "timeout",
+                    "tool-unavailable",
+                    "validation-failed"
+                  ],
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "to": {
+              "description": "What the route degrades to; `ask-user` and `refuse` end the path.",
+              "anyOf": [
+                {
+                  "description": "Degrade to another skill or workflow, or to the same one in a lower mode.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "Always `route`.",
+                      "type": "string",
+                      "const": "route"
+                    },
+                    "route": {
+                      "description": "The route degraded to.",
+                      "type": "object",
+                      "properties": {
+                        "kind": {
+                          "description": "`skill` (one capability package) or `workflow` (a multi-step procedure of several skills).",
+                          "enum": [
+                            "skill",
+                            "workflow"
+                          ],
+                          "type": "string"
+                        },
+                        "name": {
+                          "description": "Name of the skill or workflow.",
+                          "minLength": 1,
+                          "maxLength": 128,
+                          "pattern": "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$",
+                          "type": "string"
+                        },
+                        "mode": {
+                          "description": "The mode it runs in.",
+                          "enum": [
+                            "auto",
+                            "interactive",
+                            "plan-only",
+                            "read-only"
+                          ],
+                          "type": "string"
+                        }
+                      },
+                      "additionalProperties": false,
+                      "required": [
+                        "kind",
+                        "mode",
+                        "name"
+                      ]
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "kind",
+                    "route"
+                  ]
+                },
+                {
+                  "description": "End the path: ask the user what to do, or refuse the message.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "`ask-user` (stop and ask) or `refuse` (decline, saying why).",
+                      "enum": [
+                        "ask-user",
+                        "refuse"
+                      ],
+                      "type": "string"
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "kind"
+                  ]
+                }
+              ]
+            },
+            "announced": {
+              "description": "Whether the user is told when this step is taken.",
+              "type": "boolean"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "announced",
+            "to",
+            "when"
+          ]
+        }
+      },
+      "decidedAt": {
+        "description": "When the decision was made.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "decisionDigest": {
+        "description": "digestOf(the whole document except `decisionDigest`).",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "confirmation",
+      "decidedAt",
+      "decisionDigest",
+      "decisionId",
+      "degradation",
+      "input",
+      "intent",
+      "reason",
+      "route",
+      "schemaVersion"
+    ]
+  },
+  "ContextMemoryModelV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json",
+    "title": "ContextMemoryModelV1",
+    "description": "The context, memory and state model of one agent system revision: for each fact kind its layer\n(state, context, memory, artefact), its one source of truth, how freshness is decided and which\nviews condense it, and what a handoff carries. A summary is navigation and never a source of truth.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "ContextMemoryModelV1"
+      },
+      "modelId": {
+        "description": "`cmm-` + the first 24 hex characters of digestOf(`{subject: {system}}`); stable across revisions.",
+        "pattern": "^cmm-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the model describes.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "evaluatedAt": {
+        "description": "When the model was evaluated against the revision.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "factKinds": {
+        "description": "The fact kinds, one record each.",
+        "minItems": 1,
+        "maxItems": 64,
+        "type": "array",
+        "items": {
+          "description": "One kind of fact, its layer, its source of truth and how freshness is decided.",
+          "type": "object",
+          "properties": {
+            "factKind": {
+              "description": "The fact kind.",
+              "minLength": 1,
+              "maxLength": 64,
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "type": "string"
+            },
+            "layer": {
+              "description": "Its layer.",
+              "enum": [
+                "artefact",
+                "context",
+                "memory",
+                "state"
+              ],
+              "type": "string"
+            },
+            "mutable": {
+              "description": "Whether a fact of this kind can change after it is first recorded.",
+              "type": "boolean"
+            },
+            "sourceOfTruth": {
+              "description": "The one place its truth is read from.",
+              "anyOf": [
+                {
+                  "description": "The one place a fact kind's truth is read from.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "Kind of place: `store` (a database or key-value store with its own contract), `file` (files\nof the workspace), `trace` (an append-only event trace), `host-api` (the host answers it),\n`config` (effective configuration), `memory` (a memory store; a source of truth only for\n`memory`-layer facts), `summary` (a written summary; never a source of truth:\nMEMORY_MODEL_SUMMARY_AS_SOURCE_OF_TRUTH).",
+                      "enum": [
+                        "config",
+                        "file",
+                        "host-api",
+                        "memory",
+                        "store",
+                        "summary",
+                        "trace"
+                      ],
+                      "type": "string"
+                    },
+                    "locator": {
+                      "description": "Where it is.",
+                      "minLength": 1,
+                      "maxLength": 512,
+                      "pattern": "^[^\\u0000-\\u001f]+$",
+                      "type": "string"
+                    },
+                    "contract": {
+                      "description": "Name of the contract its documents follow (a contract name of this spec or another), or\n`null` when it has none. 1-128 characters.",
+                      "minLength": 1,
+                      "maxLength": 128,
+                      "pattern": "^[A-Za-z][A-Za-z0-9]*$",
+                      "type": [
+                        "null",
+                        "string"
+                      ]
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "contract",
+                    "kind",
+                    "locator"
+                  ]
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "freshness": {
+              "description": "How a read copy is judged fresh; `null` only when `mutable` is false.",
+              "anyOf": [
+                {
+                  "description": "A fact read more than `maxAgeSeconds` ago is stale and is read again from its source of truth.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "Always `max-age`.",
+                      "type": "string",
+                      "const": "max-age"
+                    },
+                    "maxAgeSeconds": {
+                      "description": "Largest age, in seconds, at which a read copy still counts as fresh; 1 to 2592000 (30 days).",
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 2592000
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "kind",
+                    "maxAgeSeconds"
+                  ]
+                },
+                {
+                  "description": "A read copy is fresh while the version or digest it was read at equals the source of truth's\ncurrent one, checked before the copy is used.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "`version-check` (a revision or sequence number) or `digest-check` (a content digest).",
+                      "enum": [
+                        "digest-check",
+                        "version-check"
+                      ],
+                      "type": "string"
+                    },
+                    "field": {
+                      "description": "The field or property of the source of truth that carries the version or digest, e.g.\n`stateSequence` or `contentIdentity.digest`. 1-128 characters.",
+                      "minLength": 1,
+                      "maxLength": 128,
+                      "type": "string"
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "field",
+                    "kind"
+                  ]
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "derivedViews": {
+              "description": "Views that copy or condense this fact kind (navigation only). Empty when none.",
+              "maxItems": 8,
+              "type": "array",
+              "items": {
+                "description": "A copy or condensation of a fact kind kept somewhere else for navigation.",
+                "type": "object",
+                "properties": {
+                  "kind": {
+                    "description": "`summary` (a written condensation), `memory-recall` (what a memory query returns), `cache`, `index`.",
+                    "enum": [
+                      "cache",
+                      "index",
+                      "memory-recall",
+                      "summary"
+                    ],
+                    "type": "string"
+                  },
+                  "locator": {
+                    "description": "Where the view is.",
+                    "minLength": 1,
+                    "maxLength": 512,
+                    "pattern": "^[^\\u0000-\\u001f]+$",
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "kind",
+                  "locator"
+                ]
+              }
+            },
+            "onConflict": {
+              "description": "Which wins when a derived view and the source of truth disagree: `source-of-truth` (always\nrequired), `derived-view` or `newest` (recorded honestly, refused: MEMORY_MODEL_SUMMARY_OVERRIDES_SOURCE).",
+              "enum": [
+                "derived-view",
+                "newest",
+                "source-of-truth"
+              ],
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "derivedViews",
+            "factKind",
+            "freshness",
+            "layer",
+            "mutable",
+            "onConflict",
+            "sourceOfTruth"
+          ]
+        }
+      },
+      "handoff": {
+        "description": "What a handoff carries.",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "The items, in the order the receiver reads them.",
+            "minItems": 1,
+            "maxItems": 64,
+            "type": "array",
+            "items": {
+              "description": "One thing a handoff carries to the next session, agent or turn.",
+              "type": "object",
+              "properties": {
+                "factKind": {
+                  "description": "The fact kind the item is about.",
+                  "minLength": 1,
+                  "maxLength": 64,
+                  "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+                  "type": "string"
+                },
+                "carries": {
+                  "description": "What is carried: `source-ref` (a reference to the source of truth, by locator and version or\ndigest), `summary` (a condensation, navigation only; needs a `source-ref` item of the same fact\nkind), `snapshot` (a copy of the fact).",
+                  "enum": [
+                    "snapshot",
+                    "source-ref",
+                    "summary"
+                  ],
+                  "type": "string"
+                },
+                "pinned": {
+                  "description": "Whether the item carries the version or digest of the source of truth it was taken at (what\nthe receiver's freshness check compares).",
+                  "type": "boolean"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "carries",
+                "factKind",
+                "pinned"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "items"
+        ]
+      },
+      "modelDigest": {
+        "description": "digestOf(the whole document except `modelDigest`).",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "evaluatedAt",
+      "factKinds",
+      "handoff",
+      "modelDigest",
+      "modelId",
+      "schemaVersion",
+      "subject"
+    ]
   }
 };

@@ -2072,6 +2072,140 @@ export const AiAgentSystemArchitectureReportV1Schema = z.strictObject({
 export type AiAgentSystemArchitectureReportV1 = z.infer<typeof AiAgentSystemArchitectureReportV1Schema>;
 
 /**
+ * The route decision of one user message: the IntentSeedV1 it routes (by digest), the signals it
+ * saw, the chosen skill or workflow and its mode, the coded reason, and the ordered degradation
+ * path with the condition of each step.
+ *
+ * zod 4 flavour of the published JSON Schema of `AgentRouteDecisionV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json
+ */
+export const AgentRouteDecisionV1Schema = z.strictObject({
+  schemaVersion: z.literal("AgentRouteDecisionV1"),
+  decisionId: z.string().regex(new RegExp("^route-[a-f0-9]{24}$", 'u')),
+  input: z.strictObject({
+    intentSeed: z.strictObject({
+      contextEpoch: z.string().min(1).max(256).regex(new RegExp("^\\S+$", 'u')),
+      seedDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+      semantic: z.enum(["analyze", "audit", "chat", "dev", "fix", "other", "resume", "self-fix"]),
+      riskHint: z.enum(["critical", "high", "normal"]),
+      confidence: z.number().gte(0).lte(1),
+      continuationHint: z.boolean(),
+    }),
+    signals: z.array(z.strictObject({
+      kind: z.enum(["attachment", "explicit-command", "host-event", "keyword"]),
+      value: z.string().min(1).max(256),
+    })).max(32),
+  }),
+  intent: z.strictObject({
+    canonical: z.enum(["analyze", "audit", "chat", "dev", "fix", "other", "resume", "self-fix"]),
+    source: z.enum(["intent-seed", "keyword-signal"]),
+  }),
+  route: z.strictObject({
+    kind: z.enum(["skill", "workflow"]),
+    name: z.string().min(1).max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$", 'u')),
+    mode: z.enum(["auto", "interactive", "plan-only", "read-only"]),
+  }),
+  reason: z.strictObject({
+    code: z.enum(["continuation", "explicit-command", "host-policy", "intent-default", "only-available"]),
+    note: z.string().min(1).max(512),
+  }),
+  confirmation: z.union([
+    z.strictObject({
+      by: z.enum(["host-policy", "user"]),
+      ref: z.string().min(1).max(512),
+    }),
+    z.null(),
+  ]),
+  degradation: z.array(z.strictObject({
+    when: z.union([
+      z.enum(["budget-exhausted", "confirmation-declined", "context-incomplete", "host-capability-missing", "low-confidence", "permission-denied", "skill-unavailable", "timeout", "tool-unavailable", "validation-failed"]),
+      z.null(),
+    ]),
+    to: z.union([
+      z.strictObject({
+        kind: z.literal("route"),
+        route: z.strictObject({
+          kind: z.enum(["skill", "workflow"]),
+          name: z.string().min(1).max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$", 'u')),
+          mode: z.enum(["auto", "interactive", "plan-only", "read-only"]),
+        }),
+      }),
+      z.strictObject({
+        kind: z.enum(["ask-user", "refuse"]),
+      }),
+    ]),
+    announced: z.boolean(),
+  })).max(16),
+  decidedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  decisionDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `AgentRouteDecisionV1` document, as {@link AgentRouteDecisionV1Schema} parses it.
+ */
+export type AgentRouteDecisionV1 = z.infer<typeof AgentRouteDecisionV1Schema>;
+
+/**
+ * The context, memory and state model of one agent system revision: for each fact kind its layer
+ * (state, context, memory, artefact), its one source of truth, how freshness is decided and which
+ * views condense it, and what a handoff carries. A summary is navigation and never a source of truth.
+ *
+ * zod 4 flavour of the published JSON Schema of `ContextMemoryModelV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json
+ */
+export const ContextMemoryModelV1Schema = z.strictObject({
+  schemaVersion: z.literal("ContextMemoryModelV1"),
+  modelId: z.string().regex(new RegExp("^cmm-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  evaluatedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  factKinds: z.array(z.strictObject({
+    factKind: z.string().min(1).max(64).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    layer: z.enum(["artefact", "context", "memory", "state"]),
+    mutable: z.boolean(),
+    sourceOfTruth: z.union([
+      z.strictObject({
+        kind: z.enum(["config", "file", "host-api", "memory", "store", "summary", "trace"]),
+        locator: z.string().min(1).max(512).regex(new RegExp("^[^\\u0000-\\u001f]+$", 'u')),
+        contract: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z][A-Za-z0-9]*$", 'u')).nullable(),
+      }),
+      z.null(),
+    ]),
+    freshness: z.union([
+      z.strictObject({
+        kind: z.literal("max-age"),
+        maxAgeSeconds: z.int().gte(1).lte(2592000),
+      }),
+      z.strictObject({
+        kind: z.enum(["digest-check", "version-check"]),
+        field: z.string().min(1).max(128),
+      }),
+      z.null(),
+    ]),
+    derivedViews: z.array(z.strictObject({
+      kind: z.enum(["cache", "index", "memory-recall", "summary"]),
+      locator: z.string().min(1).max(512).regex(new RegExp("^[^\\u0000-\\u001f]+$", 'u')),
+    })).max(8),
+    onConflict: z.enum(["derived-view", "newest", "source-of-truth"]),
+  })).min(1).max(64),
+  handoff: z.strictObject({
+    items: z.array(z.strictObject({
+      factKind: z.string().min(1).max(64).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+      carries: z.enum(["snapshot", "source-ref", "summary"]),
+      pinned: z.boolean(),
+    })).min(1).max(64),
+  }),
+  modelDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `ContextMemoryModelV1` document, as {@link ContextMemoryModelV1Schema} parses it.
+ */
+export type ContextMemoryModelV1 = z.infer<typeof ContextMemoryModelV1Schema>;
+
+/**
  * Every contract's zod schema, by contract name (`schemaVersion`).
  *
  * @example
@@ -2105,4 +2239,6 @@ export const ZOD_SCHEMAS = {
   LocalTaskTraceReplayV1: LocalTaskTraceReplayV1Schema,
   AgentCapabilityDomainMatrixV1: AgentCapabilityDomainMatrixV1Schema,
   AiAgentSystemArchitectureReportV1: AiAgentSystemArchitectureReportV1Schema,
+  AgentRouteDecisionV1: AgentRouteDecisionV1Schema,
+  ContextMemoryModelV1: ContextMemoryModelV1Schema,
 } as const;
