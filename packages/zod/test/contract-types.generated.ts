@@ -31,5 +31,7 @@ export type Checks = [
   Mutual<Interfaces.LocalTaskTraceReplayV1, Zod.LocalTaskTraceReplayV1>,
   Mutual<Interfaces.AgentCapabilityDomainMatrixV1, Zod.AgentCapabilityDomainMatrixV1>,
   Mutual<Interfaces.AiAgentSystemArchitectureReportV1, Zod.AiAgentSystemArchitectureReportV1>,
+  Mutual<Interfaces.ToolPermissionBoundaryV1, Zod.ToolPermissionBoundaryV1>,
+  Mutual<Interfaces.HumanInLoopBoundaryV1, Zod.HumanInLoopBoundaryV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;

@@ -29,6 +29,11 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'ARC',
     gate: 'AiAgentSystemArchitectureGate',
   },
+  {
+    page: 'docs/spec/tool-permission-boundary-gate.md',
+    prefix: 'TPB',
+    gate: 'ToolPermissionBoundaryGate',
+  },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 
