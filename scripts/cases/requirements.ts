@@ -49,6 +49,13 @@ const BY_CODE: Readonly<Record<string, readonly string[]>> = {
   ARCH_CONTRACT_REF_GATE_MISMATCH: ['ARC-005'],
   // A failing anyOf is reported as the combining keyword at the value.
   SCHEMA_ANY_OF: ['GEN-009'],
+  // The tool and human boundaries pass the gate only together: each bundle rule refuses a pair
+  // whose documents are valid on their own.
+  HUMAN_LOOP_TOOL_BOUNDARY_MISMATCH: ['TPB-001'],
+  HUMAN_LOOP_OPERATION_UNKNOWN: ['TPB-001'],
+  HUMAN_LOOP_OPERATION_UNCOVERED: ['TPB-001'],
+  HUMAN_LOOP_AUTO_WAIVES_NON_WAIVABLE: ['TPB-001'],
+  HUMAN_LOOP_CONFIRMATION_WEAKER_THAN_TOOL: ['TPB-001'],
 };
 
 /**

@@ -8,6 +8,7 @@ export const GATES = {
   AiAgentSystemArchitectureGate: 'docs/spec/ai-agent-system-architecture-gate.md',
   AgentRoutingGate: 'docs/spec/agent-routing-gate.md',
   ContextMemoryStateGate: 'docs/spec/context-memory-state-gate.md',
+  ToolPermissionBoundaryGate: 'docs/spec/tool-permission-boundary-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

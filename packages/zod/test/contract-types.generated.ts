@@ -33,5 +33,7 @@ export type Checks = [
   Mutual<Interfaces.AiAgentSystemArchitectureReportV1, Zod.AiAgentSystemArchitectureReportV1>,
   Mutual<Interfaces.AgentRouteDecisionV1, Zod.AgentRouteDecisionV1>,
   Mutual<Interfaces.ContextMemoryModelV1, Zod.ContextMemoryModelV1>,
+  Mutual<Interfaces.ToolPermissionBoundaryV1, Zod.ToolPermissionBoundaryV1>,
+  Mutual<Interfaces.HumanInLoopBoundaryV1, Zod.HumanInLoopBoundaryV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;

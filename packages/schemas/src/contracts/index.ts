@@ -11,4 +11,5 @@ export * from './context-memory.js';
 export * from './context-receipts.js';
 export * from './local-task-trace.js';
 export * from './task-continuity.js';
+export * from './tool-permission.js';
 export * from './turn-liveness.js';

@@ -13197,5 +13197,483 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
       "schemaVersion",
       "subject"
     ]
+  },
+  "ToolPermissionBoundaryV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json",
+    "title": "ToolPermissionBoundaryV1",
+    "description": "The tool permission boundary of one agent system revision: who holds each permission class,\nwhich operations are dangerous and the confirmation each needs, what automatic mode may waive,\nwhat the runtime does in each permission-adapter state, and its explicit fallbacks.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "ToolPermissionBoundaryV1"
+      },
+      "boundaryId": {
+        "description": "Identity of \"this system revision's tool boundary\": `tpb-` + the first 24 hex characters of\nthe digest of `{subject}`.",
+        "pattern": "^tpb-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the boundary is about.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "declaredAt": {
+        "description": "When the boundary was declared.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "permissionOwners": {
+        "description": "One record per permission class the system uses; every host-owned class (`file-read`,\n`file-write`, `file-delete`, `command-execute`) is present.",
+        "minItems": 1,
+        "maxItems": 6,
+        "type": "array",
+        "items": {
+          "description": "Who holds one permission class, and what the agent runtime does for it.",
+          "type": "object",
+          "properties": {
+            "permissionClass": {
+              "description": "The permission class; at most one record per class.",
+              "enum": [
+                "command-execute",
+                "credential-use",
+                "file-delete",
+                "file-read",
+                "file-write",
+                "network-egress"
+              ],
+              "type": "string"
+            },
+            "holder": {
+              "description": "Who grants or refuses the permission.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of holder: `host` (the agent host the system runs inside: an IDE, CLI or desktop host\nwith its own permission prompts), `agent-runtime` (the agent system's own code), `model`\n(the language model), `user` (the person at the keyboard, outside any host prompt),\n`external-service` (a third-party service). For `file-read`, `file-write`, `file-delete` and\n`command-execute` only `host` is valid.",
+                  "enum": [
+                    "agent-runtime",
+                    "external-service",
+                    "host",
+                    "model",
+                    "user"
+                  ],
+                  "type": "string"
+                },
+                "name": {
+                  "description": "Name of the holder, e.g. `ide-host` or `example-cli-host`.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "kind",
+                "name"
+              ]
+            },
+            "runtimeRole": {
+              "description": "What the agent runtime contributes for this class: `none`, `risk-advisory` (it tells the\nholder how risky a call looks), `workflow-validity` (it refuses calls its own workflow does\nnot allow, e.g. a write outside a planned step, and says so). Neither grants a permission.",
+              "enum": [
+                "none",
+                "risk-advisory",
+                "workflow-validity"
+              ],
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "holder",
+            "permissionClass",
+            "runtimeRole"
+          ]
+        }
+      },
+      "dangerousOperations": {
+        "description": "The dangerous operations, each with its confirmation; at least one for `file-delete` and one\nfor `command-execute`.",
+        "minItems": 1,
+        "maxItems": 64,
+        "type": "array",
+        "items": {
+          "description": "One dangerous operation and the confirmation it needs.",
+          "type": "object",
+          "properties": {
+            "operationId": {
+              "description": "Id of the operation, unique within `dangerousOperations`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": "string"
+            },
+            "permissionClass": {
+              "description": "The permission class the operation uses.",
+              "enum": [
+                "command-execute",
+                "credential-use",
+                "file-delete",
+                "file-read",
+                "file-write",
+                "network-egress"
+              ],
+              "type": "string"
+            },
+            "sideEffectLevel": {
+              "description": "What the operation can change: `local-write` (files of the workspace, undoable from\nversion control or a backup), `external-write` (state outside the machine), `irreversible`\n(nothing restores it: a deletion outside version control, a payment, a sent message).",
+              "enum": [
+                "external-write",
+                "irreversible",
+                "local-write"
+              ],
+              "type": "string"
+            },
+            "confirmation": {
+              "description": "The confirmation the operation needs before it runs: `per-invocation` (each call),\n`per-session` (once per session, for calls of the same operation), `none` (never valid for\na dangerous operation: TOOL_PERMISSION_CONFIRMATION_MISSING).",
+              "enum": [
+                "none",
+                "per-invocation",
+                "per-session"
+              ],
+              "type": "string"
+            },
+            "waivable": {
+              "description": "Whether automatic mode (or any other standing approval) may waive the confirmation. `false`\nfor an `irreversible` operation.",
+              "type": "boolean"
+            },
+            "description": {
+              "description": "What the operation is, in one sentence, e.g. `delete a file of the workspace`.",
+              "minLength": 1,
+              "maxLength": 500,
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "confirmation",
+            "description",
+            "operationId",
+            "permissionClass",
+            "sideEffectLevel",
+            "waivable"
+          ]
+        }
+      },
+      "automaticMode": {
+        "description": "What automatic mode may waive.",
+        "type": "object",
+        "properties": {
+          "enabled": {
+            "description": "Whether the system has an automatic mode at all.",
+            "type": "boolean"
+          },
+          "waivedConfirmations": {
+            "description": "The `operationId`s whose confirmation automatic mode waives; each names a listed dangerous\noperation whose confirmation is `waivable`. Empty when automatic mode waives nothing.",
+            "maxItems": 64,
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128
+            },
+            "type": "array"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "enabled",
+          "waivedConfirmations"
+        ]
+      },
+      "adapterStates": {
+        "description": "One behaviour per permission-adapter state, each of the four states exactly once.",
+        "minItems": 1,
+        "maxItems": 4,
+        "type": "array",
+        "items": {
+          "description": "What the runtime does when the permission adapter is in one state.",
+          "type": "object",
+          "properties": {
+            "state": {
+              "description": "The adapter state; each of the four states exactly once.",
+              "enum": [
+                "failed",
+                "invalid",
+                "missing",
+                "outside-workspace"
+              ],
+              "type": "string"
+            },
+            "behaviour": {
+              "description": "The behaviour: `defer-to-host` (the host's own permission decision stands, the runtime adds\nnone), `report-unverified` (the runtime proceeds under the host's decision and reports the\nboundary as unverified), `use-fallback` (the fallback named by `fallbackId`),\n`local-shadow-deny` (the runtime refuses calls by a permission rule of its own that the host\nnever made; never valid: TOOL_PERMISSION_SHADOW_DENY).",
+              "enum": [
+                "defer-to-host",
+                "local-shadow-deny",
+                "report-unverified",
+                "use-fallback"
+              ],
+              "type": "string"
+            },
+            "fallbackId": {
+              "description": "The fallback taken; non-null exactly when `behaviour` is `use-fallback`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": [
+                "null",
+                "string"
+              ]
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "behaviour",
+            "fallbackId",
+            "state"
+          ]
+        }
+      },
+      "fallbacks": {
+        "description": "The explicit fallbacks, each with its trigger and target. Empty when the system has none.",
+        "maxItems": 16,
+        "type": "array",
+        "items": {
+          "description": "One explicit fallback: when it is taken and what it falls back to.",
+          "type": "object",
+          "properties": {
+            "fallbackId": {
+              "description": "Id of the fallback, unique within `fallbacks`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": "string"
+            },
+            "trigger": {
+              "description": "What triggers it: `adapter-missing`, `adapter-failed`, `adapter-invalid`,\n`adapter-outside-workspace` (the adapter in that state), `tool-unavailable` (the structured\ntool is not offered by the host), `confirmation-unavailable` (the host cannot show a\nconfirmation prompt).",
+              "enum": [
+                "adapter-failed",
+                "adapter-invalid",
+                "adapter-missing",
+                "adapter-outside-workspace",
+                "confirmation-unavailable",
+                "tool-unavailable"
+              ],
+              "type": "string"
+            },
+            "target": {
+              "description": "What it falls back to: `host-native-prompt` (the host's own permission prompt, without the\nadapter), `read-only` (the task continues with read operations only), `manual-instruction`\n(the user is told the command to run; the runtime runs nothing), `stop-and-report` (the task\nstops and says why).",
+              "enum": [
+                "host-native-prompt",
+                "manual-instruction",
+                "read-only",
+                "stop-and-report"
+              ],
+              "type": "string"
+            },
+            "description": {
+              "description": "What the user sees when the fallback is taken, in one sentence.",
+              "minLength": 1,
+              "maxLength": 500,
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "description",
+            "fallbackId",
+            "target",
+            "trigger"
+          ]
+        }
+      },
+      "boundaryDigest": {
+        "description": "Digest of the whole document except `boundaryDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "adapterStates",
+      "automaticMode",
+      "boundaryDigest",
+      "boundaryId",
+      "dangerousOperations",
+      "declaredAt",
+      "fallbacks",
+      "permissionOwners",
+      "schemaVersion",
+      "subject"
+    ]
+  },
+  "HumanInLoopBoundaryV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json",
+    "title": "HumanInLoopBoundaryV1",
+    "description": "The human-in-the-loop boundary of one agent system revision: per action class, the user\nconfirmation, what automatic mode may do, the human review and who bears final responsibility.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "HumanInLoopBoundaryV1"
+      },
+      "boundaryId": {
+        "description": "Identity of \"this system revision's human-in-the-loop boundary\": `hil-` + the first 24 hex\ncharacters of the digest of `{subject}`.",
+        "pattern": "^hil-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the boundary is about.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "declaredAt": {
+        "description": "When the boundary was declared.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "toolPermissionBoundaryId": {
+        "description": "The `boundaryId` of the ToolPermissionBoundaryV1 of the same revision whose operations the\naction classes name.",
+        "pattern": "^tpb-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "actionClasses": {
+        "description": "One record per action class.",
+        "minItems": 1,
+        "maxItems": 64,
+        "type": "array",
+        "items": {
+          "description": "The human-in-the-loop boundary of one action class.",
+          "type": "object",
+          "properties": {
+            "actionClass": {
+              "description": "Id of the action class, unique within `actionClasses`, e.g. `delete-files`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": "string"
+            },
+            "operations": {
+              "description": "The dangerous operations (`operationId`s of the ToolPermissionBoundaryV1 named by\n`toolPermissionBoundaryId`) the class covers. Empty for an action class that uses no\ndangerous operation (e.g. publishing a summary).",
+              "maxItems": 64,
+              "uniqueItems": true,
+              "items": {
+                "type": "string",
+                "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+                "maxLength": 128
+              },
+              "type": "array"
+            },
+            "reversibility": {
+              "description": "`irreversible` when nothing restores what an action of the class changes; else `reversible`.",
+              "enum": [
+                "irreversible",
+                "reversible"
+              ],
+              "type": "string"
+            },
+            "userConfirmation": {
+              "description": "The user confirmation the class needs outside automatic mode: `each-action`, `once-per-session`, `not-required`.",
+              "enum": [
+                "each-action",
+                "not-required",
+                "once-per-session"
+              ],
+              "type": "string"
+            },
+            "automaticMode": {
+              "description": "What automatic mode may do with the class: `not-allowed` (automatic mode stops and asks the\nuser to leave it), `with-confirmation` (it proceeds but still asks for each confirmation the\nclass needs), `without-confirmation` (it proceeds without asking).",
+              "enum": [
+                "not-allowed",
+                "with-confirmation",
+                "without-confirmation"
+              ],
+              "type": "string"
+            },
+            "humanReview": {
+              "description": "When a human reviews an action of the class: `before-action` (a human approves the\nconcrete action before it runs), `after-action` (a human reviews the outcome), `none`.",
+              "enum": [
+                "after-action",
+                "before-action",
+                "none"
+              ],
+              "type": "string"
+            },
+            "finalResponsibility": {
+              "description": "Who bears final responsibility for an action of the class: `user` (the person who started\nthe task), `operator` (the person or team that runs the deployment), `organization` (the\norganization that owns the deployment), `model` or `agent` (never valid:\nHUMAN_LOOP_RESPONSIBILITY_NOT_HUMAN; responsibility stays with a person or an organization).",
+              "enum": [
+                "agent",
+                "model",
+                "operator",
+                "organization",
+                "user"
+              ],
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "actionClass",
+            "automaticMode",
+            "finalResponsibility",
+            "humanReview",
+            "operations",
+            "reversibility",
+            "userConfirmation"
+          ]
+        }
+      },
+      "boundaryDigest": {
+        "description": "Digest of the whole document except `boundaryDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "actionClasses",
+      "boundaryDigest",
+      "boundaryId",
+      "declaredAt",
+      "schemaVersion",
+      "subject",
+      "toolPermissionBoundaryId"
+    ]
   }
 };

@@ -62615,6 +62615,2136 @@ validate134.errors = vErrors;
 return errors === 0;
 }
 
+export const ToolPermissionBoundaryV1 = validate135;
+const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ToolPermissionBoundaryV1"},"boundaryId":{"pattern":"^tpb-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"declaredAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"permissionOwners":{"minItems":1,"maxItems":6,"type":"array","items":{"type":"object","properties":{"permissionClass":{"enum":["command-execute","credential-use","file-delete","file-read","file-write","network-egress"],"type":"string"},"holder":{"type":"object","properties":{"kind":{"enum":["agent-runtime","external-service","host","model","user"],"type":"string"},"name":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["kind","name"]},"runtimeRole":{"enum":["none","risk-advisory","workflow-validity"],"type":"string"}},"additionalProperties":false,"required":["holder","permissionClass","runtimeRole"]}},"dangerousOperations":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"operationId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"permissionClass":{"enum":["command-execute","credential-use","file-delete","file-read","file-write","network-egress"],"type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write"],"type":"string"},"confirmation":{"enum":["none","per-invocation","per-session"],"type":"string"},"waivable":{"type":"boolean"},"description":{"minLength":1,"maxLength":500,"type":"string"}},"additionalProperties":false,"required":["confirmation","description","operationId","permissionClass","sideEffectLevel","waivable"]}},"automaticMode":{"type":"object","properties":{"enabled":{"type":"boolean"},"waivedConfirmations":{"maxItems":64,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128},"type":"array"}},"additionalProperties":false,"required":["enabled","waivedConfirmations"]},"adapterStates":{"minItems":1,"maxItems":4,"type":"array","items":{"type":"object","properties":{"state":{"enum":["failed","invalid","missing","outside-workspace"],"type":"string"},"behaviour":{"enum":["defer-to-host","local-shadow-deny","report-unverified","use-fallback"],"type":"string"},"fallbackId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":["null","string"]}},"additionalProperties":false,"required":["behaviour","fallbackId","state"]}},"fallbacks":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"fallbackId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"trigger":{"enum":["adapter-failed","adapter-invalid","adapter-missing","adapter-outside-workspace","confirmation-unavailable","tool-unavailable"],"type":"string"},"target":{"enum":["host-native-prompt","manual-instruction","read-only","stop-and-report"],"type":"string"},"description":{"minLength":1,"maxLength":500,"type":"string"}},"additionalProperties":false,"required":["description","fallbackId","target","trigger"]}},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["adapterStates","automaticMode","boundaryDigest","boundaryId","dangerousOperations","declaredAt","fallbacks","permissionOwners","schemaVersion","subject"]};
+const pattern494 = patternMatcher("^tpb-[a-f0-9]{24}$");
+
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.adapterStates === undefined) || (!(func0.call(data, "adapterStates")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adapterStates"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.automaticMode === undefined) || (!(func0.call(data, "automaticMode")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "automaticMode"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.boundaryDigest === undefined) || (!(func0.call(data, "boundaryDigest")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryDigest"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.boundaryId === undefined) || (!(func0.call(data, "boundaryId")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryId"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.dangerousOperations === undefined) || (!(func0.call(data, "dangerousOperations")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dangerousOperations"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.declaredAt === undefined) || (!(func0.call(data, "declaredAt")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "declaredAt"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.fallbacks === undefined) || (!(func0.call(data, "fallbacks")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fallbacks"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.permissionOwners === undefined) || (!(func0.call(data, "permissionOwners")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "permissionOwners"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema77.properties, key0))){
+const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err11 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if("ToolPermissionBoundaryV1" !== data0){
+const err12 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "ToolPermissionBoundaryV1"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.boundaryId !== undefined && func0.call(data, "boundaryId")){
+let data1 = data.boundaryId;
+if(typeof data1 === "string"){
+if(!pattern494.test(data1)){
+const err13 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/pattern",keyword:"pattern",params:{pattern: "^tpb-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err15 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err16 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err17 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err18 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err19 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err21 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err22 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.declaredAt !== undefined && func0.call(data, "declaredAt")){
+let data5 = data.declaredAt;
+if(typeof data5 === "string"){
+if(!pattern2.test(data5)){
+const err25 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!(formats0.validate(data5))){
+const err26 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.permissionOwners !== undefined && func0.call(data, "permissionOwners")){
+let data6 = data.permissionOwners;
+if(Array.isArray(data6)){
+if(data6.length > 6){
+const err28 = {instancePath:instancePath+"/permissionOwners",schemaPath:"#/properties/permissionOwners/maxItems",keyword:"maxItems",params:{limit: 6}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data6.length < 1){
+const err29 = {instancePath:instancePath+"/permissionOwners",schemaPath:"#/properties/permissionOwners/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if((data7.holder === undefined) || (!(func0.call(data7, "holder")))){
+const err30 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/required",keyword:"required",params:{missingProperty: "holder"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data7.permissionClass === undefined) || (!(func0.call(data7, "permissionClass")))){
+const err31 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/required",keyword:"required",params:{missingProperty: "permissionClass"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data7.runtimeRole === undefined) || (!(func0.call(data7, "runtimeRole")))){
+const err32 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/required",keyword:"required",params:{missingProperty: "runtimeRole"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+for(const key2 of Object.keys(data7)){
+if(!(((key2 === "permissionClass") || (key2 === "holder")) || (key2 === "runtimeRole"))){
+const err33 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data7.permissionClass !== undefined && func0.call(data7, "permissionClass")){
+let data8 = data7.permissionClass;
+if(typeof data8 !== "string"){
+const err34 = {instancePath:instancePath+"/permissionOwners/" + i0+"/permissionClass",schemaPath:"#/properties/permissionOwners/items/properties/permissionClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!((((((data8 === "command-execute") || (data8 === "credential-use")) || (data8 === "file-delete")) || (data8 === "file-read")) || (data8 === "file-write")) || (data8 === "network-egress"))){
+const err35 = {instancePath:instancePath+"/permissionOwners/" + i0+"/permissionClass",schemaPath:"#/properties/permissionOwners/items/properties/permissionClass/enum",keyword:"enum",params:{allowedValues: schema77.properties.permissionOwners.items.properties.permissionClass.enum}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data7.holder !== undefined && func0.call(data7, "holder")){
+let data9 = data7.holder;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.kind === undefined) || (!(func0.call(data9, "kind")))){
+const err36 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder",schemaPath:"#/properties/permissionOwners/items/properties/holder/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((data9.name === undefined) || (!(func0.call(data9, "name")))){
+const err37 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder",schemaPath:"#/properties/permissionOwners/items/properties/holder/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+for(const key3 of Object.keys(data9)){
+if(!((key3 === "kind") || (key3 === "name"))){
+const err38 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder",schemaPath:"#/properties/permissionOwners/items/properties/holder/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data9.kind !== undefined && func0.call(data9, "kind")){
+let data10 = data9.kind;
+if(typeof data10 !== "string"){
+const err39 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/kind",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!(((((data10 === "agent-runtime") || (data10 === "external-service")) || (data10 === "host")) || (data10 === "model")) || (data10 === "user"))){
+const err40 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/kind",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/kind/enum",keyword:"enum",params:{allowedValues: schema77.properties.permissionOwners.items.properties.holder.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data9.name !== undefined && func0.call(data9, "name")){
+let data11 = data9.name;
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err41 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/name",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/name/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err42 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/name",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/name",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder",schemaPath:"#/properties/permissionOwners/items/properties/holder/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data7.runtimeRole !== undefined && func0.call(data7, "runtimeRole")){
+let data12 = data7.runtimeRole;
+if(typeof data12 !== "string"){
+const err45 = {instancePath:instancePath+"/permissionOwners/" + i0+"/runtimeRole",schemaPath:"#/properties/permissionOwners/items/properties/runtimeRole/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(!(((data12 === "none") || (data12 === "risk-advisory")) || (data12 === "workflow-validity"))){
+const err46 = {instancePath:instancePath+"/permissionOwners/" + i0+"/runtimeRole",schemaPath:"#/properties/permissionOwners/items/properties/runtimeRole/enum",keyword:"enum",params:{allowedValues: schema77.properties.permissionOwners.items.properties.runtimeRole.enum}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/permissionOwners",schemaPath:"#/properties/permissionOwners/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.dangerousOperations !== undefined && func0.call(data, "dangerousOperations")){
+let data13 = data.dangerousOperations;
+if(Array.isArray(data13)){
+if(data13.length > 64){
+const err49 = {instancePath:instancePath+"/dangerousOperations",schemaPath:"#/properties/dangerousOperations/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data13.length < 1){
+const err50 = {instancePath:instancePath+"/dangerousOperations",schemaPath:"#/properties/dangerousOperations/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if((data14.confirmation === undefined) || (!(func0.call(data14, "confirmation")))){
+const err51 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "confirmation"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if((data14.description === undefined) || (!(func0.call(data14, "description")))){
+const err52 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if((data14.operationId === undefined) || (!(func0.call(data14, "operationId")))){
+const err53 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "operationId"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if((data14.permissionClass === undefined) || (!(func0.call(data14, "permissionClass")))){
+const err54 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "permissionClass"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((data14.sideEffectLevel === undefined) || (!(func0.call(data14, "sideEffectLevel")))){
+const err55 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "sideEffectLevel"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if((data14.waivable === undefined) || (!(func0.call(data14, "waivable")))){
+const err56 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "waivable"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+for(const key4 of Object.keys(data14)){
+if(!((((((key4 === "operationId") || (key4 === "permissionClass")) || (key4 === "sideEffectLevel")) || (key4 === "confirmation")) || (key4 === "waivable")) || (key4 === "description"))){
+const err57 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data14.operationId !== undefined && func0.call(data14, "operationId")){
+let data15 = data14.operationId;
+if(typeof data15 === "string"){
+if((data15.length > 128 && func55(data15) > 128)){
+const err58 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/operationId",schemaPath:"#/properties/dangerousOperations/items/properties/operationId/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(!pattern36.test(data15)){
+const err59 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/operationId",schemaPath:"#/properties/dangerousOperations/items/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/operationId",schemaPath:"#/properties/dangerousOperations/items/properties/operationId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data14.permissionClass !== undefined && func0.call(data14, "permissionClass")){
+let data16 = data14.permissionClass;
+if(typeof data16 !== "string"){
+const err61 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/permissionClass",schemaPath:"#/properties/dangerousOperations/items/properties/permissionClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(!((((((data16 === "command-execute") || (data16 === "credential-use")) || (data16 === "file-delete")) || (data16 === "file-read")) || (data16 === "file-write")) || (data16 === "network-egress"))){
+const err62 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/permissionClass",schemaPath:"#/properties/dangerousOperations/items/properties/permissionClass/enum",keyword:"enum",params:{allowedValues: schema77.properties.dangerousOperations.items.properties.permissionClass.enum}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data14.sideEffectLevel !== undefined && func0.call(data14, "sideEffectLevel")){
+let data17 = data14.sideEffectLevel;
+if(typeof data17 !== "string"){
+const err63 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/sideEffectLevel",schemaPath:"#/properties/dangerousOperations/items/properties/sideEffectLevel/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!(((data17 === "external-write") || (data17 === "irreversible")) || (data17 === "local-write"))){
+const err64 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/sideEffectLevel",schemaPath:"#/properties/dangerousOperations/items/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema77.properties.dangerousOperations.items.properties.sideEffectLevel.enum}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data14.confirmation !== undefined && func0.call(data14, "confirmation")){
+let data18 = data14.confirmation;
+if(typeof data18 !== "string"){
+const err65 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/confirmation",schemaPath:"#/properties/dangerousOperations/items/properties/confirmation/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(!(((data18 === "none") || (data18 === "per-invocation")) || (data18 === "per-session"))){
+const err66 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/confirmation",schemaPath:"#/properties/dangerousOperations/items/properties/confirmation/enum",keyword:"enum",params:{allowedValues: schema77.properties.dangerousOperations.items.properties.confirmation.enum}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data14.waivable !== undefined && func0.call(data14, "waivable")){
+if(typeof data14.waivable !== "boolean"){
+const err67 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/waivable",schemaPath:"#/properties/dangerousOperations/items/properties/waivable/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data14.description !== undefined && func0.call(data14, "description")){
+let data20 = data14.description;
+if(typeof data20 === "string"){
+if((data20.length > 500 && func55(data20) > 500)){
+const err68 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/description",schemaPath:"#/properties/dangerousOperations/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 500}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if((data20.length < 2 && func55(data20) < 1)){
+const err69 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/description",schemaPath:"#/properties/dangerousOperations/items/properties/description/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/description",schemaPath:"#/properties/dangerousOperations/items/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/dangerousOperations",schemaPath:"#/properties/dangerousOperations/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data.automaticMode !== undefined && func0.call(data, "automaticMode")){
+let data21 = data.automaticMode;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if((data21.enabled === undefined) || (!(func0.call(data21, "enabled")))){
+const err73 = {instancePath:instancePath+"/automaticMode",schemaPath:"#/properties/automaticMode/required",keyword:"required",params:{missingProperty: "enabled"}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if((data21.waivedConfirmations === undefined) || (!(func0.call(data21, "waivedConfirmations")))){
+const err74 = {instancePath:instancePath+"/automaticMode",schemaPath:"#/properties/automaticMode/required",keyword:"required",params:{missingProperty: "waivedConfirmations"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+for(const key5 of Object.keys(data21)){
+if(!((key5 === "enabled") || (key5 === "waivedConfirmations"))){
+const err75 = {instancePath:instancePath+"/automaticMode",schemaPath:"#/properties/automaticMode/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data21.enabled !== undefined && func0.call(data21, "enabled")){
+if(typeof data21.enabled !== "boolean"){
+const err76 = {instancePath:instancePath+"/automaticMode/enabled",schemaPath:"#/properties/automaticMode/properties/enabled/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data21.waivedConfirmations !== undefined && func0.call(data21, "waivedConfirmations")){
+let data23 = data21.waivedConfirmations;
+if(Array.isArray(data23)){
+if(data23.length > 64){
+const err77 = {instancePath:instancePath+"/automaticMode/waivedConfirmations",schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+const len2 = data23.length;
+for(let i2=0; i2<len2; i2++){
+let data24 = data23[i2];
+if(typeof data24 === "string"){
+if((data24.length > 128 && func55(data24) > 128)){
+const err78 = {instancePath:instancePath+"/automaticMode/waivedConfirmations/" + i2,schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/items/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(!pattern36.test(data24)){
+const err79 = {instancePath:instancePath+"/automaticMode/waivedConfirmations/" + i2,schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/automaticMode/waivedConfirmations/" + i2,schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+let i3 = data23.length;
+let j0;
+if(i3 > 1){
+const indices0 = {};
+for(;i3--;){
+let item0 = data23[i3];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err81 = {instancePath:instancePath+"/automaticMode/waivedConfirmations",schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+break;
+}
+indices0[item0] = i3;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/automaticMode/waivedConfirmations",schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/automaticMode",schemaPath:"#/properties/automaticMode/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.adapterStates !== undefined && func0.call(data, "adapterStates")){
+let data25 = data.adapterStates;
+if(Array.isArray(data25)){
+if(data25.length > 4){
+const err84 = {instancePath:instancePath+"/adapterStates",schemaPath:"#/properties/adapterStates/maxItems",keyword:"maxItems",params:{limit: 4}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data25.length < 1){
+const err85 = {instancePath:instancePath+"/adapterStates",schemaPath:"#/properties/adapterStates/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+const len3 = data25.length;
+for(let i4=0; i4<len3; i4++){
+let data26 = data25[i4];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if((data26.behaviour === undefined) || (!(func0.call(data26, "behaviour")))){
+const err86 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/required",keyword:"required",params:{missingProperty: "behaviour"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if((data26.fallbackId === undefined) || (!(func0.call(data26, "fallbackId")))){
+const err87 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/required",keyword:"required",params:{missingProperty: "fallbackId"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if((data26.state === undefined) || (!(func0.call(data26, "state")))){
+const err88 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/required",keyword:"required",params:{missingProperty: "state"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+for(const key6 of Object.keys(data26)){
+if(!(((key6 === "state") || (key6 === "behaviour")) || (key6 === "fallbackId"))){
+const err89 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data26.state !== undefined && func0.call(data26, "state")){
+let data27 = data26.state;
+if(typeof data27 !== "string"){
+const err90 = {instancePath:instancePath+"/adapterStates/" + i4+"/state",schemaPath:"#/properties/adapterStates/items/properties/state/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(!((((data27 === "failed") || (data27 === "invalid")) || (data27 === "missing")) || (data27 === "outside-workspace"))){
+const err91 = {instancePath:instancePath+"/adapterStates/" + i4+"/state",schemaPath:"#/properties/adapterStates/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema77.properties.adapterStates.items.properties.state.enum}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data26.behaviour !== undefined && func0.call(data26, "behaviour")){
+let data28 = data26.behaviour;
+if(typeof data28 !== "string"){
+const err92 = {instancePath:instancePath+"/adapterStates/" + i4+"/behaviour",schemaPath:"#/properties/adapterStates/items/properties/behaviour/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(!((((data28 === "defer-to-host") || (data28 === "local-shadow-deny")) || (data28 === "report-unverified")) || (data28 === "use-fallback"))){
+const err93 = {instancePath:instancePath+"/adapterStates/" + i4+"/behaviour",schemaPath:"#/properties/adapterStates/items/properties/behaviour/enum",keyword:"enum",params:{allowedValues: schema77.properties.adapterStates.items.properties.behaviour.enum}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data26.fallbackId !== undefined && func0.call(data26, "fallbackId")){
+let data29 = data26.fallbackId;
+if((data29 !== null) && (typeof data29 !== "string")){
+const err94 = {instancePath:instancePath+"/adapterStates/" + i4+"/fallbackId",schemaPath:"#/properties/adapterStates/items/properties/fallbackId/type",keyword:"type",params:{type: schema77.properties.adapterStates.items.properties.fallbackId.type}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(typeof data29 === "string"){
+if((data29.length > 128 && func55(data29) > 128)){
+const err95 = {instancePath:instancePath+"/adapterStates/" + i4+"/fallbackId",schemaPath:"#/properties/adapterStates/items/properties/fallbackId/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!pattern36.test(data29)){
+const err96 = {instancePath:instancePath+"/adapterStates/" + i4+"/fallbackId",schemaPath:"#/properties/adapterStates/items/properties/fallbackId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/adapterStates",schemaPath:"#/properties/adapterStates/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data.fallbacks !== undefined && func0.call(data, "fallbacks")){
+let data30 = data.fallbacks;
+if(Array.isArray(data30)){
+if(data30.length > 16){
+const err99 = {instancePath:instancePath+"/fallbacks",schemaPath:"#/properties/fallbacks/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+const len4 = data30.length;
+for(let i5=0; i5<len4; i5++){
+let data31 = data30[i5];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if((data31.description === undefined) || (!(func0.call(data31, "description")))){
+const err100 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if((data31.fallbackId === undefined) || (!(func0.call(data31, "fallbackId")))){
+const err101 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/required",keyword:"required",params:{missingProperty: "fallbackId"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if((data31.target === undefined) || (!(func0.call(data31, "target")))){
+const err102 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/required",keyword:"required",params:{missingProperty: "target"}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if((data31.trigger === undefined) || (!(func0.call(data31, "trigger")))){
+const err103 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/required",keyword:"required",params:{missingProperty: "trigger"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+for(const key7 of Object.keys(data31)){
+if(!((((key7 === "fallbackId") || (key7 === "trigger")) || (key7 === "target")) || (key7 === "description"))){
+const err104 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data31.fallbackId !== undefined && func0.call(data31, "fallbackId")){
+let data32 = data31.fallbackId;
+if(typeof data32 === "string"){
+if((data32.length > 128 && func55(data32) > 128)){
+const err105 = {instancePath:instancePath+"/fallbacks/" + i5+"/fallbackId",schemaPath:"#/properties/fallbacks/items/properties/fallbackId/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(!pattern36.test(data32)){
+const err106 = {instancePath:instancePath+"/fallbacks/" + i5+"/fallbackId",schemaPath:"#/properties/fallbacks/items/properties/fallbackId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/fallbacks/" + i5+"/fallbackId",schemaPath:"#/properties/fallbacks/items/properties/fallbackId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data31.trigger !== undefined && func0.call(data31, "trigger")){
+let data33 = data31.trigger;
+if(typeof data33 !== "string"){
+const err108 = {instancePath:instancePath+"/fallbacks/" + i5+"/trigger",schemaPath:"#/properties/fallbacks/items/properties/trigger/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if(!((((((data33 === "adapter-failed") || (data33 === "adapter-invalid")) || (data33 === "adapter-missing")) || (data33 === "adapter-outside-workspace")) || (data33 === "confirmation-unavailable")) || (data33 === "tool-unavailable"))){
+const err109 = {instancePath:instancePath+"/fallbacks/" + i5+"/trigger",schemaPath:"#/properties/fallbacks/items/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema77.properties.fallbacks.items.properties.trigger.enum}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data31.target !== undefined && func0.call(data31, "target")){
+let data34 = data31.target;
+if(typeof data34 !== "string"){
+const err110 = {instancePath:instancePath+"/fallbacks/" + i5+"/target",schemaPath:"#/properties/fallbacks/items/properties/target/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(!((((data34 === "host-native-prompt") || (data34 === "manual-instruction")) || (data34 === "read-only")) || (data34 === "stop-and-report"))){
+const err111 = {instancePath:instancePath+"/fallbacks/" + i5+"/target",schemaPath:"#/properties/fallbacks/items/properties/target/enum",keyword:"enum",params:{allowedValues: schema77.properties.fallbacks.items.properties.target.enum}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data31.description !== undefined && func0.call(data31, "description")){
+let data35 = data31.description;
+if(typeof data35 === "string"){
+if((data35.length > 500 && func55(data35) > 500)){
+const err112 = {instancePath:instancePath+"/fallbacks/" + i5+"/description",schemaPath:"#/properties/fallbacks/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 500}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if((data35.length < 2 && func55(data35) < 1)){
+const err113 = {instancePath:instancePath+"/fallbacks/" + i5+"/description",schemaPath:"#/properties/fallbacks/items/properties/description/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/fallbacks/" + i5+"/description",schemaPath:"#/properties/fallbacks/items/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/fallbacks",schemaPath:"#/properties/fallbacks/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data.boundaryDigest !== undefined && func0.call(data, "boundaryDigest")){
+let data36 = data.boundaryDigest;
+if(typeof data36 === "string"){
+if(!pattern8.test(data36)){
+const err117 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+validate135.errors = vErrors;
+return errors === 0;
+}
+
+export const HumanInLoopBoundaryV1 = validate136;
+const schema78 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"HumanInLoopBoundaryV1"},"boundaryId":{"pattern":"^hil-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"declaredAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"toolPermissionBoundaryId":{"pattern":"^tpb-[a-f0-9]{24}$","type":"string"},"actionClasses":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"actionClass":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"operations":{"maxItems":64,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128},"type":"array"},"reversibility":{"enum":["irreversible","reversible"],"type":"string"},"userConfirmation":{"enum":["each-action","not-required","once-per-session"],"type":"string"},"automaticMode":{"enum":["not-allowed","with-confirmation","without-confirmation"],"type":"string"},"humanReview":{"enum":["after-action","before-action","none"],"type":"string"},"finalResponsibility":{"enum":["agent","model","operator","organization","user"],"type":"string"}},"additionalProperties":false,"required":["actionClass","automaticMode","finalResponsibility","humanReview","operations","reversibility","userConfirmation"]}},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["actionClasses","boundaryDigest","boundaryId","declaredAt","schemaVersion","subject","toolPermissionBoundaryId"]};
+const pattern501 = patternMatcher("^hil-[a-f0-9]{24}$");
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.actionClasses === undefined) || (!(func0.call(data, "actionClasses")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actionClasses"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.boundaryDigest === undefined) || (!(func0.call(data, "boundaryDigest")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryDigest"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.boundaryId === undefined) || (!(func0.call(data, "boundaryId")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryId"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.declaredAt === undefined) || (!(func0.call(data, "declaredAt")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "declaredAt"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.toolPermissionBoundaryId === undefined) || (!(func0.call(data, "toolPermissionBoundaryId")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolPermissionBoundaryId"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((((key0 === "schemaVersion") || (key0 === "boundaryId")) || (key0 === "subject")) || (key0 === "declaredAt")) || (key0 === "toolPermissionBoundaryId")) || (key0 === "actionClasses")) || (key0 === "boundaryDigest"))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err8 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if("HumanInLoopBoundaryV1" !== data0){
+const err9 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "HumanInLoopBoundaryV1"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.boundaryId !== undefined && func0.call(data, "boundaryId")){
+let data1 = data.boundaryId;
+if(typeof data1 === "string"){
+if(!pattern501.test(data1)){
+const err10 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/pattern",keyword:"pattern",params:{pattern: "^hil-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err12 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err13 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err14 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err15 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err16 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err18 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err19 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.declaredAt !== undefined && func0.call(data, "declaredAt")){
+let data5 = data.declaredAt;
+if(typeof data5 === "string"){
+if(!pattern2.test(data5)){
+const err22 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(formats0.validate(data5))){
+const err23 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.toolPermissionBoundaryId !== undefined && func0.call(data, "toolPermissionBoundaryId")){
+let data6 = data.toolPermissionBoundaryId;
+if(typeof data6 === "string"){
+if(!pattern494.test(data6)){
+const err25 = {instancePath:instancePath+"/toolPermissionBoundaryId",schemaPath:"#/properties/toolPermissionBoundaryId/pattern",keyword:"pattern",params:{pattern: "^tpb-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/toolPermissionBoundaryId",schemaPath:"#/properties/toolPermissionBoundaryId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.actionClasses !== undefined && func0.call(data, "actionClasses")){
+let data7 = data.actionClasses;
+if(Array.isArray(data7)){
+if(data7.length > 64){
+const err27 = {instancePath:instancePath+"/actionClasses",schemaPath:"#/properties/actionClasses/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data7.length < 1){
+const err28 = {instancePath:instancePath+"/actionClasses",schemaPath:"#/properties/actionClasses/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if((data8.actionClass === undefined) || (!(func0.call(data8, "actionClass")))){
+const err29 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "actionClass"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data8.automaticMode === undefined) || (!(func0.call(data8, "automaticMode")))){
+const err30 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "automaticMode"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data8.finalResponsibility === undefined) || (!(func0.call(data8, "finalResponsibility")))){
+const err31 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "finalResponsibility"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data8.humanReview === undefined) || (!(func0.call(data8, "humanReview")))){
+const err32 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "humanReview"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((data8.operations === undefined) || (!(func0.call(data8, "operations")))){
+const err33 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "operations"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((data8.reversibility === undefined) || (!(func0.call(data8, "reversibility")))){
+const err34 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "reversibility"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((data8.userConfirmation === undefined) || (!(func0.call(data8, "userConfirmation")))){
+const err35 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "userConfirmation"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+for(const key2 of Object.keys(data8)){
+if(!(((((((key2 === "actionClass") || (key2 === "operations")) || (key2 === "reversibility")) || (key2 === "userConfirmation")) || (key2 === "automaticMode")) || (key2 === "humanReview")) || (key2 === "finalResponsibility"))){
+const err36 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data8.actionClass !== undefined && func0.call(data8, "actionClass")){
+let data9 = data8.actionClass;
+if(typeof data9 === "string"){
+if((data9.length > 128 && func55(data9) > 128)){
+const err37 = {instancePath:instancePath+"/actionClasses/" + i0+"/actionClass",schemaPath:"#/properties/actionClasses/items/properties/actionClass/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(!pattern36.test(data9)){
+const err38 = {instancePath:instancePath+"/actionClasses/" + i0+"/actionClass",schemaPath:"#/properties/actionClasses/items/properties/actionClass/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/actionClasses/" + i0+"/actionClass",schemaPath:"#/properties/actionClasses/items/properties/actionClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data8.operations !== undefined && func0.call(data8, "operations")){
+let data10 = data8.operations;
+if(Array.isArray(data10)){
+if(data10.length > 64){
+const err40 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations",schemaPath:"#/properties/actionClasses/items/properties/operations/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+let data11 = data10[i1];
+if(typeof data11 === "string"){
+if((data11.length > 128 && func55(data11) > 128)){
+const err41 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations/" + i1,schemaPath:"#/properties/actionClasses/items/properties/operations/items/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!pattern36.test(data11)){
+const err42 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations/" + i1,schemaPath:"#/properties/actionClasses/items/properties/operations/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations/" + i1,schemaPath:"#/properties/actionClasses/items/properties/operations/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+let i2 = data10.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data10[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err44 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations",schemaPath:"#/properties/actionClasses/items/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+break;
+}
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations",schemaPath:"#/properties/actionClasses/items/properties/operations/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data8.reversibility !== undefined && func0.call(data8, "reversibility")){
+let data12 = data8.reversibility;
+if(typeof data12 !== "string"){
+const err46 = {instancePath:instancePath+"/actionClasses/" + i0+"/reversibility",schemaPath:"#/properties/actionClasses/items/properties/reversibility/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(!((data12 === "irreversible") || (data12 === "reversible"))){
+const err47 = {instancePath:instancePath+"/actionClasses/" + i0+"/reversibility",schemaPath:"#/properties/actionClasses/items/properties/reversibility/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.reversibility.enum}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data8.userConfirmation !== undefined && func0.call(data8, "userConfirmation")){
+let data13 = data8.userConfirmation;
+if(typeof data13 !== "string"){
+const err48 = {instancePath:instancePath+"/actionClasses/" + i0+"/userConfirmation",schemaPath:"#/properties/actionClasses/items/properties/userConfirmation/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(!(((data13 === "each-action") || (data13 === "not-required")) || (data13 === "once-per-session"))){
+const err49 = {instancePath:instancePath+"/actionClasses/" + i0+"/userConfirmation",schemaPath:"#/properties/actionClasses/items/properties/userConfirmation/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.userConfirmation.enum}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data8.automaticMode !== undefined && func0.call(data8, "automaticMode")){
+let data14 = data8.automaticMode;
+if(typeof data14 !== "string"){
+const err50 = {instancePath:instancePath+"/actionClasses/" + i0+"/automaticMode",schemaPath:"#/properties/actionClasses/items/properties/automaticMode/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(!(((data14 === "not-allowed") || (data14 === "with-confirmation")) || (data14 === "without-confirmation"))){
+const err51 = {instancePath:instancePath+"/actionClasses/" + i0+"/automaticMode",schemaPath:"#/properties/actionClasses/items/properties/automaticMode/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.automaticMode.enum}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data8.humanReview !== undefined && func0.call(data8, "humanReview")){
+let data15 = data8.humanReview;
+if(typeof data15 !== "string"){
+const err52 = {instancePath:instancePath+"/actionClasses/" + i0+"/humanReview",schemaPath:"#/properties/actionClasses/items/properties/humanReview/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(!(((data15 === "after-action") || (data15 === "before-action")) || (data15 === "none"))){
+const err53 = {instancePath:instancePath+"/actionClasses/" + i0+"/humanReview",schemaPath:"#/properties/actionClasses/items/properties/humanReview/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.humanReview.enum}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data8.finalResponsibility !== undefined && func0.call(data8, "finalResponsibility")){
+let data16 = data8.finalResponsibility;
+if(typeof data16 !== "string"){
+const err54 = {instancePath:instancePath+"/actionClasses/" + i0+"/finalResponsibility",schemaPath:"#/properties/actionClasses/items/properties/finalResponsibility/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(!(((((data16 === "agent") || (data16 === "model")) || (data16 === "operator")) || (data16 === "organization")) || (data16 === "user"))){
+const err55 = {instancePath:instancePath+"/actionClasses/" + i0+"/finalResponsibility",schemaPath:"#/properties/actionClasses/items/properties/finalResponsibility/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.finalResponsibility.enum}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/actionClasses",schemaPath:"#/properties/actionClasses/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.boundaryDigest !== undefined && func0.call(data, "boundaryDigest")){
+let data17 = data.boundaryDigest;
+if(typeof data17 === "string"){
+if(!pattern8.test(data17)){
+const err58 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+validate136.errors = vErrors;
+return errors === 0;
+}
+
 /** The structural validator of every contract with a published schema, by contract name. */
 export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>> = {
   "IntentSeedV1": IntentSeedV1,
@@ -62645,4 +64775,6 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
   "AiAgentSystemArchitectureReportV1": AiAgentSystemArchitectureReportV1,
   "AgentRouteDecisionV1": AgentRouteDecisionV1,
   "ContextMemoryModelV1": ContextMemoryModelV1,
+  "ToolPermissionBoundaryV1": ToolPermissionBoundaryV1,
+  "HumanInLoopBoundaryV1": HumanInLoopBoundaryV1,
 };

@@ -9,6 +9,7 @@ import { CONTEXT_MEMORY_BUNDLE_RULES, CONTEXT_MEMORY_RULES } from './context-mem
 import { CONTEXT_RECEIPTS_BUNDLE_RULES, CONTEXT_RECEIPTS_RULES } from './context-receipts.js';
 import { LOCAL_TASK_TRACE_BUNDLE_RULES, LOCAL_TASK_TRACE_RULES } from './local-task-trace.js';
 import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
+import { TOOL_PERMISSION_BUNDLE_RULES, TOOL_PERMISSION_RULES } from './tool-permission.js';
 import { TURN_LIVENESS_BUNDLE_RULES, TURN_LIVENESS_RULES } from './turn-liveness.js';
 import type { BundleRule, SemanticRule } from './types.js';
 
@@ -25,6 +26,7 @@ export const SEMANTIC_RULES: readonly SemanticRule[] = [
   ...ARCHITECTURE_REPORT_RULES,
   ...AGENT_ROUTING_RULES,
   ...CONTEXT_MEMORY_RULES,
+  ...TOOL_PERMISSION_RULES,
 ];
 
 /** Every cross-document rule, in spec order. */
@@ -38,4 +40,5 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   ...ARCHITECTURE_REPORT_BUNDLE_RULES,
   ...AGENT_ROUTING_BUNDLE_RULES,
   ...CONTEXT_MEMORY_BUNDLE_RULES,
+  ...TOOL_PERMISSION_BUNDLE_RULES,
 ];

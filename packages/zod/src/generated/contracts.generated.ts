@@ -2206,6 +2206,94 @@ export const ContextMemoryModelV1Schema = z.strictObject({
 export type ContextMemoryModelV1 = z.infer<typeof ContextMemoryModelV1Schema>;
 
 /**
+ * The tool permission boundary of one agent system revision: who holds each permission class,
+ * which operations are dangerous and the confirmation each needs, what automatic mode may waive,
+ * what the runtime does in each permission-adapter state, and its explicit fallbacks.
+ *
+ * zod 4 flavour of the published JSON Schema of `ToolPermissionBoundaryV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json
+ */
+export const ToolPermissionBoundaryV1Schema = z.strictObject({
+  schemaVersion: z.literal("ToolPermissionBoundaryV1"),
+  boundaryId: z.string().regex(new RegExp("^tpb-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  declaredAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  permissionOwners: z.array(z.strictObject({
+    permissionClass: z.enum(["command-execute", "credential-use", "file-delete", "file-read", "file-write", "network-egress"]),
+    holder: z.strictObject({
+      kind: z.enum(["agent-runtime", "external-service", "host", "model", "user"]),
+      name: z.string().min(1).max(256),
+    }),
+    runtimeRole: z.enum(["none", "risk-advisory", "workflow-validity"]),
+  })).min(1).max(6),
+  dangerousOperations: z.array(z.strictObject({
+    operationId: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    permissionClass: z.enum(["command-execute", "credential-use", "file-delete", "file-read", "file-write", "network-egress"]),
+    sideEffectLevel: z.enum(["external-write", "irreversible", "local-write"]),
+    confirmation: z.enum(["none", "per-invocation", "per-session"]),
+    waivable: z.boolean(),
+    description: z.string().min(1).max(500),
+  })).min(1).max(64),
+  automaticMode: z.strictObject({
+    enabled: z.boolean(),
+    waivedConfirmations: z.array(z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u'))).max(64).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+  }),
+  adapterStates: z.array(z.strictObject({
+    state: z.enum(["failed", "invalid", "missing", "outside-workspace"]),
+    behaviour: z.enum(["defer-to-host", "local-shadow-deny", "report-unverified", "use-fallback"]),
+    fallbackId: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).nullable(),
+  })).min(1).max(4),
+  fallbacks: z.array(z.strictObject({
+    fallbackId: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    trigger: z.enum(["adapter-failed", "adapter-invalid", "adapter-missing", "adapter-outside-workspace", "confirmation-unavailable", "tool-unavailable"]),
+    target: z.enum(["host-native-prompt", "manual-instruction", "read-only", "stop-and-report"]),
+    description: z.string().min(1).max(500),
+  })).max(16),
+  boundaryDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `ToolPermissionBoundaryV1` document, as {@link ToolPermissionBoundaryV1Schema} parses it.
+ */
+export type ToolPermissionBoundaryV1 = z.infer<typeof ToolPermissionBoundaryV1Schema>;
+
+/**
+ * The human-in-the-loop boundary of one agent system revision: per action class, the user
+ * confirmation, what automatic mode may do, the human review and who bears final responsibility.
+ *
+ * zod 4 flavour of the published JSON Schema of `HumanInLoopBoundaryV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json
+ */
+export const HumanInLoopBoundaryV1Schema = z.strictObject({
+  schemaVersion: z.literal("HumanInLoopBoundaryV1"),
+  boundaryId: z.string().regex(new RegExp("^hil-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  declaredAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  toolPermissionBoundaryId: z.string().regex(new RegExp("^tpb-[a-f0-9]{24}$", 'u')),
+  actionClasses: z.array(z.strictObject({
+    actionClass: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    operations: z.array(z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u'))).max(64).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+    reversibility: z.enum(["irreversible", "reversible"]),
+    userConfirmation: z.enum(["each-action", "not-required", "once-per-session"]),
+    automaticMode: z.enum(["not-allowed", "with-confirmation", "without-confirmation"]),
+    humanReview: z.enum(["after-action", "before-action", "none"]),
+    finalResponsibility: z.enum(["agent", "model", "operator", "organization", "user"]),
+  })).min(1).max(64),
+  boundaryDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `HumanInLoopBoundaryV1` document, as {@link HumanInLoopBoundaryV1Schema} parses it.
+ */
+export type HumanInLoopBoundaryV1 = z.infer<typeof HumanInLoopBoundaryV1Schema>;
+
+/**
  * Every contract's zod schema, by contract name (`schemaVersion`).
  *
  * @example
@@ -2241,4 +2329,6 @@ export const ZOD_SCHEMAS = {
   AiAgentSystemArchitectureReportV1: AiAgentSystemArchitectureReportV1Schema,
   AgentRouteDecisionV1: AgentRouteDecisionV1Schema,
   ContextMemoryModelV1: ContextMemoryModelV1Schema,
+  ToolPermissionBoundaryV1: ToolPermissionBoundaryV1Schema,
+  HumanInLoopBoundaryV1: HumanInLoopBoundaryV1Schema,
 } as const;
