@@ -6,6 +6,8 @@ export const GATES = {
   LocalTaskTraceGate: 'docs/spec/local-task-trace-gate.md',
   AgentCapabilityDomainCompletenessGate: 'docs/spec/agent-capability-domain-completeness-gate.md',
   AiAgentSystemArchitectureGate: 'docs/spec/ai-agent-system-architecture-gate.md',
+  TaskContractGate: 'docs/spec/task-contract-gate.md',
+  AgentEvaluationGate: 'docs/spec/agent-evaluation-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

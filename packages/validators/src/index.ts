@@ -15,6 +15,12 @@ export { FORMATS, type FormatDefinition, isDate, isDateTime, isUuid } from './fo
 export { ISSUE_CODES, type Issue, type IssueCode, type Severity } from './issues.js';
 export { capabilityMatrixSatisfies, classifyCapabilityMatrix } from './rules/capability-domain.js';
 export {
+  EMBEDDED_SCHEMA_MAX_BYTES,
+  EMBEDDED_SCHEMA_MAX_DEPTH,
+  embeddedSchemaExcess,
+} from './rules/embedded-schema-size.js';
+export { evaluationVerdict, summarizeEvaluationRuns } from './rules/evaluation.js';
+export {
   BUNDLE_RULES,
   type Bundle,
   type BundleRule,
@@ -22,6 +28,7 @@ export {
   SEMANTIC_RULES,
   type SemanticRule,
 } from './rules/index.js';
+export { TOOL_NEXT_STEPS } from './rules/task-contract.js';
 export { KEYWORD_CODES } from './structural.js';
 export {
   SUPPORTED_CONTRACTS,

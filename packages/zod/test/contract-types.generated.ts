@@ -31,5 +31,8 @@ export type Checks = [
   Mutual<Interfaces.LocalTaskTraceReplayV1, Zod.LocalTaskTraceReplayV1>,
   Mutual<Interfaces.AgentCapabilityDomainMatrixV1, Zod.AgentCapabilityDomainMatrixV1>,
   Mutual<Interfaces.AiAgentSystemArchitectureReportV1, Zod.AiAgentSystemArchitectureReportV1>,
+  Mutual<Interfaces.TaskContractV1, Zod.TaskContractV1>,
+  Mutual<Interfaces.ToolContractV1, Zod.ToolContractV1>,
+  Mutual<Interfaces.EvaluationReportV1, Zod.EvaluationReportV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;
