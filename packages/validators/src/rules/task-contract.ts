@@ -496,5 +496,94 @@ export const TOOL_CONTRACT_RULES: readonly SemanticRule[] = [
   ),
 ];
 
-/** This area has no cross-document rules: a task refers to its tools by digest only. */
-export const TASK_CONTRACT_BUNDLE_RULES: readonly BundleRule[] = [];
+const TASK_WITH_TOOLS = 'task-contract-with-tools';
+const BUNDLES = `${PAGE}#bundles`;
+
+/** Where a `task-contract-with-tools` bundle breaks its shape: first a TaskContractV1, then only ToolContractV1s. */
+function shapeIssues(documents: readonly ContractDocument[]): Issue[] {
+  return documents.flatMap((d, i) => {
+    const want = i === 0 ? 'TaskContractV1' : 'ToolContractV1';
+    return d.schemaVersion === want
+      ? []
+      : [
+          issue(
+            'TASK_CONTRACT_BUNDLE_SHAPE_INVALID',
+            `/documents/${i}/schemaVersion`,
+            `document ${i} is a ${d.schemaVersion}, where the bundle needs a ${want} (the task first, then its tools' contracts).`,
+            BUNDLES,
+          ),
+        ];
+  });
+}
+
+/** Each tool reference of the task, with the bundle's tool contract of that digest (or `undefined`). */
+function resolveTools(documents: readonly ContractDocument[]) {
+  const task = documents[0] as unknown as TaskContractV1;
+  const tools = documents.slice(1) as unknown as ToolContractV1[];
+  return task.constraints.tools.map((ref, i) => ({
+    ref,
+    i,
+    contract: tools.find((t) => t.contractDigest === ref.toolContractDigest),
+  }));
+}
+
+function bundleRule(
+  code: string,
+  description: string,
+  check: (docs: readonly ContractDocument[]) => Issue[],
+): BundleRule {
+  return {
+    code,
+    bundle: TASK_WITH_TOOLS,
+    specSection: BUNDLES,
+    description,
+    check: (documents) =>
+      code === 'TASK_CONTRACT_BUNDLE_SHAPE_INVALID'
+        ? check(documents)
+        : shapeIssues(documents).length
+          ? []
+          : check(documents),
+  };
+}
+
+/** Cross-document rules: a task judged with the contracts of the tools it lists. */
+export const TASK_CONTRACT_BUNDLE_RULES: readonly BundleRule[] = [
+  bundleRule(
+    'TASK_CONTRACT_BUNDLE_SHAPE_INVALID',
+    'A task-contract-with-tools bundle is one TaskContractV1 followed by ToolContractV1 documents only (bundle rule 1).',
+    shapeIssues,
+  ),
+  bundleRule(
+    'TASK_CONTRACT_TOOL_CONTRACT_MISSING',
+    "Every tool the task lists has a ToolContractV1 in the bundle whose contractDigest is the reference's toolContractDigest (bundle rule 2).",
+    (documents) =>
+      resolveTools(documents)
+        .filter((x) => x.contract === undefined)
+        .map((x) =>
+          issue(
+            'TASK_CONTRACT_TOOL_CONTRACT_MISSING',
+            `/documents/0/constraints/tools/${x.i}/toolContractDigest`,
+            `no tool contract of the bundle has contractDigest ${x.ref.toolContractDigest} (tool "${x.ref.toolName}"); add that contract, or update the reference to the contract you mean.`,
+            BUNDLES,
+          ),
+        ),
+  ),
+  bundleRule(
+    'TASK_CONTRACT_TOOL_FACTS_MISMATCH',
+    'A tool reference states the toolName and sideEffectLevel of the tool contract it names by digest (bundle rule 3).',
+    (documents) =>
+      resolveTools(documents).flatMap(({ ref, i, contract }) => {
+        if (contract === undefined) return [];
+        return (['toolName', 'sideEffectLevel'] as const)
+          .filter((m) => ref[m] !== contract[m])
+          .map((m) =>
+            issue(
+              'TASK_CONTRACT_TOOL_FACTS_MISMATCH',
+              `/documents/0/constraints/tools/${i}/${m}`,
+              `the task says ${m} "${ref[m]}" but the tool contract it names says "${contract[m]}"; copy the tool contract's value (and recheck allowedSideEffects).`,
+              BUNDLES,
+            ),
+          );
+      }),
+  ),
+];
