@@ -36,6 +36,8 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'TPB',
     gate: 'ToolPermissionBoundaryGate',
   },
+  { page: 'docs/spec/task-contract-gate.md', prefix: 'TTC', gate: 'TaskContractGate' },
+  { page: 'docs/spec/agent-evaluation-gate.md', prefix: 'EVL', gate: 'AgentEvaluationGate' },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 
