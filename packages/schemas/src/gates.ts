@@ -6,6 +6,8 @@ export const GATES = {
   LocalTaskTraceGate: 'docs/spec/local-task-trace-gate.md',
   AgentCapabilityDomainCompletenessGate: 'docs/spec/agent-capability-domain-completeness-gate.md',
   AiAgentSystemArchitectureGate: 'docs/spec/ai-agent-system-architecture-gate.md',
+  ReplayObservabilityGate: 'docs/spec/replay-observability-gate.md',
+  RepairCollaborationRoleBoundaryGate: 'docs/spec/repair-collaboration-role-boundary-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

@@ -29,6 +29,12 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'ARC',
     gate: 'AiAgentSystemArchitectureGate',
   },
+  { page: 'docs/spec/replay-observability-gate.md', prefix: 'ROG', gate: 'ReplayObservabilityGate' },
+  {
+    page: 'docs/spec/repair-collaboration-role-boundary-gate.md',
+    prefix: 'RCR',
+    gate: 'RepairCollaborationRoleBoundaryGate',
+  },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 
