@@ -137,8 +137,8 @@ describe(`the ${KIND} bundle`, () => {
     expect(r.issues[0]!.message).toContain('hash differently');
   });
 
-  it('names the supplied document that hashes differently', () => {
-    const other = { ...replay, sequence: (replay.sequence as number) + 1 };
+  it('names the supplied replay of another trace that hashes differently', () => {
+    const other = valid('LocalTaskTraceReplayV1', 'ok-open-with-deferred-duplicate');
     expect(digestOf(other)).not.toBe(digestOf(replay));
     const r = validateBundle({ kind: KIND, documents: [northwind(), trace, receipt, other] });
     expect(r.ok).toBe(false);
