@@ -159,6 +159,10 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
     ['ARC-006'],
   ],
   ['validate/ContextReadReceiptV1/valid/', ['GEN-001']],
+  // An honest unverified design claim is accepted beside verified ones (ROG-010).
+  ['validate/EvidenceMatrixV1/valid/coding-agent-replay-and-documents', ['ROG-010']],
+  // The accepter, a party other than the executor, makes the independent re-review (RCR-011).
+  ['validate/RepairRoleBoundaryV1/valid/high-risk-store-repair-accepted', ['RCR-011']],
   ['validate/TurnLivenessContractV1/invalid/contract-stalled-below-suspect', ['TLR-001']],
   ['validate/TurnLivenessContractV1/invalid/contract-digest-mismatch', ['TLR-003']],
   ['validate/TurnLivenessStateV1/invalid/', ['TLR-006']],

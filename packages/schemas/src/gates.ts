@@ -11,6 +11,8 @@ export const GATES = {
   ToolPermissionBoundaryGate: 'docs/spec/tool-permission-boundary-gate.md',
   TaskContractGate: 'docs/spec/task-contract-gate.md',
   AgentEvaluationGate: 'docs/spec/agent-evaluation-gate.md',
+  ReplayObservabilityGate: 'docs/spec/replay-observability-gate.md',
+  RepairCollaborationRoleBoundaryGate: 'docs/spec/repair-collaboration-role-boundary-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

@@ -38,5 +38,7 @@ export type Checks = [
   Mutual<Interfaces.TaskContractV1, Zod.TaskContractV1>,
   Mutual<Interfaces.ToolContractV1, Zod.ToolContractV1>,
   Mutual<Interfaces.EvaluationReportV1, Zod.EvaluationReportV1>,
+  Mutual<Interfaces.EvidenceMatrixV1, Zod.EvidenceMatrixV1>,
+  Mutual<Interfaces.RepairRoleBoundaryV1, Zod.RepairRoleBoundaryV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;

@@ -14936,5 +14936,688 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
       "verdict",
       "versions"
     ]
+  },
+  "EvidenceMatrixV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json",
+    "title": "EvidenceMatrixV1",
+    "description": "The ReplayObservabilityGate output of one agent system revision: each claim about the system,\nits class, and evidence that points at real documents and artefacts by digest.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "EvidenceMatrixV1"
+      },
+      "matrixId": {
+        "description": "`evmx-` + the first 24 hex characters of the digest of `{subject, generatedAt}`.",
+        "pattern": "^evmx-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the claims are about.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "generatedAt": {
+        "description": "When the matrix was written.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "claims": {
+        "description": "The claims, unique by `claimId`.",
+        "minItems": 1,
+        "maxItems": 128,
+        "type": "array",
+        "items": {
+          "description": "One claim and the evidence behind it.",
+          "type": "object",
+          "properties": {
+            "claimId": {
+              "description": "The claim's id, unique within the matrix, e.g. `replay-writes-nothing`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": "string"
+            },
+            "claim": {
+              "description": "The claim, as one sentence, e.g. `A dispatched mutation is never retried automatically.`",
+              "minLength": 1,
+              "maxLength": 1000,
+              "type": "string"
+            },
+            "claimClass": {
+              "description": "`behaviour`, `structure` or `design` (see the page's Enumerations).",
+              "enum": [
+                "behaviour",
+                "design",
+                "structure"
+              ],
+              "type": "string"
+            },
+            "behaviourChange": {
+              "description": "`true` when the claim is about behaviour this revision changes; only a `behaviour` claim can\nbe a behaviour change, and a verified one needs pinned `replay` or `tests` evidence.",
+              "type": "boolean"
+            },
+            "field": {
+              "description": "The architecture report field the claim supports, or `null` for a claim about the system as a whole.",
+              "anyOf": [
+                {
+                  "enum": [
+                    "agentCapabilityDomainMatrix",
+                    "capabilitySurfaceEvidence",
+                    "contextAcquisition",
+                    "contextMemoryModel",
+                    "contextReadReceipt",
+                    "evidenceMatrix",
+                    "humanInLoopBoundary",
+                    "intentRouting",
+                    "observabilityReplay",
+                    "stateMachineHandoff",
+                    "taskContinuityWriteContract",
+                    "toolPermissionBoundary",
+                    "turnLivenessContract"
+                  ],
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "evidence": {
+              "description": "The evidence, in the order a reader should check it.",
+              "maxItems": 32,
+              "type": "array",
+              "items": {
+                "description": "One piece of evidence of a claim: an `EvidenceRef` (kind, locator, digest) that, when it is a\ndocument of a contract of this spec (a `LocalTaskTraceReplayV1`, a fixture), also names that\ndocument by contract, id and digest.",
+                "type": "object",
+                "properties": {
+                  "document": {
+                    "description": "The contract document the entry is, or `null` for an artefact that is not one. When set,\n`digest` equals its `documentDigest`: the artefact is the document in its RFC 8785 form.",
+                    "anyOf": [
+                      {
+                        "description": "A reference to another contract's document, never the document itself.",
+                        "type": "object",
+                        "properties": {
+                          "contract": {
+                            "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                            "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                            "maxLength": 128,
+                            "type": "string"
+                          },
+                          "documentId": {
+                            "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                            "minLength": 1,
+                            "maxLength": 256,
+                            "type": [
+                              "null",
+                              "string"
+                            ]
+                          },
+                          "documentDigest": {
+                            "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                            "pattern": "^[a-f0-9]{64}$",
+                            "type": "string"
+                          }
+                        },
+                        "additionalProperties": false,
+                        "required": [
+                          "contract",
+                          "documentDigest",
+                          "documentId"
+                        ]
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "kind": {
+                    "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                    "enum": [
+                      "hook",
+                      "memory",
+                      "replay",
+                      "report",
+                      "runtime",
+                      "tests"
+                    ],
+                    "type": "string"
+                  },
+                  "locator": {
+                    "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                    "minLength": 1,
+                    "maxLength": 1024,
+                    "type": "string"
+                  },
+                  "digest": {
+                    "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                    "pattern": "^[a-f0-9]{64}$",
+                    "type": [
+                      "null",
+                      "string"
+                    ]
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "digest",
+                  "document",
+                  "kind",
+                  "locator"
+                ]
+              }
+            },
+            "status": {
+              "description": "`verified` only when the evidence meets the claim class's rule (a `behaviour` claim: a pinned\nentry of a direct kind; `structure` and `design`: a pinned entry of any kind); `unverified` otherwise.",
+              "enum": [
+                "unverified",
+                "verified"
+              ],
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "behaviourChange",
+            "claim",
+            "claimClass",
+            "claimId",
+            "evidence",
+            "field",
+            "status"
+          ]
+        }
+      },
+      "matrixDigest": {
+        "description": "Digest of the whole document except `matrixDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "claims",
+      "generatedAt",
+      "matrixDigest",
+      "matrixId",
+      "schemaVersion",
+      "subject"
+    ]
+  },
+  "RepairRoleBoundaryV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json",
+    "title": "RepairRoleBoundaryV1",
+    "description": "The RepairCollaborationRoleBoundaryGate output of one repair task: who decides, accepts,\nexecutes and verifies, the authorization of each, the independent re-review, and a risk class\ncomputed from coded criteria.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "RepairRoleBoundaryV1"
+      },
+      "boundaryId": {
+        "description": "`rrb-` + the first 24 hex characters of the digest of `{subject, repairTaskId}`.",
+        "pattern": "^rrb-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the repair is made to.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "repairTaskId": {
+        "description": "The repair task's id in the system's task store or tracker, e.g. `repair-2026-118`.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "recordedAt": {
+        "description": "When the document was written.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "status": {
+        "description": "`proposed`, `authorized` (roles granted), `executed`, `verified`, `accepted` or `rejected`.",
+        "enum": [
+          "accepted",
+          "authorized",
+          "executed",
+          "proposed",
+          "rejected",
+          "verified"
+        ],
+        "type": "string"
+      },
+      "roleAssignments": {
+        "description": "One assignment per role, each of the four roles exactly once.",
+        "minItems": 1,
+        "maxItems": 8,
+        "type": "array",
+        "items": {
+          "description": "One role and the party holding it.",
+          "type": "object",
+          "properties": {
+            "role": {
+              "description": "The role.",
+              "enum": [
+                "accepter",
+                "decider",
+                "executor",
+                "verifier"
+              ],
+              "type": "string"
+            },
+            "party": {
+              "description": "The party holding it.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "`human` (a person), `agent` (an AI agent or model-driven process), `service` (an automated non-agent system, e.g. CI).",
+                  "enum": [
+                    "agent",
+                    "human",
+                    "service"
+                  ],
+                  "type": "string"
+                },
+                "id": {
+                  "description": "Stable id of the party within its kind, e.g. `maintainer:lena` or `agent:repair-bot`. Two\nparties are the same party when kind and id are equal.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "kind"
+              ]
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "party",
+            "role"
+          ]
+        }
+      },
+      "authorizationEvidence": {
+        "description": "One authorization per assigned role.",
+        "maxItems": 8,
+        "type": "array",
+        "items": {
+          "description": "The evidence that a party was authorized to hold a role.",
+          "type": "object",
+          "properties": {
+            "role": {
+              "description": "The role authorized.",
+              "enum": [
+                "accepter",
+                "decider",
+                "executor",
+                "verifier"
+              ],
+              "type": "string"
+            },
+            "grantedBy": {
+              "description": "Who granted the role: the decider for an execution-side role; never the party holding the role.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "`human` (a person), `agent` (an AI agent or model-driven process), `service` (an automated non-agent system, e.g. CI).",
+                  "enum": [
+                    "agent",
+                    "human",
+                    "service"
+                  ],
+                  "type": "string"
+                },
+                "id": {
+                  "description": "Stable id of the party within its kind, e.g. `maintainer:lena` or `agent:repair-bot`. Two\nparties are the same party when kind and id are equal.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "kind"
+              ]
+            },
+            "grantedAt": {
+              "description": "When the role was granted.",
+              "format": "date-time",
+              "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+              "type": "string"
+            },
+            "evidence": {
+              "description": "Evidence of the grant (an approval record, a signed ticket, a host permission log); at least\none entry pinned by a non-null digest.",
+              "minItems": 1,
+              "maxItems": 16,
+              "type": "array",
+              "items": {
+                "description": "A pointer to one piece of evidence.",
+                "type": "object",
+                "properties": {
+                  "kind": {
+                    "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                    "enum": [
+                      "hook",
+                      "memory",
+                      "replay",
+                      "report",
+                      "runtime",
+                      "tests"
+                    ],
+                    "type": "string"
+                  },
+                  "locator": {
+                    "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                    "minLength": 1,
+                    "maxLength": 1024,
+                    "type": "string"
+                  },
+                  "digest": {
+                    "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                    "pattern": "^[a-f0-9]{64}$",
+                    "type": [
+                      "null",
+                      "string"
+                    ]
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "digest",
+                  "kind",
+                  "locator"
+                ]
+              }
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "evidence",
+            "grantedAt",
+            "grantedBy",
+            "role"
+          ]
+        }
+      },
+      "executionEvidence": {
+        "description": "The executor's evidence of the executed repair (its test run, diff, replay).",
+        "maxItems": 16,
+        "type": "array",
+        "items": {
+          "description": "A pointer to one piece of evidence.",
+          "type": "object",
+          "properties": {
+            "kind": {
+              "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+              "enum": [
+                "hook",
+                "memory",
+                "replay",
+                "report",
+                "runtime",
+                "tests"
+              ],
+              "type": "string"
+            },
+            "locator": {
+              "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+              "minLength": 1,
+              "maxLength": 1024,
+              "type": "string"
+            },
+            "digest": {
+              "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+              "pattern": "^[a-f0-9]{64}$",
+              "type": [
+                "null",
+                "string"
+              ]
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "digest",
+            "kind",
+            "locator"
+          ]
+        }
+      },
+      "independentReReview": {
+        "description": "The independent re-review, or `null` when none has happened.",
+        "anyOf": [
+          {
+            "description": "The re-review of the executed repair by someone other than the executor.",
+            "type": "object",
+            "properties": {
+              "role": {
+                "description": "The role the reviewer acts in; never `executor`.",
+                "enum": [
+                  "accepter",
+                  "decider",
+                  "executor",
+                  "verifier"
+                ],
+                "type": "string"
+              },
+              "party": {
+                "description": "The reviewing party; never the executor's party.",
+                "type": "object",
+                "properties": {
+                  "kind": {
+                    "description": "`human` (a person), `agent` (an AI agent or model-driven process), `service` (an automated non-agent system, e.g. CI).",
+                    "enum": [
+                      "agent",
+                      "human",
+                      "service"
+                    ],
+                    "type": "string"
+                  },
+                  "id": {
+                    "description": "Stable id of the party within its kind, e.g. `maintainer:lena` or `agent:repair-bot`. Two\nparties are the same party when kind and id are equal.",
+                    "minLength": 1,
+                    "maxLength": 256,
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "kind"
+                ]
+              },
+              "outcome": {
+                "description": "`confirmed` (the repair does what was decided) or `rejected`.",
+                "enum": [
+                  "confirmed",
+                  "rejected"
+                ],
+                "type": "string"
+              },
+              "reviewedAt": {
+                "description": "When the re-review ended.",
+                "format": "date-time",
+                "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+                "type": "string"
+              },
+              "evidence": {
+                "description": "The reviewer's own evidence: at least one pinned entry of a direct kind (`hook`, `runtime`,\n`replay`, `tests`) whose digest is not one of the executor's `executionEvidence` digests.",
+                "minItems": 1,
+                "maxItems": 16,
+                "type": "array",
+                "items": {
+                  "description": "A pointer to one piece of evidence.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                      "enum": [
+                        "hook",
+                        "memory",
+                        "replay",
+                        "report",
+                        "runtime",
+                        "tests"
+                      ],
+                      "type": "string"
+                    },
+                    "locator": {
+                      "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                      "minLength": 1,
+                      "maxLength": 1024,
+                      "type": "string"
+                    },
+                    "digest": {
+                      "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                      "pattern": "^[a-f0-9]{64}$",
+                      "type": [
+                        "null",
+                        "string"
+                      ]
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "digest",
+                    "kind",
+                    "locator"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "evidence",
+              "outcome",
+              "party",
+              "reviewedAt",
+              "role"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "risk": {
+        "description": "The risk class and the coded criteria it is computed from.",
+        "type": "object",
+        "properties": {
+          "sideEffectLevel": {
+            "description": "The widest side effect of the repair, in the tool vocabulary: `none`, `read`, `local-write`, `external-write`, `irreversible`.",
+            "enum": [
+              "external-write",
+              "irreversible",
+              "local-write",
+              "none",
+              "read"
+            ],
+            "type": "string"
+          },
+          "blastRadius": {
+            "description": "What the repair changes: `single-file`, `module`, `repository`, `cross-system`.",
+            "enum": [
+              "cross-system",
+              "module",
+              "repository",
+              "single-file"
+            ],
+            "type": "string"
+          },
+          "dataSensitivity": {
+            "description": "The most sensitive data the repair touches: `none`, `internal`, `personal`, `secret`.",
+            "enum": [
+              "internal",
+              "none",
+              "personal",
+              "secret"
+            ],
+            "type": "string"
+          },
+          "riskClass": {
+            "description": "The class the three criteria compute (the page's risk table); validators recompute it.",
+            "enum": [
+              "critical",
+              "high",
+              "low",
+              "medium"
+            ],
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "blastRadius",
+          "dataSensitivity",
+          "riskClass",
+          "sideEffectLevel"
+        ]
+      },
+      "boundaryDigest": {
+        "description": "Digest of the whole document except `boundaryDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "authorizationEvidence",
+      "boundaryDigest",
+      "boundaryId",
+      "executionEvidence",
+      "independentReReview",
+      "recordedAt",
+      "repairTaskId",
+      "risk",
+      "roleAssignments",
+      "schemaVersion",
+      "status",
+      "subject"
+    ]
   }
 };

@@ -71160,6 +71160,2908 @@ validate139.errors = vErrors;
 return errors === 0;
 }
 
+export const EvidenceMatrixV1 = validate148;
+const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"EvidenceMatrixV1"},"matrixId":{"pattern":"^evmx-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"generatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"claims":{"minItems":1,"maxItems":128,"type":"array","items":{"type":"object","properties":{"claimId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"claim":{"minLength":1,"maxLength":1000,"type":"string"},"claimClass":{"enum":["behaviour","design","structure"],"type":"string"},"behaviourChange":{"type":"boolean"},"field":{"anyOf":[{"enum":["agentCapabilityDomainMatrix","capabilitySurfaceEvidence","contextAcquisition","contextMemoryModel","contextReadReceipt","evidenceMatrix","humanInLoopBoundary","intentRouting","observabilityReplay","stateMachineHandoff","taskContinuityWriteContract","toolPermissionBoundary","turnLivenessContract"],"type":"string"},{"type":"null"}]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"document":{"anyOf":[{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]},{"type":"null"}]},"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","document","kind","locator"]}},"status":{"enum":["unverified","verified"],"type":"string"}},"additionalProperties":false,"required":["behaviourChange","claim","claimClass","claimId","evidence","field","status"]}},"matrixDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["claims","generatedAt","matrixDigest","matrixId","schemaVersion","subject"]};
+const pattern539 = patternMatcher("^evmx-[a-f0-9]{24}$");
+
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.claims === undefined) || (!(func0.call(data, "claims")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "claims"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.generatedAt === undefined) || (!(func0.call(data, "generatedAt")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generatedAt"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.matrixDigest === undefined) || (!(func0.call(data, "matrixDigest")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "matrixDigest"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.matrixId === undefined) || (!(func0.call(data, "matrixId")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "matrixId"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((((key0 === "schemaVersion") || (key0 === "matrixId")) || (key0 === "subject")) || (key0 === "generatedAt")) || (key0 === "claims")) || (key0 === "matrixDigest"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err7 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if("EvidenceMatrixV1" !== data0){
+const err8 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "EvidenceMatrixV1"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.matrixId !== undefined && func0.call(data, "matrixId")){
+let data1 = data.matrixId;
+if(typeof data1 === "string"){
+if(!pattern539.test(data1)){
+const err9 = {instancePath:instancePath+"/matrixId",schemaPath:"#/properties/matrixId/pattern",keyword:"pattern",params:{pattern: "^evmx-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/matrixId",schemaPath:"#/properties/matrixId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err11 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err12 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err13 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err14 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err15 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err17 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err18 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.generatedAt !== undefined && func0.call(data, "generatedAt")){
+let data5 = data.generatedAt;
+if(typeof data5 === "string"){
+if(!pattern2.test(data5)){
+const err21 = {instancePath:instancePath+"/generatedAt",schemaPath:"#/properties/generatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(formats0.validate(data5))){
+const err22 = {instancePath:instancePath+"/generatedAt",schemaPath:"#/properties/generatedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/generatedAt",schemaPath:"#/properties/generatedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.claims !== undefined && func0.call(data, "claims")){
+let data6 = data.claims;
+if(Array.isArray(data6)){
+if(data6.length > 128){
+const err24 = {instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/maxItems",keyword:"maxItems",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data6.length < 1){
+const err25 = {instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if((data7.behaviourChange === undefined) || (!(func0.call(data7, "behaviourChange")))){
+const err26 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "behaviourChange"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((data7.claim === undefined) || (!(func0.call(data7, "claim")))){
+const err27 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "claim"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data7.claimClass === undefined) || (!(func0.call(data7, "claimClass")))){
+const err28 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "claimClass"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((data7.claimId === undefined) || (!(func0.call(data7, "claimId")))){
+const err29 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "claimId"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data7.evidence === undefined) || (!(func0.call(data7, "evidence")))){
+const err30 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data7.field === undefined) || (!(func0.call(data7, "field")))){
+const err31 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "field"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data7.status === undefined) || (!(func0.call(data7, "status")))){
+const err32 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+for(const key2 of Object.keys(data7)){
+if(!(((((((key2 === "claimId") || (key2 === "claim")) || (key2 === "claimClass")) || (key2 === "behaviourChange")) || (key2 === "field")) || (key2 === "evidence")) || (key2 === "status"))){
+const err33 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data7.claimId !== undefined && func0.call(data7, "claimId")){
+let data8 = data7.claimId;
+if(typeof data8 === "string"){
+if((data8.length > 128 && func55(data8) > 128)){
+const err34 = {instancePath:instancePath+"/claims/" + i0+"/claimId",schemaPath:"#/properties/claims/items/properties/claimId/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!pattern36.test(data8)){
+const err35 = {instancePath:instancePath+"/claims/" + i0+"/claimId",schemaPath:"#/properties/claims/items/properties/claimId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/claims/" + i0+"/claimId",schemaPath:"#/properties/claims/items/properties/claimId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data7.claim !== undefined && func0.call(data7, "claim")){
+let data9 = data7.claim;
+if(typeof data9 === "string"){
+if((data9.length > 1000 && func55(data9) > 1000)){
+const err37 = {instancePath:instancePath+"/claims/" + i0+"/claim",schemaPath:"#/properties/claims/items/properties/claim/maxLength",keyword:"maxLength",params:{limit: 1000}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data9.length < 2 && func55(data9) < 1)){
+const err38 = {instancePath:instancePath+"/claims/" + i0+"/claim",schemaPath:"#/properties/claims/items/properties/claim/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/claims/" + i0+"/claim",schemaPath:"#/properties/claims/items/properties/claim/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data7.claimClass !== undefined && func0.call(data7, "claimClass")){
+let data10 = data7.claimClass;
+if(typeof data10 !== "string"){
+const err40 = {instancePath:instancePath+"/claims/" + i0+"/claimClass",schemaPath:"#/properties/claims/items/properties/claimClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!(((data10 === "behaviour") || (data10 === "design")) || (data10 === "structure"))){
+const err41 = {instancePath:instancePath+"/claims/" + i0+"/claimClass",schemaPath:"#/properties/claims/items/properties/claimClass/enum",keyword:"enum",params:{allowedValues: schema86.properties.claims.items.properties.claimClass.enum}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data7.behaviourChange !== undefined && func0.call(data7, "behaviourChange")){
+if(typeof data7.behaviourChange !== "boolean"){
+const err42 = {instancePath:instancePath+"/claims/" + i0+"/behaviourChange",schemaPath:"#/properties/claims/items/properties/behaviourChange/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data7.field !== undefined && func0.call(data7, "field")){
+let data12 = data7.field;
+const _errs29 = errors;
+let valid5 = false;
+const _errs30 = errors;
+if(typeof data12 !== "string"){
+const err43 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(!(((((((((((((data12 === "agentCapabilityDomainMatrix") || (data12 === "capabilitySurfaceEvidence")) || (data12 === "contextAcquisition")) || (data12 === "contextMemoryModel")) || (data12 === "contextReadReceipt")) || (data12 === "evidenceMatrix")) || (data12 === "humanInLoopBoundary")) || (data12 === "intentRouting")) || (data12 === "observabilityReplay")) || (data12 === "stateMachineHandoff")) || (data12 === "taskContinuityWriteContract")) || (data12 === "toolPermissionBoundary")) || (data12 === "turnLivenessContract"))){
+const err44 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema86.properties.claims.items.properties.field.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+var _valid0 = _errs30 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs32 = errors;
+if(data12 !== null){
+const err45 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+var _valid0 = _errs32 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err46 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data7.evidence !== undefined && func0.call(data7, "evidence")){
+let data13 = data7.evidence;
+if(Array.isArray(data13)){
+if(data13.length > 32){
+const err47 = {instancePath:instancePath+"/claims/" + i0+"/evidence",schemaPath:"#/properties/claims/items/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if((data14.digest === undefined) || (!(func0.call(data14, "digest")))){
+const err48 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((data14.document === undefined) || (!(func0.call(data14, "document")))){
+const err49 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "document"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if((data14.kind === undefined) || (!(func0.call(data14, "kind")))){
+const err50 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((data14.locator === undefined) || (!(func0.call(data14, "locator")))){
+const err51 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+for(const key3 of Object.keys(data14)){
+if(!((((key3 === "document") || (key3 === "kind")) || (key3 === "locator")) || (key3 === "digest"))){
+const err52 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data14.document !== undefined && func0.call(data14, "document")){
+let data15 = data14.document;
+const _errs40 = errors;
+let valid9 = false;
+const _errs41 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if((data15.contract === undefined) || (!(func0.call(data15, "contract")))){
+const err53 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if((data15.documentDigest === undefined) || (!(func0.call(data15, "documentDigest")))){
+const err54 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((data15.documentId === undefined) || (!(func0.call(data15, "documentId")))){
+const err55 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+for(const key4 of Object.keys(data15)){
+if(!(((key4 === "contract") || (key4 === "documentId")) || (key4 === "documentDigest"))){
+const err56 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data15.contract !== undefined && func0.call(data15, "contract")){
+let data16 = data15.contract;
+if(typeof data16 === "string"){
+if((data16.length > 128 && func55(data16) > 128)){
+const err57 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/contract",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(!pattern459.test(data16)){
+const err58 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/contract",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/contract",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data15.documentId !== undefined && func0.call(data15, "documentId")){
+let data17 = data15.documentId;
+if((data17 !== null) && (typeof data17 !== "string")){
+const err60 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentId",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentId/type",keyword:"type",params:{type: schema86.properties.claims.items.properties.evidence.items.properties.document.anyOf[0].properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(typeof data17 === "string"){
+if((data17.length > 256 && func55(data17) > 256)){
+const err61 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentId",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if((data17.length < 2 && func55(data17) < 1)){
+const err62 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentId",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+if(data15.documentDigest !== undefined && func0.call(data15, "documentDigest")){
+let data18 = data15.documentDigest;
+if(typeof data18 === "string"){
+if(!pattern8.test(data18)){
+const err63 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentDigest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentDigest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+var _valid1 = _errs41 === errors;
+valid9 = valid9 || _valid1;
+if(!valid9){
+const _errs50 = errors;
+if(data15 !== null){
+const err66 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+var _valid1 = _errs50 === errors;
+valid9 = valid9 || _valid1;
+}
+if(!valid9){
+const err67 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+else {
+errors = _errs40;
+if(vErrors !== null){
+if(_errs40){
+vErrors.length = _errs40;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data14.kind !== undefined && func0.call(data14, "kind")){
+let data19 = data14.kind;
+if(typeof data19 !== "string"){
+const err68 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/kind",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(!((((((data19 === "hook") || (data19 === "memory")) || (data19 === "replay")) || (data19 === "report")) || (data19 === "runtime")) || (data19 === "tests"))){
+const err69 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/kind",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema86.properties.claims.items.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data14.locator !== undefined && func0.call(data14, "locator")){
+let data20 = data14.locator;
+if(typeof data20 === "string"){
+if((data20.length > 1024 && func55(data20) > 1024)){
+const err70 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/locator",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if((data20.length < 2 && func55(data20) < 1)){
+const err71 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/locator",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/locator",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data14.digest !== undefined && func0.call(data14, "digest")){
+let data21 = data14.digest;
+if((data21 !== null) && (typeof data21 !== "string")){
+const err73 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/digest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema86.properties.claims.items.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(typeof data21 === "string"){
+if(!pattern8.test(data21)){
+const err74 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/digest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/claims/" + i0+"/evidence",schemaPath:"#/properties/claims/items/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data7.status !== undefined && func0.call(data7, "status")){
+let data22 = data7.status;
+if(typeof data22 !== "string"){
+const err77 = {instancePath:instancePath+"/claims/" + i0+"/status",schemaPath:"#/properties/claims/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(!((data22 === "unverified") || (data22 === "verified"))){
+const err78 = {instancePath:instancePath+"/claims/" + i0+"/status",schemaPath:"#/properties/claims/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.claims.items.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.matrixDigest !== undefined && func0.call(data, "matrixDigest")){
+let data23 = data.matrixDigest;
+if(typeof data23 === "string"){
+if(!pattern8.test(data23)){
+const err81 = {instancePath:instancePath+"/matrixDigest",schemaPath:"#/properties/matrixDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/matrixDigest",schemaPath:"#/properties/matrixDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+validate148.errors = vErrors;
+return errors === 0;
+}
+
+export const RepairRoleBoundaryV1 = validate149;
+const schema87 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"RepairRoleBoundaryV1"},"boundaryId":{"pattern":"^rrb-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"repairTaskId":{"minLength":1,"maxLength":256,"type":"string"},"recordedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"status":{"enum":["accepted","authorized","executed","proposed","rejected","verified"],"type":"string"},"roleAssignments":{"minItems":1,"maxItems":8,"type":"array","items":{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"party":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]}},"additionalProperties":false,"required":["party","role"]}},"authorizationEvidence":{"maxItems":8,"type":"array","items":{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"grantedBy":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]},"grantedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"evidence":{"minItems":1,"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["evidence","grantedAt","grantedBy","role"]}},"executionEvidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"independentReReview":{"anyOf":[{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"party":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]},"outcome":{"enum":["confirmed","rejected"],"type":"string"},"reviewedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"evidence":{"minItems":1,"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["evidence","outcome","party","reviewedAt","role"]},{"type":"null"}]},"risk":{"type":"object","properties":{"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"blastRadius":{"enum":["cross-system","module","repository","single-file"],"type":"string"},"dataSensitivity":{"enum":["internal","none","personal","secret"],"type":"string"},"riskClass":{"enum":["critical","high","low","medium"],"type":"string"}},"additionalProperties":false,"required":["blastRadius","dataSensitivity","riskClass","sideEffectLevel"]},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["authorizationEvidence","boundaryDigest","boundaryId","executionEvidence","independentReReview","recordedAt","repairTaskId","risk","roleAssignments","schemaVersion","status","subject"]};
+const pattern546 = patternMatcher("^rrb-[a-f0-9]{24}$");
+
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.authorizationEvidence === undefined) || (!(func0.call(data, "authorizationEvidence")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authorizationEvidence"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.boundaryDigest === undefined) || (!(func0.call(data, "boundaryDigest")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryDigest"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.boundaryId === undefined) || (!(func0.call(data, "boundaryId")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryId"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.executionEvidence === undefined) || (!(func0.call(data, "executionEvidence")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "executionEvidence"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.independentReReview === undefined) || (!(func0.call(data, "independentReReview")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "independentReReview"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.recordedAt === undefined) || (!(func0.call(data, "recordedAt")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "recordedAt"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.repairTaskId === undefined) || (!(func0.call(data, "repairTaskId")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "repairTaskId"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.risk === undefined) || (!(func0.call(data, "risk")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.roleAssignments === undefined) || (!(func0.call(data, "roleAssignments")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "roleAssignments"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema87.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err13 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if("RepairRoleBoundaryV1" !== data0){
+const err14 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "RepairRoleBoundaryV1"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.boundaryId !== undefined && func0.call(data, "boundaryId")){
+let data1 = data.boundaryId;
+if(typeof data1 === "string"){
+if(!pattern546.test(data1)){
+const err15 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/pattern",keyword:"pattern",params:{pattern: "^rrb-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err17 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err18 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err19 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err20 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err21 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err23 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err24 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.repairTaskId !== undefined && func0.call(data, "repairTaskId")){
+let data5 = data.repairTaskId;
+if(typeof data5 === "string"){
+if((data5.length > 256 && func55(data5) > 256)){
+const err27 = {instancePath:instancePath+"/repairTaskId",schemaPath:"#/properties/repairTaskId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data5.length < 2 && func55(data5) < 1)){
+const err28 = {instancePath:instancePath+"/repairTaskId",schemaPath:"#/properties/repairTaskId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/repairTaskId",schemaPath:"#/properties/repairTaskId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.recordedAt !== undefined && func0.call(data, "recordedAt")){
+let data6 = data.recordedAt;
+if(typeof data6 === "string"){
+if(!pattern2.test(data6)){
+const err30 = {instancePath:instancePath+"/recordedAt",schemaPath:"#/properties/recordedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!(formats0.validate(data6))){
+const err31 = {instancePath:instancePath+"/recordedAt",schemaPath:"#/properties/recordedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/recordedAt",schemaPath:"#/properties/recordedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data7 = data.status;
+if(typeof data7 !== "string"){
+const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!((((((data7 === "accepted") || (data7 === "authorized")) || (data7 === "executed")) || (data7 === "proposed")) || (data7 === "rejected")) || (data7 === "verified"))){
+const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema87.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.roleAssignments !== undefined && func0.call(data, "roleAssignments")){
+let data8 = data.roleAssignments;
+if(Array.isArray(data8)){
+if(data8.length > 8){
+const err35 = {instancePath:instancePath+"/roleAssignments",schemaPath:"#/properties/roleAssignments/maxItems",keyword:"maxItems",params:{limit: 8}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data8.length < 1){
+const err36 = {instancePath:instancePath+"/roleAssignments",schemaPath:"#/properties/roleAssignments/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.party === undefined) || (!(func0.call(data9, "party")))){
+const err37 = {instancePath:instancePath+"/roleAssignments/" + i0,schemaPath:"#/properties/roleAssignments/items/required",keyword:"required",params:{missingProperty: "party"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data9.role === undefined) || (!(func0.call(data9, "role")))){
+const err38 = {instancePath:instancePath+"/roleAssignments/" + i0,schemaPath:"#/properties/roleAssignments/items/required",keyword:"required",params:{missingProperty: "role"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!((key2 === "role") || (key2 === "party"))){
+const err39 = {instancePath:instancePath+"/roleAssignments/" + i0,schemaPath:"#/properties/roleAssignments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data9.role !== undefined && func0.call(data9, "role")){
+let data10 = data9.role;
+if(typeof data10 !== "string"){
+const err40 = {instancePath:instancePath+"/roleAssignments/" + i0+"/role",schemaPath:"#/properties/roleAssignments/items/properties/role/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!((((data10 === "accepter") || (data10 === "decider")) || (data10 === "executor")) || (data10 === "verifier"))){
+const err41 = {instancePath:instancePath+"/roleAssignments/" + i0+"/role",schemaPath:"#/properties/roleAssignments/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema87.properties.roleAssignments.items.properties.role.enum}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data9.party !== undefined && func0.call(data9, "party")){
+let data11 = data9.party;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if((data11.id === undefined) || (!(func0.call(data11, "id")))){
+const err42 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party",schemaPath:"#/properties/roleAssignments/items/properties/party/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if((data11.kind === undefined) || (!(func0.call(data11, "kind")))){
+const err43 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party",schemaPath:"#/properties/roleAssignments/items/properties/party/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+for(const key3 of Object.keys(data11)){
+if(!((key3 === "kind") || (key3 === "id"))){
+const err44 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party",schemaPath:"#/properties/roleAssignments/items/properties/party/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data11.kind !== undefined && func0.call(data11, "kind")){
+let data12 = data11.kind;
+if(typeof data12 !== "string"){
+const err45 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/kind",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(!(((data12 === "agent") || (data12 === "human")) || (data12 === "service"))){
+const err46 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/kind",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.roleAssignments.items.properties.party.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data11.id !== undefined && func0.call(data11, "id")){
+let data13 = data11.id;
+if(typeof data13 === "string"){
+if((data13.length > 256 && func55(data13) > 256)){
+const err47 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/id",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/id/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((data13.length < 2 && func55(data13) < 1)){
+const err48 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/id",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/id",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party",schemaPath:"#/properties/roleAssignments/items/properties/party/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/roleAssignments/" + i0,schemaPath:"#/properties/roleAssignments/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/roleAssignments",schemaPath:"#/properties/roleAssignments/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.authorizationEvidence !== undefined && func0.call(data, "authorizationEvidence")){
+let data14 = data.authorizationEvidence;
+if(Array.isArray(data14)){
+if(data14.length > 8){
+const err53 = {instancePath:instancePath+"/authorizationEvidence",schemaPath:"#/properties/authorizationEvidence/maxItems",keyword:"maxItems",params:{limit: 8}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if((data15.evidence === undefined) || (!(func0.call(data15, "evidence")))){
+const err54 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((data15.grantedAt === undefined) || (!(func0.call(data15, "grantedAt")))){
+const err55 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/required",keyword:"required",params:{missingProperty: "grantedAt"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if((data15.grantedBy === undefined) || (!(func0.call(data15, "grantedBy")))){
+const err56 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/required",keyword:"required",params:{missingProperty: "grantedBy"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if((data15.role === undefined) || (!(func0.call(data15, "role")))){
+const err57 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/required",keyword:"required",params:{missingProperty: "role"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+for(const key4 of Object.keys(data15)){
+if(!((((key4 === "role") || (key4 === "grantedBy")) || (key4 === "grantedAt")) || (key4 === "evidence"))){
+const err58 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data15.role !== undefined && func0.call(data15, "role")){
+let data16 = data15.role;
+if(typeof data16 !== "string"){
+const err59 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/role",schemaPath:"#/properties/authorizationEvidence/items/properties/role/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(!((((data16 === "accepter") || (data16 === "decider")) || (data16 === "executor")) || (data16 === "verifier"))){
+const err60 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/role",schemaPath:"#/properties/authorizationEvidence/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema87.properties.authorizationEvidence.items.properties.role.enum}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data15.grantedBy !== undefined && func0.call(data15, "grantedBy")){
+let data17 = data15.grantedBy;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if((data17.id === undefined) || (!(func0.call(data17, "id")))){
+const err61 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if((data17.kind === undefined) || (!(func0.call(data17, "kind")))){
+const err62 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+for(const key5 of Object.keys(data17)){
+if(!((key5 === "kind") || (key5 === "id"))){
+const err63 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data17.kind !== undefined && func0.call(data17, "kind")){
+let data18 = data17.kind;
+if(typeof data18 !== "string"){
+const err64 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(!(((data18 === "agent") || (data18 === "human")) || (data18 === "service"))){
+const err65 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.authorizationEvidence.items.properties.grantedBy.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data17.id !== undefined && func0.call(data17, "id")){
+let data19 = data17.id;
+if(typeof data19 === "string"){
+if((data19.length > 256 && func55(data19) > 256)){
+const err66 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/id",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/id/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if((data19.length < 2 && func55(data19) < 1)){
+const err67 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/id",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/id",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data15.grantedAt !== undefined && func0.call(data15, "grantedAt")){
+let data20 = data15.grantedAt;
+if(typeof data20 === "string"){
+if(!pattern2.test(data20)){
+const err70 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedAt",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(!(formats0.validate(data20))){
+const err71 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedAt",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedAt",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data15.evidence !== undefined && func0.call(data15, "evidence")){
+let data21 = data15.evidence;
+if(Array.isArray(data21)){
+if(data21.length > 16){
+const err73 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data21.length < 1){
+const err74 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const len2 = data21.length;
+for(let i2=0; i2<len2; i2++){
+let data22 = data21[i2];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if((data22.digest === undefined) || (!(func0.call(data22, "digest")))){
+const err75 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if((data22.kind === undefined) || (!(func0.call(data22, "kind")))){
+const err76 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if((data22.locator === undefined) || (!(func0.call(data22, "locator")))){
+const err77 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+for(const key6 of Object.keys(data22)){
+if(!(((key6 === "kind") || (key6 === "locator")) || (key6 === "digest"))){
+const err78 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data22.kind !== undefined && func0.call(data22, "kind")){
+let data23 = data22.kind;
+if(typeof data23 !== "string"){
+const err79 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if(!((((((data23 === "hook") || (data23 === "memory")) || (data23 === "replay")) || (data23 === "report")) || (data23 === "runtime")) || (data23 === "tests"))){
+const err80 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.authorizationEvidence.items.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data22.locator !== undefined && func0.call(data22, "locator")){
+let data24 = data22.locator;
+if(typeof data24 === "string"){
+if((data24.length > 1024 && func55(data24) > 1024)){
+const err81 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/locator",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((data24.length < 2 && func55(data24) < 1)){
+const err82 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/locator",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/locator",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data22.digest !== undefined && func0.call(data22, "digest")){
+let data25 = data22.digest;
+if((data25 !== null) && (typeof data25 !== "string")){
+const err84 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/digest",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema87.properties.authorizationEvidence.items.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(typeof data25 === "string"){
+if(!pattern8.test(data25)){
+const err85 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/digest",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/authorizationEvidence",schemaPath:"#/properties/authorizationEvidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data.executionEvidence !== undefined && func0.call(data, "executionEvidence")){
+let data26 = data.executionEvidence;
+if(Array.isArray(data26)){
+if(data26.length > 16){
+const err90 = {instancePath:instancePath+"/executionEvidence",schemaPath:"#/properties/executionEvidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+const len3 = data26.length;
+for(let i3=0; i3<len3; i3++){
+let data27 = data26[i3];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if((data27.digest === undefined) || (!(func0.call(data27, "digest")))){
+const err91 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if((data27.kind === undefined) || (!(func0.call(data27, "kind")))){
+const err92 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if((data27.locator === undefined) || (!(func0.call(data27, "locator")))){
+const err93 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+for(const key7 of Object.keys(data27)){
+if(!(((key7 === "kind") || (key7 === "locator")) || (key7 === "digest"))){
+const err94 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data27.kind !== undefined && func0.call(data27, "kind")){
+let data28 = data27.kind;
+if(typeof data28 !== "string"){
+const err95 = {instancePath:instancePath+"/executionEvidence/" + i3+"/kind",schemaPath:"#/properties/executionEvidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!((((((data28 === "hook") || (data28 === "memory")) || (data28 === "replay")) || (data28 === "report")) || (data28 === "runtime")) || (data28 === "tests"))){
+const err96 = {instancePath:instancePath+"/executionEvidence/" + i3+"/kind",schemaPath:"#/properties/executionEvidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.executionEvidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data27.locator !== undefined && func0.call(data27, "locator")){
+let data29 = data27.locator;
+if(typeof data29 === "string"){
+if((data29.length > 1024 && func55(data29) > 1024)){
+const err97 = {instancePath:instancePath+"/executionEvidence/" + i3+"/locator",schemaPath:"#/properties/executionEvidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if((data29.length < 2 && func55(data29) < 1)){
+const err98 = {instancePath:instancePath+"/executionEvidence/" + i3+"/locator",schemaPath:"#/properties/executionEvidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/executionEvidence/" + i3+"/locator",schemaPath:"#/properties/executionEvidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data27.digest !== undefined && func0.call(data27, "digest")){
+let data30 = data27.digest;
+if((data30 !== null) && (typeof data30 !== "string")){
+const err100 = {instancePath:instancePath+"/executionEvidence/" + i3+"/digest",schemaPath:"#/properties/executionEvidence/items/properties/digest/type",keyword:"type",params:{type: schema87.properties.executionEvidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if(typeof data30 === "string"){
+if(!pattern8.test(data30)){
+const err101 = {instancePath:instancePath+"/executionEvidence/" + i3+"/digest",schemaPath:"#/properties/executionEvidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/executionEvidence",schemaPath:"#/properties/executionEvidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data.independentReReview !== undefined && func0.call(data, "independentReReview")){
+let data31 = data.independentReReview;
+const _errs72 = errors;
+let valid16 = false;
+const _errs73 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if((data31.evidence === undefined) || (!(func0.call(data31, "evidence")))){
+const err104 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if((data31.outcome === undefined) || (!(func0.call(data31, "outcome")))){
+const err105 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "outcome"}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if((data31.party === undefined) || (!(func0.call(data31, "party")))){
+const err106 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "party"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if((data31.reviewedAt === undefined) || (!(func0.call(data31, "reviewedAt")))){
+const err107 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "reviewedAt"}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if((data31.role === undefined) || (!(func0.call(data31, "role")))){
+const err108 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "role"}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+for(const key8 of Object.keys(data31)){
+if(!(((((key8 === "role") || (key8 === "party")) || (key8 === "outcome")) || (key8 === "reviewedAt")) || (key8 === "evidence"))){
+const err109 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data31.role !== undefined && func0.call(data31, "role")){
+let data32 = data31.role;
+if(typeof data32 !== "string"){
+const err110 = {instancePath:instancePath+"/independentReReview/role",schemaPath:"#/properties/independentReReview/anyOf/0/properties/role/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(!((((data32 === "accepter") || (data32 === "decider")) || (data32 === "executor")) || (data32 === "verifier"))){
+const err111 = {instancePath:instancePath+"/independentReReview/role",schemaPath:"#/properties/independentReReview/anyOf/0/properties/role/enum",keyword:"enum",params:{allowedValues: schema87.properties.independentReReview.anyOf[0].properties.role.enum}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data31.party !== undefined && func0.call(data31, "party")){
+let data33 = data31.party;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if((data33.id === undefined) || (!(func0.call(data33, "id")))){
+const err112 = {instancePath:instancePath+"/independentReReview/party",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if((data33.kind === undefined) || (!(func0.call(data33, "kind")))){
+const err113 = {instancePath:instancePath+"/independentReReview/party",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+for(const key9 of Object.keys(data33)){
+if(!((key9 === "kind") || (key9 === "id"))){
+const err114 = {instancePath:instancePath+"/independentReReview/party",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data33.kind !== undefined && func0.call(data33, "kind")){
+let data34 = data33.kind;
+if(typeof data34 !== "string"){
+const err115 = {instancePath:instancePath+"/independentReReview/party/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(!(((data34 === "agent") || (data34 === "human")) || (data34 === "service"))){
+const err116 = {instancePath:instancePath+"/independentReReview/party/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.independentReReview.anyOf[0].properties.party.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data33.id !== undefined && func0.call(data33, "id")){
+let data35 = data33.id;
+if(typeof data35 === "string"){
+if((data35.length > 256 && func55(data35) > 256)){
+const err117 = {instancePath:instancePath+"/independentReReview/party/id",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/id/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if((data35.length < 2 && func55(data35) < 1)){
+const err118 = {instancePath:instancePath+"/independentReReview/party/id",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/independentReReview/party/id",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/independentReReview/party",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data31.outcome !== undefined && func0.call(data31, "outcome")){
+let data36 = data31.outcome;
+if(typeof data36 !== "string"){
+const err121 = {instancePath:instancePath+"/independentReReview/outcome",schemaPath:"#/properties/independentReReview/anyOf/0/properties/outcome/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(!((data36 === "confirmed") || (data36 === "rejected"))){
+const err122 = {instancePath:instancePath+"/independentReReview/outcome",schemaPath:"#/properties/independentReReview/anyOf/0/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema87.properties.independentReReview.anyOf[0].properties.outcome.enum}};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+if(data31.reviewedAt !== undefined && func0.call(data31, "reviewedAt")){
+let data37 = data31.reviewedAt;
+if(typeof data37 === "string"){
+if(!pattern2.test(data37)){
+const err123 = {instancePath:instancePath+"/independentReReview/reviewedAt",schemaPath:"#/properties/independentReReview/anyOf/0/properties/reviewedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if(!(formats0.validate(data37))){
+const err124 = {instancePath:instancePath+"/independentReReview/reviewedAt",schemaPath:"#/properties/independentReReview/anyOf/0/properties/reviewedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/independentReReview/reviewedAt",schemaPath:"#/properties/independentReReview/anyOf/0/properties/reviewedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+if(data31.evidence !== undefined && func0.call(data31, "evidence")){
+let data38 = data31.evidence;
+if(Array.isArray(data38)){
+if(data38.length > 16){
+const err126 = {instancePath:instancePath+"/independentReReview/evidence",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if(data38.length < 1){
+const err127 = {instancePath:instancePath+"/independentReReview/evidence",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+const len4 = data38.length;
+for(let i4=0; i4<len4; i4++){
+let data39 = data38[i4];
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if((data39.digest === undefined) || (!(func0.call(data39, "digest")))){
+const err128 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if((data39.kind === undefined) || (!(func0.call(data39, "kind")))){
+const err129 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+if((data39.locator === undefined) || (!(func0.call(data39, "locator")))){
+const err130 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+for(const key10 of Object.keys(data39)){
+if(!(((key10 === "kind") || (key10 === "locator")) || (key10 === "digest"))){
+const err131 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10}};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data39.kind !== undefined && func0.call(data39, "kind")){
+let data40 = data39.kind;
+if(typeof data40 !== "string"){
+const err132 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if(!((((((data40 === "hook") || (data40 === "memory")) || (data40 === "replay")) || (data40 === "report")) || (data40 === "runtime")) || (data40 === "tests"))){
+const err133 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.independentReReview.anyOf[0].properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+if(data39.locator !== undefined && func0.call(data39, "locator")){
+let data41 = data39.locator;
+if(typeof data41 === "string"){
+if((data41.length > 1024 && func55(data41) > 1024)){
+const err134 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/locator",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if((data41.length < 2 && func55(data41) < 1)){
+const err135 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/locator",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/locator",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+if(data39.digest !== undefined && func0.call(data39, "digest")){
+let data42 = data39.digest;
+if((data42 !== null) && (typeof data42 !== "string")){
+const err137 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/digest",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema87.properties.independentReReview.anyOf[0].properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if(typeof data42 === "string"){
+if(!pattern8.test(data42)){
+const err138 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/digest",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/independentReReview/evidence",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+var _valid0 = _errs73 === errors;
+valid16 = valid16 || _valid0;
+if(!valid16){
+const _errs100 = errors;
+if(data31 !== null){
+const err142 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+var _valid0 = _errs100 === errors;
+valid16 = valid16 || _valid0;
+}
+if(!valid16){
+const err143 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+else {
+errors = _errs72;
+if(vErrors !== null){
+if(_errs72){
+vErrors.length = _errs72;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.risk !== undefined && func0.call(data, "risk")){
+let data43 = data.risk;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if((data43.blastRadius === undefined) || (!(func0.call(data43, "blastRadius")))){
+const err144 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/required",keyword:"required",params:{missingProperty: "blastRadius"}};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+if((data43.dataSensitivity === undefined) || (!(func0.call(data43, "dataSensitivity")))){
+const err145 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/required",keyword:"required",params:{missingProperty: "dataSensitivity"}};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if((data43.riskClass === undefined) || (!(func0.call(data43, "riskClass")))){
+const err146 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/required",keyword:"required",params:{missingProperty: "riskClass"}};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+if((data43.sideEffectLevel === undefined) || (!(func0.call(data43, "sideEffectLevel")))){
+const err147 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/required",keyword:"required",params:{missingProperty: "sideEffectLevel"}};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+for(const key11 of Object.keys(data43)){
+if(!((((key11 === "sideEffectLevel") || (key11 === "blastRadius")) || (key11 === "dataSensitivity")) || (key11 === "riskClass"))){
+const err148 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11}};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data43.sideEffectLevel !== undefined && func0.call(data43, "sideEffectLevel")){
+let data44 = data43.sideEffectLevel;
+if(typeof data44 !== "string"){
+const err149 = {instancePath:instancePath+"/risk/sideEffectLevel",schemaPath:"#/properties/risk/properties/sideEffectLevel/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+if(!(((((data44 === "external-write") || (data44 === "irreversible")) || (data44 === "local-write")) || (data44 === "none")) || (data44 === "read"))){
+const err150 = {instancePath:instancePath+"/risk/sideEffectLevel",schemaPath:"#/properties/risk/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema87.properties.risk.properties.sideEffectLevel.enum}};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+if(data43.blastRadius !== undefined && func0.call(data43, "blastRadius")){
+let data45 = data43.blastRadius;
+if(typeof data45 !== "string"){
+const err151 = {instancePath:instancePath+"/risk/blastRadius",schemaPath:"#/properties/risk/properties/blastRadius/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(!((((data45 === "cross-system") || (data45 === "module")) || (data45 === "repository")) || (data45 === "single-file"))){
+const err152 = {instancePath:instancePath+"/risk/blastRadius",schemaPath:"#/properties/risk/properties/blastRadius/enum",keyword:"enum",params:{allowedValues: schema87.properties.risk.properties.blastRadius.enum}};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+if(data43.dataSensitivity !== undefined && func0.call(data43, "dataSensitivity")){
+let data46 = data43.dataSensitivity;
+if(typeof data46 !== "string"){
+const err153 = {instancePath:instancePath+"/risk/dataSensitivity",schemaPath:"#/properties/risk/properties/dataSensitivity/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+if(!((((data46 === "internal") || (data46 === "none")) || (data46 === "personal")) || (data46 === "secret"))){
+const err154 = {instancePath:instancePath+"/risk/dataSensitivity",schemaPath:"#/properties/risk/properties/dataSensitivity/enum",keyword:"enum",params:{allowedValues: schema87.properties.risk.properties.dataSensitivity.enum}};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+if(data43.riskClass !== undefined && func0.call(data43, "riskClass")){
+let data47 = data43.riskClass;
+if(typeof data47 !== "string"){
+const err155 = {instancePath:instancePath+"/risk/riskClass",schemaPath:"#/properties/risk/properties/riskClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+if(!((((data47 === "critical") || (data47 === "high")) || (data47 === "low")) || (data47 === "medium"))){
+const err156 = {instancePath:instancePath+"/risk/riskClass",schemaPath:"#/properties/risk/properties/riskClass/enum",keyword:"enum",params:{allowedValues: schema87.properties.risk.properties.riskClass.enum}};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+}
+}
+else {
+const err157 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+}
+if(data.boundaryDigest !== undefined && func0.call(data, "boundaryDigest")){
+let data48 = data.boundaryDigest;
+if(typeof data48 === "string"){
+if(!pattern8.test(data48)){
+const err158 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+}
+else {
+const err160 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+validate149.errors = vErrors;
+return errors === 0;
+}
+
 /** The structural validator of every contract with a published schema, by contract name. */
 export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>> = {
   "IntentSeedV1": IntentSeedV1,
@@ -71195,4 +74097,6 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
   "TaskContractV1": TaskContractV1,
   "ToolContractV1": ToolContractV1,
   "EvaluationReportV1": EvaluationReportV1,
+  "EvidenceMatrixV1": EvidenceMatrixV1,
+  "RepairRoleBoundaryV1": RepairRoleBoundaryV1,
 };

@@ -8,7 +8,9 @@ import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './c
 import { CONTEXT_MEMORY_BUNDLE_RULES, CONTEXT_MEMORY_RULES } from './context-memory.js';
 import { CONTEXT_RECEIPTS_BUNDLE_RULES, CONTEXT_RECEIPTS_RULES } from './context-receipts.js';
 import { EVALUATION_BUNDLE_RULES, EVALUATION_RULES } from './evaluation.js';
+import { EVIDENCE_MATRIX_BUNDLE_RULES, EVIDENCE_MATRIX_RULES } from './evidence-matrix.js';
 import { LOCAL_TASK_TRACE_BUNDLE_RULES, LOCAL_TASK_TRACE_RULES } from './local-task-trace.js';
+import { REPAIR_ROLES_RULES } from './repair-roles.js';
 import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
 import { TASK_CONTRACT_BUNDLE_RULES, TASK_CONTRACT_RULES, TOOL_CONTRACT_RULES } from './task-contract.js';
 import { TOOL_PERMISSION_BUNDLE_RULES, TOOL_PERMISSION_RULES } from './tool-permission.js';
@@ -32,6 +34,8 @@ export const SEMANTIC_RULES: readonly SemanticRule[] = [
   ...TASK_CONTRACT_RULES,
   ...TOOL_CONTRACT_RULES,
   ...EVALUATION_RULES,
+  ...EVIDENCE_MATRIX_RULES,
+  ...REPAIR_ROLES_RULES,
 ];
 
 /** Every cross-document rule, in spec order. */
@@ -48,4 +52,5 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   ...TOOL_PERMISSION_BUNDLE_RULES,
   ...TASK_CONTRACT_BUNDLE_RULES,
   ...EVALUATION_BUNDLE_RULES,
+  ...EVIDENCE_MATRIX_BUNDLE_RULES,
 ];

@@ -2512,6 +2512,127 @@ export const EvaluationReportV1Schema = z.strictObject({
 export type EvaluationReportV1 = z.infer<typeof EvaluationReportV1Schema>;
 
 /**
+ * The ReplayObservabilityGate output of one agent system revision: each claim about the system,
+ * its class, and evidence that points at real documents and artefacts by digest.
+ *
+ * zod 4 flavour of the published JSON Schema of `EvidenceMatrixV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json
+ */
+export const EvidenceMatrixV1Schema = z.strictObject({
+  schemaVersion: z.literal("EvidenceMatrixV1"),
+  matrixId: z.string().regex(new RegExp("^evmx-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  generatedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  claims: z.array(z.strictObject({
+    claimId: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    claim: z.string().min(1).max(1000),
+    claimClass: z.enum(["behaviour", "design", "structure"]),
+    behaviourChange: z.boolean(),
+    field: z.union([
+      z.enum(["agentCapabilityDomainMatrix", "capabilitySurfaceEvidence", "contextAcquisition", "contextMemoryModel", "contextReadReceipt", "evidenceMatrix", "humanInLoopBoundary", "intentRouting", "observabilityReplay", "stateMachineHandoff", "taskContinuityWriteContract", "toolPermissionBoundary", "turnLivenessContract"]),
+      z.null(),
+    ]),
+    evidence: z.array(z.strictObject({
+      document: z.union([
+        z.strictObject({
+          contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+          documentId: z.string().min(1).max(256).nullable(),
+          documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+        }),
+        z.null(),
+      ]),
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    status: z.enum(["unverified", "verified"]),
+  })).min(1).max(128),
+  matrixDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `EvidenceMatrixV1` document, as {@link EvidenceMatrixV1Schema} parses it.
+ */
+export type EvidenceMatrixV1 = z.infer<typeof EvidenceMatrixV1Schema>;
+
+/**
+ * The RepairCollaborationRoleBoundaryGate output of one repair task: who decides, accepts,
+ * executes and verifies, the authorization of each, the independent re-review, and a risk class
+ * computed from coded criteria.
+ *
+ * zod 4 flavour of the published JSON Schema of `RepairRoleBoundaryV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json
+ */
+export const RepairRoleBoundaryV1Schema = z.strictObject({
+  schemaVersion: z.literal("RepairRoleBoundaryV1"),
+  boundaryId: z.string().regex(new RegExp("^rrb-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  repairTaskId: z.string().min(1).max(256),
+  recordedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  status: z.enum(["accepted", "authorized", "executed", "proposed", "rejected", "verified"]),
+  roleAssignments: z.array(z.strictObject({
+    role: z.enum(["accepter", "decider", "executor", "verifier"]),
+    party: z.strictObject({
+      kind: z.enum(["agent", "human", "service"]),
+      id: z.string().min(1).max(256),
+    }),
+  })).min(1).max(8),
+  authorizationEvidence: z.array(z.strictObject({
+    role: z.enum(["accepter", "decider", "executor", "verifier"]),
+    grantedBy: z.strictObject({
+      kind: z.enum(["agent", "human", "service"]),
+      id: z.string().min(1).max(256),
+    }),
+    grantedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).min(1).max(16),
+  })).max(8),
+  executionEvidence: z.array(z.strictObject({
+    kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+    locator: z.string().min(1).max(1024),
+    digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+  })).max(16),
+  independentReReview: z.union([
+    z.strictObject({
+      role: z.enum(["accepter", "decider", "executor", "verifier"]),
+      party: z.strictObject({
+        kind: z.enum(["agent", "human", "service"]),
+        id: z.string().min(1).max(256),
+      }),
+      outcome: z.enum(["confirmed", "rejected"]),
+      reviewedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+      evidence: z.array(z.strictObject({
+        kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+        locator: z.string().min(1).max(1024),
+        digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+      })).min(1).max(16),
+    }),
+    z.null(),
+  ]),
+  risk: z.strictObject({
+    sideEffectLevel: z.enum(["external-write", "irreversible", "local-write", "none", "read"]),
+    blastRadius: z.enum(["cross-system", "module", "repository", "single-file"]),
+    dataSensitivity: z.enum(["internal", "none", "personal", "secret"]),
+    riskClass: z.enum(["critical", "high", "low", "medium"]),
+  }),
+  boundaryDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `RepairRoleBoundaryV1` document, as {@link RepairRoleBoundaryV1Schema} parses it.
+ */
+export type RepairRoleBoundaryV1 = z.infer<typeof RepairRoleBoundaryV1Schema>;
+
+/**
  * Every contract's zod schema, by contract name (`schemaVersion`).
  *
  * @example
@@ -2552,4 +2673,6 @@ export const ZOD_SCHEMAS = {
   TaskContractV1: TaskContractV1Schema,
   ToolContractV1: ToolContractV1Schema,
   EvaluationReportV1: EvaluationReportV1Schema,
+  EvidenceMatrixV1: EvidenceMatrixV1Schema,
+  RepairRoleBoundaryV1: RepairRoleBoundaryV1Schema,
 } as const;
