@@ -4,6 +4,7 @@ import { CONTEXT_ACQUISITION_CONTRACTS } from './contracts/context-acquisition.j
 import { CONTEXT_IDENTITY_CONTRACTS } from './contracts/context-identity.js';
 import { CONTEXT_RECEIPTS_CONTRACTS } from './contracts/context-receipts.js';
 import { LOCAL_TASK_TRACE_CONTRACTS } from './contracts/local-task-trace.js';
+import { RUN_STATE_CONTRACTS } from './contracts/run-state.js';
 import { TASK_CONTINUITY_CONTRACTS } from './contracts/task-continuity.js';
 import { TURN_LIVENESS_CONTRACTS } from './contracts/turn-liveness.js';
 import type { DigestRule } from './digest-rules.js';
@@ -12,6 +13,7 @@ import { CAPABILITY_DOMAIN_DIGEST_RULES } from './digests/capability-domain.js';
 import { CONTEXT_ACQUISITION_DIGEST_RULES } from './digests/context-acquisition.js';
 import { CONTEXT_RECEIPTS_DIGEST_RULES } from './digests/context-receipts.js';
 import { LOCAL_TASK_TRACE_DIGEST_RULES } from './digests/local-task-trace.js';
+import { RUN_STATE_DIGEST_RULES } from './digests/run-state.js';
 import { TASK_CONTINUITY_DIGEST_RULES } from './digests/task-continuity.js';
 import { TURN_LIVENESS_DIGEST_RULES } from './digests/turn-liveness.js';
 import type { ContractEntry } from './gates.js';
@@ -26,6 +28,7 @@ export const CONTRACTS: readonly ContractEntry[] = [
   ...LOCAL_TASK_TRACE_CONTRACTS,
   ...CAPABILITY_DOMAIN_CONTRACTS,
   ...ARCHITECTURE_REPORT_CONTRACTS,
+  ...RUN_STATE_CONTRACTS,
 ];
 
 /** Every digest and derived-id rule of the spec. */
@@ -37,6 +40,7 @@ export const DIGEST_RULES: readonly DigestRule[] = [
   ...LOCAL_TASK_TRACE_DIGEST_RULES,
   ...CAPABILITY_DOMAIN_DIGEST_RULES,
   ...ARCHITECTURE_REPORT_DIGEST_RULES,
+  ...RUN_STATE_DIGEST_RULES,
 ];
 
 /** Look a contract up by name; `undefined` when the spec has no such contract. */

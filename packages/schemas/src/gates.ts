@@ -6,6 +6,7 @@ export const GATES = {
   LocalTaskTraceGate: 'docs/spec/local-task-trace-gate.md',
   AgentCapabilityDomainCompletenessGate: 'docs/spec/agent-capability-domain-completeness-gate.md',
   AiAgentSystemArchitectureGate: 'docs/spec/ai-agent-system-architecture-gate.md',
+  RunControlGate: 'docs/spec/run-control-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

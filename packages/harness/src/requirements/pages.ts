@@ -29,6 +29,7 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'ARC',
     gate: 'AiAgentSystemArchitectureGate',
   },
+  { page: 'docs/spec/run-control-gate.md', prefix: 'RUN', gate: 'RunControlGate' },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 

@@ -5,5 +5,6 @@ export * from './capability-domain.js';
 export * from './context-acquisition.js';
 export * from './context-receipts.js';
 export * from './local-task-trace.js';
+export * from './run-state.js';
 export * from './task-continuity.js';
 export * from './turn-liveness.js';

@@ -6,6 +6,7 @@ import { CAPABILITY_DOMAIN_BUNDLE_RULES, CAPABILITY_DOMAIN_RULES } from './capab
 import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './context-acquisition.js';
 import { CONTEXT_RECEIPTS_BUNDLE_RULES, CONTEXT_RECEIPTS_RULES } from './context-receipts.js';
 import { LOCAL_TASK_TRACE_BUNDLE_RULES, LOCAL_TASK_TRACE_RULES } from './local-task-trace.js';
+import { RUN_STATE_BUNDLE_RULES, RUN_STATE_RULES } from './run-state.js';
 import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
 import { TURN_LIVENESS_BUNDLE_RULES, TURN_LIVENESS_RULES } from './turn-liveness.js';
 import type { BundleRule, SemanticRule } from './types.js';
@@ -21,6 +22,7 @@ export const SEMANTIC_RULES: readonly SemanticRule[] = [
   ...LOCAL_TASK_TRACE_RULES,
   ...CAPABILITY_DOMAIN_RULES,
   ...ARCHITECTURE_REPORT_RULES,
+  ...RUN_STATE_RULES,
 ];
 
 /** Every cross-document rule, in spec order. */
@@ -32,4 +34,5 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   ...LOCAL_TASK_TRACE_BUNDLE_RULES,
   ...CAPABILITY_DOMAIN_BUNDLE_RULES,
   ...ARCHITECTURE_REPORT_BUNDLE_RULES,
+  ...RUN_STATE_BUNDLE_RULES,
 ];
