@@ -126,6 +126,34 @@ const SCENARIOS: readonly Scenario[] = [
     beats: [[0, startEvent('task-nightly-triage', { mode: 'until-done' }), OK], step],
   },
   {
+    id: 'start/lone-surrogate-in-task-id',
+    title: 'a task id with a lone surrogate has no digest: start is refused',
+    beats: [[0, startEvent('task-\ud800'), refused('RUN_EVENT_NOT_CANONICAL')]],
+    extra: ['GEN-508'],
+  },
+  {
+    id: 'calls/lone-surrogate-in-error-code',
+    title: 'an error code with a lone surrogate has no digest: the result is refused',
+    beats: [
+      start(),
+      step,
+      [500, call('t-1'), OK],
+      [
+        900,
+        {
+          type: 'tool-result',
+          callId: 't-1',
+          outcome: 'failed',
+          errorClass: 'permanent',
+          errorCode: 'E\udc00',
+          costMicros: 0,
+        },
+        refused('RUN_EVENT_NOT_CANONICAL'),
+      ],
+    ],
+    extra: ['GEN-508'],
+  },
+  {
     id: 'start/event-before-start',
     title: 'an event before start is refused',
     beats: [[0, { type: 'step-started' }, refused('RUN_NOT_STARTED')]],

@@ -11,6 +11,7 @@ import {
   runRetryVerdict,
   type ToolCallRecord,
 } from '@agent-contracts/schemas';
+import { hasLoneSurrogate } from '@agent-contracts/digest';
 import { type Clock, timestampOf } from '../clock.js';
 import { RUN_NOTICES, type RunStepOutcome, refuse } from './refusal.js';
 
@@ -143,6 +144,18 @@ function started(event: Extract<RunEvent, { type: 'start' }>, now: string): RunS
  */
 export function stepRun(state: RunStateV1 | null, event: RunEvent, clock: Clock): RunStepOutcome {
   const now = timestampOf(clock.now());
+  // The next state needs a digest, so every string it takes from the event needs an RFC 8785 form.
+  const strings = (v: unknown): string[] =>
+    typeof v === 'string'
+      ? [v]
+      : v !== null && typeof v === 'object'
+        ? Object.values(v).flatMap(strings)
+        : [];
+  if (strings(event).some(hasLoneSurrogate))
+    return refuse(
+      'RUN_EVENT_NOT_CANONICAL',
+      `"${event.type}" carries a string with a lone UTF-16 surrogate, which has no RFC 8785 form and so no digest; send well-formed Unicode.`,
+    );
   if (state === null) {
     if (event.type !== 'start')
       return refuse('RUN_NOT_STARTED', `"${event.type}" needs a run; send "start" first (with state null).`);

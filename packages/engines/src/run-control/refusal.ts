@@ -6,6 +6,8 @@ import type { RunStateV1 } from '@agent-contracts/schemas';
 export const RUN_REFUSALS = {
   /** An event other than `start` with no state. */
   RUN_NOT_STARTED: 'start-the-run',
+  /** An event string (a task id, tool name, error code, takeover channel) with no RFC 8785 form: a lone surrogate. */
+  RUN_EVENT_NOT_CANONICAL: 'send-plain-json-strings',
   /** `start` with a state. */
   RUN_ALREADY_STARTED: 'continue-the-run',
   /** Any event on a terminal run. */
