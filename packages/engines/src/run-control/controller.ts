@@ -1,5 +1,6 @@
 // The reference run controller (RunControlGate, "Run controller"): `stepRun(state, event, clock)`
 // is the next RunStateV1. Pure: the time comes from the injected clock, nothing else is read.
+import { hasLoneSurrogate } from '@agent-contracts/digest';
 import {
   computeRunErrorDigest,
   computeRunId,
@@ -11,7 +12,6 @@ import {
   runRetryVerdict,
   type ToolCallRecord,
 } from '@agent-contracts/schemas';
-import { hasLoneSurrogate } from '@agent-contracts/digest';
 import { type Clock, timestampOf } from '../clock.js';
 import { RUN_NOTICES, type RunStepOutcome, refuse } from './refusal.js';
 
