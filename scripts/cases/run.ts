@@ -6,7 +6,12 @@
 // test something else. The state passes from step to step with `capture` / `$var`.
 import { ManualClock, stepRun } from '@agent-contracts/engines';
 import type { Case, Step } from '@agent-contracts/harness';
-import { computeRunStateDigest, type RunEvent, type RunStateV1 } from '@agent-contracts/schemas';
+import {
+  computeRunStateDigest,
+  type RunEvent,
+  type RunSignalEvent,
+  type RunStateV1,
+} from '@agent-contracts/schemas';
 import { validate } from '@agent-contracts/validators';
 import { actionOf, RUN_BUDGET, runningMidFix, startEvent } from '../fixtures/run-state.ts';
 import { requirementsOf } from './requirements.ts';
@@ -73,7 +78,7 @@ const fail = (
   errorClass: 'business-rejection' | 'transient' | 'permanent' | 'unknown-outcome',
   errorCode: string,
 ): RunEvent => ({ type: 'tool-result', callId, outcome: 'failed', errorClass, errorCode, costMicros: 0 });
-const signal = (type: Extract<RunEvent, { type: 'cancel' }>['type']): RunEvent => ({ type }) as RunEvent;
+const signal = (type: RunSignalEvent['type']): RunEvent => ({ type });
 const pr = (callId: string, retryOf: string | null = null) =>
   call(callId, PR, retryOf, 'create_pull_request');
 const prTimesOut: Beat[] = [

@@ -48,6 +48,11 @@ export const RUN_NOTICES = {
 /** A notice code of `run.step`. */
 export type RunNoticeCode = keyof typeof RUN_NOTICES;
 
+/** A notice and its required action. */
+export type RunNotice = {
+  [C in RunNoticeCode]: { readonly code: C; readonly requiredAction: (typeof RUN_NOTICES)[C] };
+}[RunNoticeCode];
+
 /** What the controller did with an event it accepted. */
 export interface RunStepAccepted {
   readonly ok: true;
@@ -60,7 +65,7 @@ export interface RunStepAccepted {
    */
   readonly applied: boolean;
   /** Set when the controller stopped or paused the run itself. */
-  readonly notice: { readonly code: RunNoticeCode; readonly requiredAction: string } | null;
+  readonly notice: RunNotice | null;
 }
 
 /** A refused event: the state is unchanged. */
