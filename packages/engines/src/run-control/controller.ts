@@ -6,6 +6,7 @@ import {
   computeRunId,
   computeRunStateDigest,
   isTerminalRunStatus,
+  RUN_BUDGET_LIMITS,
   type RunBudget,
   type RunEvent,
   type RunStateV1,
@@ -41,18 +42,9 @@ const ALLOWED: Readonly<Record<string, ReadonlySet<RunEvent['type']>>> = {
 
 const statusKey = (s: RunStateV1) => (s.status === 'blocked' ? `blocked:${s.pauseReason}` : s.status);
 
-/** Each usage member and its limit. */
-const LIMITS = [
-  ['steps', 'maxSteps'],
-  ['toolCalls', 'maxToolCalls'],
-  ['retries', 'maxRetries'],
-  ['elapsedMs', 'maxDurationMs'],
-  ['costMicros', 'maxCostMicros'],
-] as const;
-
 /** The first usage member beyond its limit, or null. */
 function overLimit(usage: RunStateV1['usage'], budget: RunBudget): string | null {
-  for (const [used, limit] of LIMITS) if (usage[used] > budget[limit]) return `usage.${used}`;
+  for (const [used, limit] of RUN_BUDGET_LIMITS) if (usage[used] > budget[limit]) return `usage.${used}`;
   return null;
 }
 

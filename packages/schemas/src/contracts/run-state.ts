@@ -245,6 +245,15 @@ export const RUN_PAUSE_STATUSES: readonly RunStatus[] = [
   'blocked',
 ];
 
+/** Each member of BudgetUsage and the limit of RunBudget it is judged against (RunControlGate invariant 6). */
+export const RUN_BUDGET_LIMITS = [
+  ['steps', 'maxSteps'],
+  ['toolCalls', 'maxToolCalls'],
+  ['retries', 'maxRetries'],
+  ['elapsedMs', 'maxDurationMs'],
+  ['costMicros', 'maxCostMicros'],
+] as const satisfies ReadonlyArray<readonly [keyof BudgetUsage, keyof RunBudget]>;
+
 /** Whether `status` is a terminal state (succeeded, failed, cancelled). */
 export function isTerminalRunStatus(status: RunStatus): boolean {
   return RUN_TERMINAL_STATUSES.includes(status);

@@ -1,6 +1,6 @@
 // Semantic rules of RunStateV1 (docs/spec/run-control-gate.md). Identity and digest (invariants 1
 // and 2) are DigestRules with their own codes in @agent-contracts/schemas.
-import { type RunStateV1, runRetryVerdict } from '@agent-contracts/schemas';
+import { RUN_BUDGET_LIMITS, type RunStateV1, runRetryVerdict } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
@@ -19,14 +19,6 @@ const TERMINAL_REASONS: Readonly<Record<string, readonly string[]>> = {
   failed: ['completion-failed', 'budget-exhausted'],
   cancelled: ['cancelled'],
 };
-/** Each usage member and the limit of the budget it is judged against (invariant 6). */
-const LIMITS = [
-  ['steps', 'maxSteps'],
-  ['toolCalls', 'maxToolCalls'],
-  ['retries', 'maxRetries'],
-  ['elapsedMs', 'maxDurationMs'],
-  ['costMicros', 'maxCostMicros'],
-] as const;
 /** Each loop counter and its threshold (invariant 8). */
 const LOOP_SIGNALS = [
   ['repeatedActionCount', 'repeatedAction'],
@@ -127,7 +119,7 @@ export const RUN_STATE_RULES: readonly SemanticRule[] = [
     (r) =>
       r.status !== 'running'
         ? []
-        : LIMITS.flatMap(([used, limit]) =>
+        : RUN_BUDGET_LIMITS.flatMap(([used, limit]) =>
             r.usage[used] > r.budget[limit]
               ? [
                   issue(
