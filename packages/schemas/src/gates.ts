@@ -6,6 +6,8 @@ export const GATES = {
   LocalTaskTraceGate: 'docs/spec/local-task-trace-gate.md',
   AgentCapabilityDomainCompletenessGate: 'docs/spec/agent-capability-domain-completeness-gate.md',
   AiAgentSystemArchitectureGate: 'docs/spec/ai-agent-system-architecture-gate.md',
+  PermissionPolicyGate: 'docs/spec/permission-policy-gate.md',
+  DelegationGate: 'docs/spec/delegation-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

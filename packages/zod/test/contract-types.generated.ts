@@ -31,5 +31,7 @@ export type Checks = [
   Mutual<Interfaces.LocalTaskTraceReplayV1, Zod.LocalTaskTraceReplayV1>,
   Mutual<Interfaces.AgentCapabilityDomainMatrixV1, Zod.AgentCapabilityDomainMatrixV1>,
   Mutual<Interfaces.AiAgentSystemArchitectureReportV1, Zod.AiAgentSystemArchitectureReportV1>,
+  Mutual<Interfaces.PermissionDecisionV1, Zod.PermissionDecisionV1>,
+  Mutual<Interfaces.DelegationContractV1, Zod.DelegationContractV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;

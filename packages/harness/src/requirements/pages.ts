@@ -29,6 +29,8 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'ARC',
     gate: 'AiAgentSystemArchitectureGate',
   },
+  { page: 'docs/spec/permission-policy-gate.md', prefix: 'PRM', gate: 'PermissionPolicyGate' },
+  { page: 'docs/spec/delegation-gate.md', prefix: 'DLG', gate: 'DelegationGate' },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 

@@ -7,6 +7,8 @@ export * from './common.js';
 export * from './context-acquisition.js';
 export * from './context-identity.js';
 export * from './context-receipts.js';
+export * from './delegation.js';
 export * from './local-task-trace.js';
+export * from './permission-decision.js';
 export * from './task-continuity.js';
 export * from './turn-liveness.js';

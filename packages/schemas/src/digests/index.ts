@@ -4,6 +4,8 @@ export * from './architecture-report.js';
 export * from './capability-domain.js';
 export * from './context-acquisition.js';
 export * from './context-receipts.js';
+export * from './delegation.js';
 export * from './local-task-trace.js';
+export * from './permission-decision.js';
 export * from './task-continuity.js';
 export * from './turn-liveness.js';

@@ -5,7 +5,9 @@ import { ARCHITECTURE_REPORT_BUNDLE_RULES, ARCHITECTURE_REPORT_RULES } from './a
 import { CAPABILITY_DOMAIN_BUNDLE_RULES, CAPABILITY_DOMAIN_RULES } from './capability-domain.js';
 import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './context-acquisition.js';
 import { CONTEXT_RECEIPTS_BUNDLE_RULES, CONTEXT_RECEIPTS_RULES } from './context-receipts.js';
+import { DELEGATION_BUNDLE_RULES, DELEGATION_RULES } from './delegation.js';
 import { LOCAL_TASK_TRACE_BUNDLE_RULES, LOCAL_TASK_TRACE_RULES } from './local-task-trace.js';
+import { PERMISSION_DECISION_BUNDLE_RULES, PERMISSION_DECISION_RULES } from './permission-decision.js';
 import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
 import { TURN_LIVENESS_BUNDLE_RULES, TURN_LIVENESS_RULES } from './turn-liveness.js';
 import type { BundleRule, SemanticRule } from './types.js';
@@ -21,6 +23,8 @@ export const SEMANTIC_RULES: readonly SemanticRule[] = [
   ...LOCAL_TASK_TRACE_RULES,
   ...CAPABILITY_DOMAIN_RULES,
   ...ARCHITECTURE_REPORT_RULES,
+  ...PERMISSION_DECISION_RULES,
+  ...DELEGATION_RULES,
 ];
 
 /** Every cross-document rule, in spec order. */
@@ -32,4 +36,6 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   ...LOCAL_TASK_TRACE_BUNDLE_RULES,
   ...CAPABILITY_DOMAIN_BUNDLE_RULES,
   ...ARCHITECTURE_REPORT_BUNDLE_RULES,
+  ...PERMISSION_DECISION_BUNDLE_RULES,
+  ...DELEGATION_BUNDLE_RULES,
 ];
