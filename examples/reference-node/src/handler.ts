@@ -37,7 +37,9 @@ import {
 } from '@agent-contracts/validators';
 import { checkpointMethods } from './checkpoint.js';
 import { CRASH_POINTS, createCrashPoints } from './crash.js';
+import { delegationMethods } from './delegation.js';
 import { createLiveness } from './liveness.js';
+import { createPolicy } from './policy.js';
 import { openStateStore } from './store.js';
 import { createTrace } from './trace.js';
 
@@ -140,6 +142,7 @@ export function createHandler(
   };
   const liveness = createLiveness(clock);
   const trace = createTrace(clock);
+  const policy = createPolicy(clock);
 
   const methods: Record<string, (params: unknown) => unknown> = {
     async hello(params): Promise<HelloResult> {
@@ -175,6 +178,8 @@ export function createHandler(
           trace: true,
           clock: true,
           crashPoints: crash ? [...CRASH_POINTS] : [],
+          policy: true,
+          delegation: true,
         },
       };
     },
@@ -282,6 +287,8 @@ export function createHandler(
     ...liveness.methods,
     ...checkpointMethods(clock),
     ...trace.methods,
+    ...policy.methods,
+    ...delegationMethods(clock),
   };
 
   return {
@@ -295,6 +302,7 @@ export function createHandler(
       // A restart: in-memory state (the clock, a memory store) is gone; durable state is reopened
       // by the next hello, on the same location.
       clock.set(systemClock.now());
+      policy.clear();
       await closeStore();
     },
     async close() {

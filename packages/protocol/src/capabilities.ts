@@ -17,6 +17,11 @@ export interface CapabilityEntry {
   readonly token: string;
   /** The characters a name of a `list` capability is made of (a regular expression source). */
   readonly name?: string;
+  /**
+   * A capability added after v1 (D-GEN-60): `hello` may leave it out, which means not declared,
+   * so implementations written before it existed keep conforming.
+   */
+  readonly optional?: true;
 }
 
 /** Every capability, in the order of docs/protocol.md. */
@@ -30,6 +35,8 @@ export const CAPABILITIES = [
   { key: 'trace', kind: 'flag', token: 'trace' },
   { key: 'clock', kind: 'flag', token: 'clock' },
   { key: 'crashPoints', kind: 'list', token: 'crash', name: '[a-z0-9-]+' },
+  { key: 'policy', kind: 'flag', token: 'policy', optional: true },
+  { key: 'delegation', kind: 'flag', token: 'delegation', optional: true },
 ] as const satisfies readonly CapabilityEntry[];
 
 // Compile-time: the list names every member of `Capabilities` and nothing else.
@@ -62,12 +69,14 @@ export function missingCapabilities(requires: readonly string[], caps: Capabilit
 
 /**
  * What is wrong with the `capabilities` of a `hello` result, or null when every capability is
- * declared with its type (a boolean, or an array of strings).
+ * declared with its type (a boolean, or an array of strings). An optional capability may be
+ * absent (not declared), but when present it has its type.
  */
 export function capabilitiesProblem(caps: unknown): string | null {
   if (!caps || typeof caps !== 'object' || Array.isArray(caps)) return '"capabilities" must be an object';
-  for (const c of CAPABILITIES) {
+  for (const c of CAPABILITIES as readonly CapabilityEntry[]) {
     const v = (caps as Record<string, unknown>)[c.key];
+    if (c.optional && !Object.hasOwn(caps, c.key)) continue;
     const ok =
       c.kind === 'list' ? Array.isArray(v) && v.every((x) => typeof x === 'string') : typeof v === 'boolean';
     if (!ok)

@@ -43,6 +43,8 @@ const ALL: Capabilities = {
   trace: true,
   clock: true,
   crashPoints: ['commit-before-write'],
+  policy: true,
+  delegation: true,
 };
 
 describe('capability vocabulary', () => {
@@ -67,6 +69,8 @@ describe('capability vocabulary', () => {
       'trace',
       'clock',
       'crashPoints',
+      'policy',
+      'delegation',
     ]);
     expect(new Set(CAPABILITIES.map((c) => c.token)).size).toBe(CAPABILITIES.length);
   });
@@ -107,5 +111,17 @@ describe('capability vocabulary', () => {
     );
     const { clock: _omitted, ...withoutClock } = ALL;
     expect(capabilitiesProblem(withoutClock)).toBe('"capabilities.clock" must be a boolean');
+  });
+
+  it('accepts an optional capability left out (not declared), but not one of another type (D-GEN-60)', () => {
+    expect(CAPABILITIES.filter((c) => 'optional' in c).map((c) => c.key)).toEqual(['policy', 'delegation']);
+    const { policy: _p, delegation: _d, ...v1 } = ALL;
+    expect(capabilitiesProblem(v1)).toBeNull();
+    expect(missingCapabilities(['policy', 'delegation'], v1)).toEqual(['policy', 'delegation']);
+    expect(missingCapabilities(['policy', 'delegation'], ALL)).toEqual([]);
+    expect(capabilitiesProblem({ ...v1, policy: 'yes' })).toBe('"capabilities.policy" must be a boolean');
+    expect(capabilitiesProblem({ ...v1, delegation: null })).toBe(
+      '"capabilities.delegation" must be a boolean',
+    );
   });
 });

@@ -37,6 +37,10 @@ export interface Capabilities {
   readonly clock: boolean;
   /** Named crash points `crash.arm` accepts (a subset of `commit-before-write`, `commit-after-write`); scenarios require `crash:<point>`. */
   readonly crashPoints: readonly string[];
+  /** Whether `policy.observe` / `policy.decide` (PermissionPolicyGate) are implemented; optional, absent means not declared (D-GEN-60). */
+  readonly policy?: boolean;
+  /** Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60). */
+  readonly delegation?: boolean;
 }
 
 /** Result of `hello`. */
