@@ -90,6 +90,24 @@ const BROKEN: ReadonlyArray<
     'additionalProperties',
     'TraceOpenResult',
   ],
+  [
+    'policy',
+    'policy.decide',
+    '',
+    'extra',
+    '/result/unexpected',
+    'additionalProperties',
+    'PolicyDecideResult',
+  ],
+  [
+    'delegation',
+    'delegate',
+    '/budget/maxSteps',
+    'wrong-type',
+    '/result/budget/maxSteps',
+    'type',
+    'DelegateResult',
+  ],
 ];
 
 describe('a reply that breaks its schema fails the step, with the pointer and the keyword', () => {

@@ -13,6 +13,8 @@ export const MUTANT_CAPABILITIES = [
   'checkpoint',
   'trace',
   'crash-points',
+  'policy',
+  'delegation',
 ] as const;
 
 export type MutantCapability = (typeof MUTANT_CAPABILITIES)[number];
