@@ -5,51 +5,20 @@ import { digestOf } from '@agent-contracts/digest';
 import { type AgentRouteDecisionV1, DIGEST_RULES, type IntentSeedV1 } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
 import { confirmationNeed, degradesFrom, validate, validateBundle } from '../../src/index.ts';
-import { listFixtures } from '../helpers.ts';
+import { describeSemanticFixtures, issuesOf, listFixtures, restamp } from '../helpers.ts';
 
 const CONTRACT = 'AgentRouteDecisionV1';
 const fixtures = listFixtures().filter((f) => f.contract === CONTRACT);
 const valid = fixtures.filter((f) => f.kind === 'valid');
 const semantic = fixtures.filter((f) => f.expected?.layer === 'semantic');
 
-/** Recompute id and digest after an edit, through the spec's own DigestRules. */
-function restamp(doc: AgentRouteDecisionV1): AgentRouteDecisionV1 {
-  const out = structuredClone(doc) as unknown as Record<string, unknown>;
-  for (const rule of DIGEST_RULES.filter((r) => r.contract === CONTRACT))
-    for (const { pointer, expected } of rule.compute(out)) out[pointer.slice(1)] = expected;
-  return out as unknown as AgentRouteDecisionV1;
-}
-
 const base = () =>
   structuredClone(
     valid.find((f) => f.name === 'fix-auto-mode-user-confirmed')!.document,
   ) as AgentRouteDecisionV1;
-const issues = (doc: AgentRouteDecisionV1) => {
-  const r = validate(restamp(doc));
-  return r.ok ? [] : r.issues.map((i) => `${i.code} ${i.path}`);
-};
+const issues = (doc: AgentRouteDecisionV1) => issuesOf(restamp(CONTRACT, doc));
 
-describe('semantic fixtures break exactly their rule', () => {
-  it('there is one per code of the page (12 invariants)', () => {
-    expect(new Set(semantic.map((f) => (f.expected as { code: string }).code)).size).toBe(12);
-  });
-  for (const f of semantic) {
-    const expected = f.expected as { code: string; instancePath: string };
-    it(`${f.name}: ${expected.code} at "${expected.instancePath}" and nothing else`, () => {
-      const r = validate(f.document);
-      expect(r.ok).toBe(false);
-      if (r.ok) return;
-      expect(r.issues.map((i) => `${i.code} ${i.path}`)).toEqual([
-        `${expected.code} ${expected.instancePath}`,
-      ]);
-      expect(r.issues[0]!.severity).toBe('error');
-    });
-  }
-  it('the valid fixtures break no rule', () => {
-    expect(valid.length).toBeGreaterThanOrEqual(3);
-    for (const f of valid) expect(validate(f.document), f.name).toMatchObject({ ok: true });
-  });
-});
+describeSemanticFixtures(CONTRACT, 12);
 
 describe('rule details', () => {
   it('each step degrades from the route in force: the chosen route, then the latest route step', () => {
@@ -163,7 +132,7 @@ describe('the intent-route bundle', () => {
   it('refuses a copied confidence that differs from the seed, at the copied field', () => {
     const d = base();
     d.input.intentSeed.confidence = 0.9;
-    const r = validateBundle({ kind: 'intent-route', documents: [restamp(d), seed] });
+    const r = validateBundle({ kind: 'intent-route', documents: [restamp(CONTRACT, d), seed] });
     expect(r.ok ? [] : r.issues.map((i) => `${i.code} ${i.path}`)).toEqual([
       'ROUTE_SEED_REF_MISMATCH /documents/0/input/intentSeed/confidence',
     ]);

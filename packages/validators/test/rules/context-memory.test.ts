@@ -4,50 +4,20 @@
 import { type ContextMemoryModelV1, DIGEST_RULES } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/index.ts';
-import { listFixtures } from '../helpers.ts';
+import { describeSemanticFixtures, issuesOf, listFixtures, restamp } from '../helpers.ts';
 
 const CONTRACT = 'ContextMemoryModelV1';
 const fixtures = listFixtures().filter((f) => f.contract === CONTRACT);
 const valid = fixtures.filter((f) => f.kind === 'valid');
 const semantic = fixtures.filter((f) => f.expected?.layer === 'semantic');
 
-function restamp(doc: ContextMemoryModelV1): ContextMemoryModelV1 {
-  const out = structuredClone(doc) as unknown as Record<string, unknown>;
-  for (const rule of DIGEST_RULES.filter((r) => r.contract === CONTRACT))
-    for (const { pointer, expected } of rule.compute(out)) out[pointer.slice(1)] = expected;
-  return out as unknown as ContextMemoryModelV1;
-}
-
 const base = () =>
   structuredClone(
     valid.find((f) => f.name === 'coding-agent-store-and-files')!.document,
   ) as ContextMemoryModelV1;
-const issues = (doc: ContextMemoryModelV1) => {
-  const r = validate(restamp(doc));
-  return r.ok ? [] : r.issues.map((i) => `${i.code} ${i.path}`);
-};
+const issues = (doc: ContextMemoryModelV1) => issuesOf(restamp(CONTRACT, doc));
 
-describe('semantic fixtures break exactly their rule', () => {
-  it('there is one per code of the page (12 invariants)', () => {
-    expect(new Set(semantic.map((f) => (f.expected as { code: string }).code)).size).toBe(12);
-  });
-  for (const f of semantic) {
-    const expected = f.expected as { code: string; instancePath: string };
-    it(`${f.name}: ${expected.code} at "${expected.instancePath}" and nothing else`, () => {
-      const r = validate(f.document);
-      expect(r.ok).toBe(false);
-      if (r.ok) return;
-      expect(r.issues.map((i) => `${i.code} ${i.path}`)).toEqual([
-        `${expected.code} ${expected.instancePath}`,
-      ]);
-      expect(r.issues[0]!.severity).toBe('error');
-    });
-  }
-  it('the valid fixtures break no rule', () => {
-    expect(valid.length).toBeGreaterThanOrEqual(3);
-    for (const f of valid) expect(validate(f.document), f.name).toMatchObject({ ok: true });
-  });
-});
+describeSemanticFixtures(CONTRACT, 12);
 
 describe('rule details', () => {
   it('memory is the source of truth of a memory fact, and of nothing else', () => {

@@ -9,7 +9,7 @@ import {
 } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_KINDS, validate, validateBundle } from '../../src/index.ts';
-import { listFixtures } from '../helpers.ts';
+import { describeSemanticFixtures, issuesOf, listFixtures } from '../helpers.ts';
 
 const CONTRACT = 'EvidenceMatrixV1';
 const PAGE = 'docs/spec/replay-observability-gate.md';
@@ -22,40 +22,17 @@ const valid = (contract: string, name: string) =>
     fixtures.find((f) => f.contract === contract && f.kind === 'valid' && f.name === name)!.document,
   ) as Record<string, unknown>;
 const matrix = (name: string) => valid(CONTRACT, name) as unknown as EvidenceMatrixV1;
-const codes = (doc: unknown) => {
-  const r = validate(doc);
-  return r.ok ? [] : r.issues.map((i) => `${i.code} ${i.path}`);
-};
+const codes = issuesOf;
 function restamp(doc: EvidenceMatrixV1): EvidenceMatrixV1 {
   doc.matrixId = computeEvidenceMatrixId(doc);
   doc.matrixDigest = computeEvidenceMatrixDigest(doc);
   return doc;
 }
 
-describe('semantic fixtures break exactly their rule', () => {
-  const semantic = fixtures.filter((f) => f.contract === CONTRACT && f.expected?.layer === 'semantic');
-
-  it('there is one per single-document code of the page (10 codes)', () => {
-    expect(new Set(semantic.map((f) => (f.expected as { code: string }).code)).size).toBe(10);
-  });
-
-  for (const f of semantic) {
-    const expected = f.expected as { code: string; instancePath: string };
-    it(`${f.name}: ${expected.code} at "${expected.instancePath}" and nothing else`, () => {
-      const r = validate(f.document);
-      expect(r.ok).toBe(false);
-      if (r.ok) return;
-      expect(r.issues.map((i) => `${i.code} ${i.path}`)).toEqual([
-        `${expected.code} ${expected.instancePath}`,
-      ]);
-      if (
-        expected.code === 'EVIDENCE_MATRIX_ID_MISMATCH' ||
-        expected.code === 'EVIDENCE_MATRIX_DIGEST_MISMATCH'
-      )
-        expect(r.issues[0]!.rule).toMatch(/^digest:/);
-      else expect(r.issues[0]!.rule).toMatch(new RegExp(`^${PAGE}#(invariants|gate-outcome)$`));
-    });
-  }
+describeSemanticFixtures(CONTRACT, 10, (issue, expected) => {
+  if (expected.code === 'EVIDENCE_MATRIX_ID_MISMATCH' || expected.code === 'EVIDENCE_MATRIX_DIGEST_MISMATCH')
+    expect(issue.rule).toMatch(/^digest:/);
+  else expect(issue.rule).toMatch(new RegExp(`^${PAGE}#(invariants|gate-outcome)$`));
 });
 
 describe('claim classes', () => {

@@ -10,7 +10,7 @@ import {
 } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/index.ts';
-import { listFixtures } from '../helpers.ts';
+import { describeSemanticFixtures, issuesOf, listFixtures } from '../helpers.ts';
 
 const CONTRACT = 'RepairRoleBoundaryV1';
 const PAGE = 'docs/spec/repair-collaboration-role-boundary-gate.md';
@@ -20,36 +20,16 @@ const boundary = (name: string) =>
   structuredClone(
     fixtures.find((f) => f.contract === CONTRACT && f.kind === 'valid' && f.name === name)!.document,
   ) as RepairRoleBoundaryV1;
-const codes = (doc: unknown) => {
-  const r = validate(doc);
-  return r.ok ? [] : r.issues.map((i) => `${i.code} ${i.path}`);
-};
+const codes = issuesOf;
 function restamp(doc: RepairRoleBoundaryV1): RepairRoleBoundaryV1 {
   doc.boundaryId = computeRepairBoundaryId(doc);
   doc.boundaryDigest = computeRepairBoundaryDigest(doc);
   return doc;
 }
 
-describe('semantic fixtures break exactly their rule', () => {
-  const semantic = fixtures.filter((f) => f.contract === CONTRACT && f.expected?.layer === 'semantic');
-
-  it('there is one per code of the page (14 codes)', () => {
-    expect(new Set(semantic.map((f) => (f.expected as { code: string }).code)).size).toBe(14);
-  });
-
-  for (const f of semantic) {
-    const expected = f.expected as { code: string; instancePath: string };
-    it(`${f.name}: ${expected.code} at "${expected.instancePath}" and nothing else`, () => {
-      const r = validate(f.document);
-      expect(r.ok).toBe(false);
-      if (r.ok) return;
-      expect(r.issues.map((i) => `${i.code} ${i.path}`)).toEqual([
-        `${expected.code} ${expected.instancePath}`,
-      ]);
-      if (expected.code.startsWith('REPAIR_ROLE_BOUNDARY_')) expect(r.issues[0]!.rule).toMatch(/^digest:/);
-      else expect(r.issues[0]!.rule).toMatch(new RegExp(`^${PAGE}#(invariants|risk-class)$`));
-    });
-  }
+describeSemanticFixtures(CONTRACT, 14, (issue, expected) => {
+  if (expected.code.startsWith('REPAIR_ROLE_BOUNDARY_')) expect(issue.rule).toMatch(/^digest:/);
+  else expect(issue.rule).toMatch(new RegExp(`^${PAGE}#(invariants|risk-class)$`));
 });
 
 describe('roles and authorization', () => {
