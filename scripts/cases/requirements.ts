@@ -47,6 +47,9 @@ const BY_CODE: Readonly<Record<string, readonly string[]>> = {
   CAPABILITY_VERDICT_MISMATCH: ['ACD-003'],
   // A referenced contract's gate must be one the field allows.
   ARCH_CONTRACT_REF_GATE_MISMATCH: ['ARC-005'],
+  // A capability aspect without direct evidence, or taken from a declaration, name or look-alike, stays unverified.
+  CAPABILITY_SURFACE_NOT_DIRECT: ['ARC-018'],
+  CAPABILITY_SURFACE_INFERRED: ['ARC-018'],
   // A failing anyOf is reported as the combining keyword at the value.
   SCHEMA_ANY_OF: ['GEN-009'],
 };
@@ -140,6 +143,9 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
     'validate/AiAgentSystemArchitectureReportV1/invalid/intent-seed-reference-in-capability-domain-matrix',
     ['ARC-006'],
   ],
+  // Capability-surface evidence never carries the central decision's fields.
+  ['validate/CapabilitySurfaceEvidenceV1/invalid/copies-preferred-surface', ['ARC-017']],
+  ['validate/CapabilitySurfaceEvidenceV1/invalid/aspect-copies-decision-outcome', ['ARC-017']],
   ['validate/ContextReadReceiptV1/valid/', ['GEN-001']],
   ['validate/TurnLivenessContractV1/invalid/contract-stalled-below-suspect', ['TLR-001']],
   ['validate/TurnLivenessContractV1/invalid/contract-digest-mismatch', ['TLR-003']],

@@ -31,5 +31,6 @@ export type Checks = [
   Mutual<Interfaces.LocalTaskTraceReplayV1, Zod.LocalTaskTraceReplayV1>,
   Mutual<Interfaces.AgentCapabilityDomainMatrixV1, Zod.AgentCapabilityDomainMatrixV1>,
   Mutual<Interfaces.AiAgentSystemArchitectureReportV1, Zod.AiAgentSystemArchitectureReportV1>,
+  Mutual<Interfaces.CapabilitySurfaceEvidenceV1, Zod.CapabilitySurfaceEvidenceV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;

@@ -12499,5 +12499,976 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
       "toolPermissionBoundary",
       "turnLivenessContract"
     ]
+  },
+  "CapabilitySurfaceEvidenceV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/CapabilitySurfaceEvidenceV1.schema.json",
+    "title": "CapabilitySurfaceEvidenceV1",
+    "description": "The evidence one agent system provides to a central capability-surface decision about one\nsurface (a tool, protocol capability or host feature the agent can call): each aspect its own\nfield, `verified` only on direct evidence. It reads the decision by `decisionRef` and never\ndecides it or copies its canonical fields (such as a preferred surface).",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "CapabilitySurfaceEvidenceV1"
+      },
+      "evidenceId": {
+        "description": "`cse-` + the first 24 hex characters of the digest of `{subject, decisionRef, surface, observedAt}`.",
+        "pattern": "^cse-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision whose surface this is.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "decisionRef": {
+        "description": "Id of the central capability-surface decision this evidence is for. The document reads the\ndecision; it never decides it or copies its canonical fields.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "surface": {
+        "description": "Name of the capability surface, e.g. `tool:shell.exec` or `mcp:filesystem/write_file`.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "observedAt": {
+        "description": "When the evidence was collected.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "controllingParty": {
+        "description": "Who controls invocation.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`model` (the model decides to call it), `application` (application code calls it), `user`\n(a user action triggers it), `host` (the agent host decides and enforces it), or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "application",
+                  "host",
+                  "model",
+                  "user"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "read": {
+        "description": "Whether the surface reads (files, data, state).",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`true` when the surface exercises the right, `false` when it never does, `null` when unknown.",
+            "type": [
+              "null",
+              "boolean"
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "write": {
+        "description": "Whether the surface writes (files, data, state).",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`true` when the surface exercises the right, `false` when it never does, `null` when unknown.",
+            "type": [
+              "null",
+              "boolean"
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "execute": {
+        "description": "Whether the surface executes (commands, code, other tools).",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`true` when the surface exercises the right, `false` when it never does, `null` when unknown.",
+            "type": [
+              "null",
+              "boolean"
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "authority": {
+        "description": "Who grants and revokes the surface's rights.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "Who grants and who can revoke, or `null` when unknown.",
+            "minLength": 1,
+            "maxLength": 1000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "taskNegotiation": {
+        "description": "Whether a call runs as a negotiated task.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`none` (a call is synchronous; no task is negotiated), `optional` (caller and surface may\nnegotiate a task), `required` (every call runs as a task), or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "none",
+                  "optional",
+                  "required"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "cancellation": {
+        "description": "Whether a call in flight can be cancelled.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`cancellable`, `not-cancellable`, or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "cancellable",
+                  "not-cancellable"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "timeout": {
+        "description": "Whether a call is bounded in time.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`bounded` (a call ends after `limitMs`), `unbounded` (no timeout applies), or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "bounded",
+                  "unbounded"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "limitMs": {
+            "description": "The timeout in milliseconds; non-null exactly when `value` is `bounded`.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 9007199254740991
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "limitMs",
+          "status",
+          "value"
+        ]
+      },
+      "idempotency": {
+        "description": "Whether repeating a call has the effect of one call.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`idempotent` (a repeated call has the effect of one), `not-idempotent`, or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "idempotent",
+                  "not-idempotent"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "audit": {
+        "description": "Whether each call leaves an audit record.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`per-call-record` (each call leaves a record its evidence points at), `none`, or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "none",
+                  "per-call-record"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "evidenceStatus": {
+        "description": "`verified` exactly when every one of the ten aspects is `verified`; `unverified` otherwise.",
+        "enum": [
+          "unverified",
+          "verified"
+        ],
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "audit",
+      "authority",
+      "cancellation",
+      "controllingParty",
+      "decisionRef",
+      "evidenceId",
+      "evidenceStatus",
+      "execute",
+      "idempotency",
+      "observedAt",
+      "read",
+      "schemaVersion",
+      "subject",
+      "surface",
+      "taskNegotiation",
+      "timeout",
+      "write"
+    ]
   }
 };

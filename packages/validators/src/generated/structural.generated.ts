@@ -59601,6 +59601,3918 @@ validate106.errors = vErrors;
 return errors === 0;
 }
 
+export const CapabilitySurfaceEvidenceV1 = validate133;
+const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/CapabilitySurfaceEvidenceV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"CapabilitySurfaceEvidenceV1"},"evidenceId":{"pattern":"^cse-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"decisionRef":{"minLength":1,"maxLength":256,"type":"string"},"surface":{"minLength":1,"maxLength":256,"type":"string"},"observedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"controllingParty":{"$ref":"#/definitions/__split43"},"read":{"$ref":"#/definitions/__split44"},"write":{"$ref":"#/definitions/__split45"},"execute":{"$ref":"#/definitions/__split46"},"authority":{"$ref":"#/definitions/__split47"},"taskNegotiation":{"$ref":"#/definitions/__split48"},"cancellation":{"$ref":"#/definitions/__split49"},"timeout":{"$ref":"#/definitions/__split50"},"idempotency":{"$ref":"#/definitions/__split51"},"audit":{"$ref":"#/definitions/__split52"},"evidenceStatus":{"enum":["unverified","verified"],"type":"string"}},"additionalProperties":false,"required":["audit","authority","cancellation","controllingParty","decisionRef","evidenceId","evidenceStatus","execute","idempotency","observedAt","read","schemaVersion","subject","surface","taskNegotiation","timeout","write"],"definitions":{"__split43":{"type":"object","properties":{"value":{"anyOf":[{"enum":["application","host","model","user"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split44":{"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split45":{"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split46":{"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split47":{"type":"object","properties":{"value":{"minLength":1,"maxLength":1000,"type":["null","string"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split48":{"type":"object","properties":{"value":{"anyOf":[{"enum":["none","optional","required"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split49":{"type":"object","properties":{"value":{"anyOf":[{"enum":["cancellable","not-cancellable"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split50":{"type":"object","properties":{"value":{"anyOf":[{"enum":["bounded","unbounded"],"type":"string"},{"type":"null"}]},"limitMs":{"type":["integer","null"],"minimum":1,"maximum":9007199254740991},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","limitMs","status","value"]},"__split51":{"type":"object","properties":{"value":{"anyOf":[{"enum":["idempotent","not-idempotent"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split52":{"type":"object","properties":{"value":{"anyOf":[{"enum":["none","per-call-record"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]}}};
+const pattern479 = patternMatcher("^cse-[a-f0-9]{24}$");
+const schema76 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["application","host","model","user"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/controllingParty/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/controllingParty/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/controllingParty/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/controllingParty/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/controllingParty/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/controllingParty/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((((data0 === "application") || (data0 === "host")) || (data0 === "model")) || (data0 === "user"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/controllingParty/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema76.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/controllingParty/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/controllingParty/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/controllingParty/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/controllingParty/properties/status/enum",keyword:"enum",params:{allowedValues: schema76.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/controllingParty/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/controllingParty/properties/basis/enum",keyword:"enum",params:{allowedValues: schema76.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/controllingParty/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema76.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema76.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/controllingParty/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/controllingParty/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate134.errors = vErrors;
+return errors === 0;
+}
+
+const schema77 = {"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/read/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/read/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/read/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/read/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/read/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+if((data0 !== null) && (typeof data0 !== "boolean")){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/read/properties/value/type",keyword:"type",params:{type: schema77.properties.value.type}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/read/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/read/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/read/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err9 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/read/properties/basis/enum",keyword:"enum",params:{allowedValues: schema77.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err10 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/read/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err11 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err12 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err13 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/read/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/read/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema77.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err17 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/read/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/read/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/read/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/read/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema77.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/read/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/read/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/properties/read/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate136.errors = vErrors;
+return errors === 0;
+}
+
+const schema78 = {"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/write/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/write/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/write/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/write/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/write/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+if((data0 !== null) && (typeof data0 !== "boolean")){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/write/properties/value/type",keyword:"type",params:{type: schema78.properties.value.type}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/write/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/write/properties/status/enum",keyword:"enum",params:{allowedValues: schema78.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/write/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err9 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/write/properties/basis/enum",keyword:"enum",params:{allowedValues: schema78.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err10 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/write/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err11 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err12 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err13 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/write/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/write/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema78.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err17 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/write/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/write/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/write/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/write/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema78.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/write/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/write/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/properties/write/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate138.errors = vErrors;
+return errors === 0;
+}
+
+const schema79 = {"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/execute/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/execute/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/execute/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/execute/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/execute/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+if((data0 !== null) && (typeof data0 !== "boolean")){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/execute/properties/value/type",keyword:"type",params:{type: schema79.properties.value.type}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/execute/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/execute/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/execute/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err9 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/execute/properties/basis/enum",keyword:"enum",params:{allowedValues: schema79.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err10 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/execute/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err11 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err12 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err13 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/execute/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/execute/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema79.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err17 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/execute/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/execute/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/execute/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/execute/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema79.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/execute/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/execute/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/properties/execute/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate140.errors = vErrors;
+return errors === 0;
+}
+
+const schema80 = {"type":"object","properties":{"value":{"minLength":1,"maxLength":1000,"type":["null","string"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/authority/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/authority/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/authority/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/authority/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/authority/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+if((data0 !== null) && (typeof data0 !== "string")){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/authority/properties/value/type",keyword:"type",params:{type: schema80.properties.value.type}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(typeof data0 === "string"){
+if((data0.length > 1000 && func55(data0) > 1000)){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/authority/properties/value/maxLength",keyword:"maxLength",params:{limit: 1000}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data0.length < 2 && func55(data0) < 1)){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/authority/properties/value/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/authority/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/authority/properties/status/enum",keyword:"enum",params:{allowedValues: schema80.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/authority/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/authority/properties/basis/enum",keyword:"enum",params:{allowedValues: schema80.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err12 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/authority/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err13 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err17 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/authority/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/authority/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema80.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/authority/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/authority/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/authority/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/authority/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema80.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/authority/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/authority/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/properties/authority/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate142.errors = vErrors;
+return errors === 0;
+}
+
+const schema81 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["none","optional","required"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/taskNegotiation/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/taskNegotiation/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/taskNegotiation/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/taskNegotiation/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/taskNegotiation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/taskNegotiation/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(((data0 === "none") || (data0 === "optional")) || (data0 === "required"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/taskNegotiation/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema81.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/taskNegotiation/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/taskNegotiation/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/taskNegotiation/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/taskNegotiation/properties/status/enum",keyword:"enum",params:{allowedValues: schema81.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/taskNegotiation/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/taskNegotiation/properties/basis/enum",keyword:"enum",params:{allowedValues: schema81.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/taskNegotiation/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema81.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema81.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/taskNegotiation/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/taskNegotiation/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate144.errors = vErrors;
+return errors === 0;
+}
+
+const schema82 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["cancellable","not-cancellable"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/cancellation/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/cancellation/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/cancellation/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/cancellation/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/cancellation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/cancellation/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((data0 === "cancellable") || (data0 === "not-cancellable"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/cancellation/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema82.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/cancellation/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/cancellation/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/cancellation/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/cancellation/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/cancellation/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/cancellation/properties/basis/enum",keyword:"enum",params:{allowedValues: schema82.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/cancellation/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema82.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema82.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/cancellation/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/cancellation/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
+
+const schema83 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["bounded","unbounded"],"type":"string"},{"type":"null"}]},"limitMs":{"type":["integer","null"],"minimum":1,"maximum":9007199254740991},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","limitMs","status","value"]};
+
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.limitMs === undefined) || (!(func0.call(data, "limitMs")))){
+const err2 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "limitMs"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err4 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "value") || (key0 === "limitMs")) || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err5 = {instancePath,schemaPath:"#/properties/timeout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/timeout/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data0 === "bounded") || (data0 === "unbounded"))){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/timeout/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema83.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/timeout/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err9 = {instancePath:instancePath+"/value",schemaPath:"#/properties/timeout/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.limitMs !== undefined && func0.call(data, "limitMs")){
+let data1 = data.limitMs;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err10 = {instancePath:instancePath+"/limitMs",schemaPath:"#/properties/timeout/properties/limitMs/type",keyword:"type",params:{type: schema83.properties.limitMs.type}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 9007199254740991 || isNaN(data1)){
+const err11 = {instancePath:instancePath+"/limitMs",schemaPath:"#/properties/timeout/properties/limitMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err12 = {instancePath:instancePath+"/limitMs",schemaPath:"#/properties/timeout/properties/limitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/timeout/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!((data2 === "unverified") || (data2 === "verified"))){
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/timeout/properties/status/enum",keyword:"enum",params:{allowedValues: schema83.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data3 = data.basis;
+if(typeof data3 !== "string"){
+const err15 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/timeout/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data3 === "declaration") || (data3 === "direct-observation")) || (data3 === "name")) || (data3 === "none")) || (data3 === "similar-capability"))){
+const err16 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/timeout/properties/basis/enum",keyword:"enum",params:{allowedValues: schema83.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data4 = data.evidence;
+if(Array.isArray(data4)){
+if(data4.length > 16){
+const err17 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/timeout/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if((data5.digest === undefined) || (!(func0.call(data5, "digest")))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((data5.kind === undefined) || (!(func0.call(data5, "kind")))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((data5.locator === undefined) || (!(func0.call(data5, "locator")))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+for(const key1 of Object.keys(data5)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err21 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data5.kind !== undefined && func0.call(data5, "kind")){
+let data6 = data5.kind;
+if(typeof data6 !== "string"){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/timeout/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!((((((data6 === "hook") || (data6 === "memory")) || (data6 === "replay")) || (data6 === "report")) || (data6 === "runtime")) || (data6 === "tests"))){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/timeout/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema83.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data5.locator !== undefined && func0.call(data5, "locator")){
+let data7 = data5.locator;
+if(typeof data7 === "string"){
+if((data7.length > 1024 && func55(data7) > 1024)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/timeout/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((data7.length < 2 && func55(data7) < 1)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/timeout/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/timeout/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data5.digest !== undefined && func0.call(data5, "digest")){
+let data8 = data5.digest;
+if((data8 !== null) && (typeof data8 !== "string")){
+const err27 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/timeout/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema83.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(!pattern8.test(data8)){
+const err28 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/timeout/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/timeout/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+validate148.errors = vErrors;
+return errors === 0;
+}
+
+const schema84 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["idempotent","not-idempotent"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/idempotency/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/idempotency/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((data0 === "idempotent") || (data0 === "not-idempotent"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/idempotency/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema84.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/idempotency/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/idempotency/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/idempotency/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/idempotency/properties/status/enum",keyword:"enum",params:{allowedValues: schema84.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/idempotency/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/idempotency/properties/basis/enum",keyword:"enum",params:{allowedValues: schema84.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/idempotency/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema84.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema84.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/idempotency/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/idempotency/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate150.errors = vErrors;
+return errors === 0;
+}
+
+const schema85 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["none","per-call-record"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/audit/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/audit/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/audit/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/audit/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/audit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/audit/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((data0 === "none") || (data0 === "per-call-record"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/audit/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema85.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/audit/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/audit/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/audit/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/audit/properties/status/enum",keyword:"enum",params:{allowedValues: schema85.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/audit/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/audit/properties/basis/enum",keyword:"enum",params:{allowedValues: schema85.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/audit/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/audit/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/audit/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema85.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/audit/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/audit/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/audit/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/audit/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema85.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/audit/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/audit/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate152.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/CapabilitySurfaceEvidenceV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.audit === undefined) || (!(func0.call(data, "audit")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "audit"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.authority === undefined) || (!(func0.call(data, "authority")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authority"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.cancellation === undefined) || (!(func0.call(data, "cancellation")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cancellation"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.controllingParty === undefined) || (!(func0.call(data, "controllingParty")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "controllingParty"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.decisionRef === undefined) || (!(func0.call(data, "decisionRef")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decisionRef"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.evidenceId === undefined) || (!(func0.call(data, "evidenceId")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidenceId"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.evidenceStatus === undefined) || (!(func0.call(data, "evidenceStatus")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidenceStatus"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.execute === undefined) || (!(func0.call(data, "execute")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "execute"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.idempotency === undefined) || (!(func0.call(data, "idempotency")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "idempotency"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.observedAt === undefined) || (!(func0.call(data, "observedAt")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observedAt"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.read === undefined) || (!(func0.call(data, "read")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "read"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data.surface === undefined) || (!(func0.call(data, "surface")))){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((data.taskNegotiation === undefined) || (!(func0.call(data, "taskNegotiation")))){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskNegotiation"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data.timeout === undefined) || (!(func0.call(data, "timeout")))){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeout"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data.write === undefined) || (!(func0.call(data, "write")))){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "write"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema75.properties, key0))){
+const err17 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err18 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if("CapabilitySurfaceEvidenceV1" !== data0){
+const err19 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "CapabilitySurfaceEvidenceV1"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.evidenceId !== undefined && func0.call(data, "evidenceId")){
+let data1 = data.evidenceId;
+if(typeof data1 === "string"){
+if(!pattern479.test(data1)){
+const err20 = {instancePath:instancePath+"/evidenceId",schemaPath:"#/properties/evidenceId/pattern",keyword:"pattern",params:{pattern: "^cse-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/evidenceId",schemaPath:"#/properties/evidenceId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err22 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err23 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err24 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err25 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err26 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err28 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err29 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.decisionRef !== undefined && func0.call(data, "decisionRef")){
+let data5 = data.decisionRef;
+if(typeof data5 === "string"){
+if((data5.length > 256 && func55(data5) > 256)){
+const err32 = {instancePath:instancePath+"/decisionRef",schemaPath:"#/properties/decisionRef/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((data5.length < 2 && func55(data5) < 1)){
+const err33 = {instancePath:instancePath+"/decisionRef",schemaPath:"#/properties/decisionRef/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/decisionRef",schemaPath:"#/properties/decisionRef/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.surface !== undefined && func0.call(data, "surface")){
+let data6 = data.surface;
+if(typeof data6 === "string"){
+if((data6.length > 256 && func55(data6) > 256)){
+const err35 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err36 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.observedAt !== undefined && func0.call(data, "observedAt")){
+let data7 = data.observedAt;
+if(typeof data7 === "string"){
+if(!pattern2.test(data7)){
+const err38 = {instancePath:instancePath+"/observedAt",schemaPath:"#/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(!(formats0.validate(data7))){
+const err39 = {instancePath:instancePath+"/observedAt",schemaPath:"#/properties/observedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/observedAt",schemaPath:"#/properties/observedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.controllingParty !== undefined && func0.call(data, "controllingParty")){
+if(!(validate134(data.controllingParty, {instancePath:instancePath+"/controllingParty",parentData:data,parentDataProperty:"controllingParty",rootData}))){
+vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+errors = vErrors.length;
+}
+}
+if(data.read !== undefined && func0.call(data, "read")){
+if(!(validate136(data.read, {instancePath:instancePath+"/read",parentData:data,parentDataProperty:"read",rootData}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+errors = vErrors.length;
+}
+}
+if(data.write !== undefined && func0.call(data, "write")){
+if(!(validate138(data.write, {instancePath:instancePath+"/write",parentData:data,parentDataProperty:"write",rootData}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+errors = vErrors.length;
+}
+}
+if(data.execute !== undefined && func0.call(data, "execute")){
+if(!(validate140(data.execute, {instancePath:instancePath+"/execute",parentData:data,parentDataProperty:"execute",rootData}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+errors = vErrors.length;
+}
+}
+if(data.authority !== undefined && func0.call(data, "authority")){
+if(!(validate142(data.authority, {instancePath:instancePath+"/authority",parentData:data,parentDataProperty:"authority",rootData}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+errors = vErrors.length;
+}
+}
+if(data.taskNegotiation !== undefined && func0.call(data, "taskNegotiation")){
+if(!(validate144(data.taskNegotiation, {instancePath:instancePath+"/taskNegotiation",parentData:data,parentDataProperty:"taskNegotiation",rootData}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+errors = vErrors.length;
+}
+}
+if(data.cancellation !== undefined && func0.call(data, "cancellation")){
+if(!(validate146(data.cancellation, {instancePath:instancePath+"/cancellation",parentData:data,parentDataProperty:"cancellation",rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.timeout !== undefined && func0.call(data, "timeout")){
+if(!(validate148(data.timeout, {instancePath:instancePath+"/timeout",parentData:data,parentDataProperty:"timeout",rootData}))){
+vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+errors = vErrors.length;
+}
+}
+if(data.idempotency !== undefined && func0.call(data, "idempotency")){
+if(!(validate150(data.idempotency, {instancePath:instancePath+"/idempotency",parentData:data,parentDataProperty:"idempotency",rootData}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+errors = vErrors.length;
+}
+}
+if(data.audit !== undefined && func0.call(data, "audit")){
+if(!(validate152(data.audit, {instancePath:instancePath+"/audit",parentData:data,parentDataProperty:"audit",rootData}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+}
+if(data.evidenceStatus !== undefined && func0.call(data, "evidenceStatus")){
+let data18 = data.evidenceStatus;
+if(typeof data18 !== "string"){
+const err41 = {instancePath:instancePath+"/evidenceStatus",schemaPath:"#/properties/evidenceStatus/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!((data18 === "unverified") || (data18 === "verified"))){
+const err42 = {instancePath:instancePath+"/evidenceStatus",schemaPath:"#/properties/evidenceStatus/enum",keyword:"enum",params:{allowedValues: schema75.properties.evidenceStatus.enum}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate133.errors = vErrors;
+return errors === 0;
+}
+
 /** The structural validator of every contract with a published schema, by contract name. */
 export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>> = {
   "IntentSeedV1": IntentSeedV1,
@@ -59629,4 +63541,5 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
   "LocalTaskTraceReplayV1": LocalTaskTraceReplayV1,
   "AgentCapabilityDomainMatrixV1": AgentCapabilityDomainMatrixV1,
   "AiAgentSystemArchitectureReportV1": AiAgentSystemArchitectureReportV1,
+  "CapabilitySurfaceEvidenceV1": CapabilitySurfaceEvidenceV1,
 };
