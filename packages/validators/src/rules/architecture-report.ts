@@ -5,7 +5,6 @@
 import {
   type AgentCapabilityDomainMatrixV1,
   type AiAgentSystemArchitectureReportV1,
-  type AiAgentSystemArchitectureReportV2,
   ARCHITECTURE_FIELD_GATES,
   ARCHITECTURE_FIELD_ORDER,
   ARCHITECTURE_MANDATORY_FIELDS,
