@@ -23,6 +23,7 @@ import {
   type TraceAppendInput,
   type TraceAppendResult,
   type TraceOpenInput,
+  type TraceRefusal,
   type TurnEventContext,
   type TurnHostEvent,
   validateCheckpoint,
@@ -78,6 +79,29 @@ const stepExpect = (state: unknown, card: { message: string } | null) => {
   const { message: _message, ...rest } = wire(card);
   return { match: { state: wire(state), card: rest } };
 };
+/**
+ * A refused event's expectation: its code, and the counted state and card its `data` carries as a
+ * result would (docs/protocol.md, liveness.event); a card's message is the implementation's text.
+ */
+const refusedExpect = (code: string, state: unknown, card: { message: string } | null) => {
+  if (card === null) return { error: code, data: wire({ state, card }) };
+  const { message: _message, ...rest } = wire(card);
+  return { error: code, data: { state: wire(state), card: rest } };
+};
+/**
+ * A refused trace operation's expectation: its code and the `data` docs/protocol.md requires
+ * (`step`; `violations` for A2, compared without their messages; `eventId` for A7).
+ */
+const traceRefused = (r: TraceRefusal) => ({
+  error: r.code,
+  data: {
+    step: r.step,
+    ...(r.violations
+      ? { violations: r.violations.map(({ errorCode, eventIndex }) => ({ errorCode, eventIndex })) }
+      : {}),
+    ...(r.eventId ? { eventId: r.eventId } : {}),
+  },
+});
 const iso = (ms: number) => new Date(ms).toISOString();
 const fixture = (path: string): unknown => JSON.parse(readFileSync(join(fixtures, path), 'utf8'));
 const fixtureNames = (contract: string, kind: 'valid' | 'invalid') =>
@@ -175,7 +199,7 @@ class Session {
     this.step(
       'liveness.event',
       { event: e, ...(context ? { context } : {}) },
-      r.ok ? stepExpect(r.state, r.card) : { error: r.code },
+      r.ok ? stepExpect(r.state, r.card) : refusedExpect(r.code, r.state, r.card),
     );
     return r;
   }
@@ -237,7 +261,13 @@ class Session {
   // checkpoint
   checkpoint(params: CheckpointParams): this {
     const r = validateCheckpoint(params, this.clock);
-    this.step('checkpoint.validate', params, r.ok ? { result: wire(r.result) } : { error: r.code });
+    this.step(
+      'checkpoint.validate',
+      params,
+      r.ok
+        ? { result: wire(r.result) }
+        : { error: r.code, data: { requiredActions: [...r.requiredActions] } },
+    );
     return this;
   }
 
@@ -258,7 +288,7 @@ class Session {
       input,
       r.ok
         ? { result: wire({ trace: r.trace, unchanged: r.unchanged, previous: r.previous }) }
-        : { error: r.code },
+        : traceRefused(r),
     );
     return this;
   }
@@ -277,7 +307,7 @@ class Session {
     r: TraceAppendResult,
     expect: 'full' | 'brief',
   ): TraceAppendResult {
-    if (!r.ok) this.step(method, params, { error: r.code });
+    if (!r.ok) this.step(method, params, traceRefused(r));
     else if (expect === 'full')
       this.step(method, params, { result: wire({ trace: r.trace, event: r.event, dropped: r.dropped }) });
     else
@@ -719,6 +749,39 @@ add(
     s.advance(1000).events(ev('Stop'));
     s.advance(1000).events(ups('req_02'));
     s.advance(1000).event(ups('req_01'));
+    s.state();
+  },
+);
+
+add(
+  {
+    id: 'liveness/TurnLivenessStateV1/refused/turn-key-invalid',
+    title: 'a new prompt whose host turn key is outside the turn key format is refused with TURN_KEY_INVALID',
+    gate: 'TurnLivenessRecoveryGate',
+    subject: 'TurnLivenessStateV1',
+    spec: spec(LIVENESS_PAGE, 'identity-and-digests-1'),
+    requires: LIVE,
+  },
+  (s) => {
+    started(s);
+    s.advance(1000).events(ev('Stop'));
+    s.advance(1000).event(ups('user@example.com'));
+    s.state();
+  },
+);
+add(
+  {
+    id: 'liveness/TurnLivenessStateV1/refused/trace-id-invalid',
+    title: 'a new prompt whose task trace id is outside the key format is refused with TURN_TRACE_ID_INVALID',
+    gate: 'TurnLivenessRecoveryGate',
+    subject: 'TurnLivenessStateV1',
+    spec: spec(LIVENESS_PAGE, 'identity-and-digests-1'),
+    requires: LIVE,
+  },
+  (s) => {
+    started(s);
+    s.advance(1000).events(ev('Stop'));
+    s.advance(1000).event(ups('req_02', { taskTraceId: 'trace/../1' }));
     s.state();
   },
 );

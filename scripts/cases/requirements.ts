@@ -52,6 +52,13 @@ const BY_CODE: Readonly<Record<string, readonly string[]>> = {
   CAPABILITY_SURFACE_INFERRED: ['ARC-018'],
   // A failing anyOf is reported as the combining keyword at the value.
   SCHEMA_ANY_OF: ['GEN-009'],
+  // The tool and human boundaries pass the gate only together: each bundle rule refuses a pair
+  // whose documents are valid on their own.
+  HUMAN_LOOP_TOOL_BOUNDARY_MISMATCH: ['TPB-001'],
+  HUMAN_LOOP_OPERATION_UNKNOWN: ['TPB-001'],
+  HUMAN_LOOP_OPERATION_UNCOVERED: ['TPB-001'],
+  HUMAN_LOOP_AUTO_WAIVES_NON_WAIVABLE: ['TPB-001'],
+  HUMAN_LOOP_CONFIRMATION_WEAKER_THAN_TOOL: ['TPB-001'],
 };
 
 /**
@@ -135,6 +142,9 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['validate/ContextReadPlanV1/invalid/', ['CAG-013', 'CAG-014']],
   ['validate/ContextReadPlanV2/invalid/context-full-read-mismatch', ['CAG-007']],
   ['validate/AgentCapabilityDomainMatrixV1/', ['ACD-001']],
+  // A route decision names its seed, route, reason and degradation path; a model its sources of truth.
+  ['validate/AgentRouteDecisionV1/', ['RTG-001']],
+  ['validate/ContextMemoryModelV1/', ['CMS-001']],
   [
     'validate/AiAgentSystemArchitectureReportV1/invalid/capability-entry-copies-preferred-surface',
     ['ARC-002'],
@@ -154,6 +164,8 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['liveness/TurnLivenessStateV1/edge/thresholds-normalised-on-reset', ['TLR-005']],
   ['liveness/TurnLivenessStateV1/refused/turn-key-reused-current', ['TLR-004', 'TLR-007']],
   ['liveness/TurnLivenessStateV1/refused/turn-key-reused-previous', ['TLR-004', 'TLR-007']],
+  ['liveness/TurnLivenessStateV1/refused/turn-key-invalid', ['TLR-019']],
+  ['liveness/TurnLivenessStateV1/refused/trace-id-invalid', ['TLR-019']],
   ['liveness/TurnLivenessStateV1/rehydrate/', ['TLR-008', 'PROTO-005']],
   // A refused rehydration leaves the invalid state stored; evidence from it is refused.
   ['liveness/TurnLivenessStateV1/rehydrate/invalid/', ['TLR-009']],

@@ -57,6 +57,21 @@ const EVIDENCE: EvidenceItem[] = EVIDENCE_ROLES.map((role) => {
 // Two worlds: the reference store on memory, with everything an implementation chooses varied.
 
 type Reply = { result: unknown } | { code: string; data: Record<string, unknown> };
+
+/**
+ * Codes that steps 1 and 2 of the commit algorithm give before storage is read
+ * (docs/spec/task-continuity-write-gate.md#commit-algorithm, TCW-507): such a refusal may carry
+ * no `currentFence`, so a case never requires one (some of them are also given after the read).
+ */
+const BEFORE_THE_READ = new Set([
+  'LIFECYCLE_TASK_IDENTITY_REQUIRED',
+  'LIFECYCLE_STATE_FENCE_REQUIRED',
+  'TASK_TERMINAL_INPUT_INVALID',
+  'TASK_TERMINAL_EXPECTED_STATE_REQUIRED',
+  'FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID',
+  'TASK_OPERATION_TRANSITION_INVALID',
+  'LIFECYCLE_STATE_SHAPE_INVALID',
+]);
 const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 class World {
@@ -244,7 +259,17 @@ class Scenario {
       if (!('code' in a) || !('code' in b) || a.code !== b.code)
         throw new Error(`${where}: the two worlds disagree: ${JSON.stringify([a, b]).slice(0, 400)}`);
       if (want !== a.code) throw new Error(`${where}: wanted ${want}, the engine refused with ${a.code}`);
-      expect = { error: a.code };
+      // docs/protocol.md, store: a refusal's data carries `currentFence`, the fence the store read
+      // (absent only for a refusal before the read); compared where both worlds agree (the nonces
+      // are each store's own), and only for codes the commit algorithm gives after its read.
+      const fence = agreed(
+        (a.data as { currentFence?: unknown }).currentFence,
+        (b.data as { currentFence?: unknown }).currentFence,
+      );
+      expect =
+        fence === undefined || BEFORE_THE_READ.has(a.code)
+          ? { error: a.code }
+          : { error: a.code, data: { currentFence: fence } };
     } else {
       if (/^[A-Z][A-Z_]+$/.test(want))
         throw new Error(`${where}: wanted ${want}, got ${JSON.stringify(a.result).slice(0, 300)}`);

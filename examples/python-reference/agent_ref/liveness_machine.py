@@ -5,6 +5,7 @@ A refused event still returns the counted state (and any card), which the caller
 """
 
 import copy
+import re
 
 from . import checkpoint as cp
 from . import jcs
@@ -31,6 +32,14 @@ TERMINAL_OF = {"Stop": ("completed", "host-stop"), "TurnError": ("error", "host-
 MAX_ARTIFACTS = 32
 MAX_TARGETS = 20
 
+
+
+_TURN_KEY_FORMAT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]*")
+
+
+def _is_turn_layer_key(value):
+    """Whether a host-supplied key is 1 to 256 characters of the turn layer's key format."""
+    return isinstance(value, str) and len(value) <= 256 and _TURN_KEY_FORMAT.fullmatch(value) is not None
 
 def unique(items):
     """Items in first-seen order without repeats (the schema's uniqueItems)."""
@@ -203,6 +212,12 @@ def apply_event(state, event, context, now_ms, observer="hook-event-time"):
     if "taskOperationSetDigest" in context and st in ("running", "awaiting-continuation"):
         s["taskOperationSetDigest"] = context["taskOperationSetDigest"]
     if etype == "UserPromptSubmit":
+        # A host-supplied key or trace id is stored in the state: one outside the turn layer's
+        # key format is refused, never derived around (TLR-019).
+        if "turnKey" in event and not _is_turn_layer_key(event["turnKey"]):
+            return "TURN_KEY_INVALID", s, card
+        if "taskTraceId" in event and not _is_turn_layer_key(event["taskTraceId"]):
+            return "TURN_TRACE_ID_INVALID", s, card
         new_key = event.get("turnKey") or derived_id("turn-", {"sessionKey": event.get("sessionKey"),
                                                                 "eventSequence": s["eventSequence"],
                                                                 "startedAt": at_s})

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CAPABILITY_TOKEN, isCapabilityToken } from '@agent-contracts/protocol';
+import { REQUIREMENT_ID } from './requirements/parse.js';
 
 /** How strongly the spec requires what a case checks. */
 export type Level = 'MUST' | 'SHOULD';
@@ -23,8 +24,13 @@ export type Expectation =
    * by element, anything else when equal.
    */
   | { readonly match: unknown }
-  /** The request is refused with a JSON-RPC error whose `data.code` is this spec code. */
-  | { readonly error: string };
+  /**
+   * The request is refused with a JSON-RPC error whose `data.code` is this spec code; with
+   * `data`, the refusal's `data` also contains that value, as `match` says (the members the spec
+   * requires a refusal to carry: a store's `currentFence`, a trace's `step`, a checkpoint's
+   * `requiredActions`).
+   */
+  | { readonly error: string; readonly data?: unknown };
 
 /**
  * Where a request sent on purpose breaks its params schema (docs/spec/decisions.md D-GEN-10): the
@@ -124,8 +130,13 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
     for (const [j, s] of c.steps.entries()) {
       if (!s || typeof s.method !== 'string' || !s.method) problems.push(`${at} step ${j}: needs a method`);
       const keys = s?.expect && typeof s.expect === 'object' ? Object.keys(s.expect) : [];
-      if (keys.length !== 1 || !['valid', 'issue', 'result', 'match', 'error'].includes(keys[0]!)) {
-        problems.push(`${at} step ${j}: "expect" needs exactly one of valid, issue, result, match, error`);
+      const kinds = keys.filter((k) => !(k === 'data' && keys.includes('error')));
+      if (kinds.length !== 1 || !['valid', 'issue', 'result', 'match', 'error'].includes(kinds[0]!)) {
+        problems.push(
+          `${at} step ${j}: "expect" needs exactly one of valid, issue, result, match, error (error may add data)`,
+        );
+      } else if (kinds[0] === 'error' && typeof (s.expect as { error: unknown }).error !== 'string') {
+        problems.push(`${at} step ${j}: "expect.error" is the spec code of the refusal, a string`);
       }
       if (s?.malformed !== undefined) {
         const m = s.malformed as Partial<MalformedRequest> | null;
@@ -153,8 +164,6 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
   }
   return problems;
 }
-
-const REQUIREMENT_ID = /^[A-Z]{2,6}-\d{3}$/;
 
 /** Problems with a case's or scenario's `requirements` list: a non-empty, duplicate-free list of ids. */
 export function lintRequirementIds(at: string, ids: unknown): string[] {

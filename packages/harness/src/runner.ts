@@ -155,7 +155,14 @@ export function judgeStep(expect: Expectation, reply: Reply): Judgement | null {
         differenceAt('/error', wanted, undefined),
         differenceAt('/result', undefined, reply.result),
       ]);
-    if (reply.refusal === expect.error) return null;
+    if (reply.refusal === expect.error) {
+      if (expect.data === undefined || partialMismatch(expect.data, rpcError?.data) === null) return null;
+      const found = jsonDifferences(expect.data, rpcError?.data, 'contains');
+      return judged(`refusal ${expect.error} as expected, but its data`, {
+        total: found.total,
+        listed: found.listed.map((d) => ({ ...d, pointer: `/error/data${d.pointer}` })),
+      });
+    }
     const found = jsonDifferences(wanted, rpcError, 'contains');
     return judged(`expected refusal ${expect.error}; the error`, {
       total: found.total,

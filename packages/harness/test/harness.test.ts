@@ -106,6 +106,12 @@ describe('golden cases', () => {
         new Set(),
       ).join(),
     ).toMatch(/exactly one/);
+    const expecting = (expect: unknown) =>
+      lintCases('f', { cases: [{ ...good, steps: [{ method: 'm', expect }] }] }, new Set()).join();
+    expect(expecting({ error: 'A', data: { step: 'A7' } })).toBe('');
+    expect(expecting({ data: { step: 'A7' } })).toMatch(/exactly one/);
+    expect(expecting({ result: 1, data: {} })).toMatch(/exactly one/);
+    expect(expecting({ error: { code: 'A' } })).toMatch(/"expect.error" is the spec code/);
     expect(lintCases('f', { cases: [{ ...good, level: 'MAY' }] }, new Set()).join()).toMatch(/level/);
     for (const requirements of [undefined, [], ['tcw-1'], ['TCW-001', 'TCW-001'], 'TCW-001'])
       expect(lintCases('f', { cases: [{ ...good, requirements }] }, new Set()).join()).toMatch(
@@ -155,6 +161,23 @@ describe('judging replies', () => {
     expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, refusalReply('OTHER'))).toMatch(/expected refusal/);
     expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, { result: {} })).toMatch(/got result/);
     expect(judgeReply({ result: { a: 1 } }, refusalReply('X'))).toMatch(/expected a result/);
+  });
+
+  it('an error expectation with data needs the code and the data the spec requires the refusal to carry', () => {
+    const refused = (data: Record<string, unknown>) => ({
+      error: { code: -32000, message: 'refused', data: { code: 'TRACE_DUPLICATE_EVENT', ...data } },
+      refusal: 'TRACE_DUPLICATE_EVENT',
+    });
+    const expect7 = { error: 'TRACE_DUPLICATE_EVENT', data: { step: 'A7', eventId: 'e1' } };
+    expect(judgeStep(expect7, refused({ step: 'A7', eventId: 'e1', more: 1 }))).toBeNull();
+    const wrong = judgeStep(expect7, refused({ step: 'A3', eventId: 'e1' }));
+    expect(wrong?.detail).toMatch(
+      /^refusal TRACE_DUPLICATE_EVENT as expected, but its data differs at 1 pointer/,
+    );
+    expect(wrong?.differences).toEqual([{ pointer: '/error/data/step', expected: '"A7"', actual: '"A3"' }]);
+    const missing = judgeStep(expect7, refused({ step: 'A7' }));
+    expect(missing?.differences).toEqual([{ pointer: '/error/data/eventId', expected: '"e1"' }]);
+    expect(judgeStep(expect7, { result: {} })?.detail).toMatch(/got result/);
   });
 
   it('capabilities decide applicability', () => {

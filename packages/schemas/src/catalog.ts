@@ -1,18 +1,24 @@
+import { AGENT_ROUTING_CONTRACTS } from './contracts/agent-routing.js';
 import { ARCHITECTURE_REPORT_CONTRACTS } from './contracts/architecture-report.js';
 import { CAPABILITY_DOMAIN_CONTRACTS } from './contracts/capability-domain.js';
 import { CONTEXT_ACQUISITION_CONTRACTS } from './contracts/context-acquisition.js';
 import { CONTEXT_IDENTITY_CONTRACTS } from './contracts/context-identity.js';
+import { CONTEXT_MEMORY_CONTRACTS } from './contracts/context-memory.js';
 import { CONTEXT_RECEIPTS_CONTRACTS } from './contracts/context-receipts.js';
 import { LOCAL_TASK_TRACE_CONTRACTS } from './contracts/local-task-trace.js';
 import { TASK_CONTINUITY_CONTRACTS } from './contracts/task-continuity.js';
+import { TOOL_PERMISSION_CONTRACTS } from './contracts/tool-permission.js';
 import { TURN_LIVENESS_CONTRACTS } from './contracts/turn-liveness.js';
 import type { DigestRule } from './digest-rules.js';
+import { AGENT_ROUTING_DIGEST_RULES } from './digests/agent-routing.js';
 import { ARCHITECTURE_REPORT_DIGEST_RULES } from './digests/architecture-report.js';
 import { CAPABILITY_DOMAIN_DIGEST_RULES } from './digests/capability-domain.js';
 import { CONTEXT_ACQUISITION_DIGEST_RULES } from './digests/context-acquisition.js';
+import { CONTEXT_MEMORY_DIGEST_RULES } from './digests/context-memory.js';
 import { CONTEXT_RECEIPTS_DIGEST_RULES } from './digests/context-receipts.js';
 import { LOCAL_TASK_TRACE_DIGEST_RULES } from './digests/local-task-trace.js';
 import { TASK_CONTINUITY_DIGEST_RULES } from './digests/task-continuity.js';
+import { TOOL_PERMISSION_DIGEST_RULES } from './digests/tool-permission.js';
 import { TURN_LIVENESS_DIGEST_RULES } from './digests/turn-liveness.js';
 import type { ContractEntry } from './gates.js';
 
@@ -26,6 +32,9 @@ export const CONTRACTS: readonly ContractEntry[] = [
   ...LOCAL_TASK_TRACE_CONTRACTS,
   ...CAPABILITY_DOMAIN_CONTRACTS,
   ...ARCHITECTURE_REPORT_CONTRACTS,
+  ...AGENT_ROUTING_CONTRACTS,
+  ...CONTEXT_MEMORY_CONTRACTS,
+  ...TOOL_PERMISSION_CONTRACTS,
 ];
 
 /** Every digest and derived-id rule of the spec. */
@@ -37,6 +46,9 @@ export const DIGEST_RULES: readonly DigestRule[] = [
   ...LOCAL_TASK_TRACE_DIGEST_RULES,
   ...CAPABILITY_DOMAIN_DIGEST_RULES,
   ...ARCHITECTURE_REPORT_DIGEST_RULES,
+  ...AGENT_ROUTING_DIGEST_RULES,
+  ...CONTEXT_MEMORY_DIGEST_RULES,
+  ...TOOL_PERMISSION_DIGEST_RULES,
 ];
 
 /** Look a contract up by name; `undefined` when the spec has no such contract. */

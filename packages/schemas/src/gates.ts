@@ -6,6 +6,9 @@ export const GATES = {
   LocalTaskTraceGate: 'docs/spec/local-task-trace-gate.md',
   AgentCapabilityDomainCompletenessGate: 'docs/spec/agent-capability-domain-completeness-gate.md',
   AiAgentSystemArchitectureGate: 'docs/spec/ai-agent-system-architecture-gate.md',
+  AgentRoutingGate: 'docs/spec/agent-routing-gate.md',
+  ContextMemoryStateGate: 'docs/spec/context-memory-state-gate.md',
+  ToolPermissionBoundaryGate: 'docs/spec/tool-permission-boundary-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

@@ -13,6 +13,7 @@ export { BUNDLE_KINDS, type BundleResult, validateBundle } from './bundle.js';
 export { ValidatorsError, type ValidatorsErrorCode } from './errors.js';
 export { FORMATS, type FormatDefinition, isDate, isDateTime, isUuid } from './formats.js';
 export { ISSUE_CODES, type Issue, type IssueCode, type Severity } from './issues.js';
+export { confirmationNeed, degradesFrom, ROUTE_LOW_CONFIDENCE } from './rules/agent-routing.js';
 export { capabilityMatrixSatisfies, classifyCapabilityMatrix } from './rules/capability-domain.js';
 export {
   BUNDLE_RULES,

@@ -32,5 +32,9 @@ export type Checks = [
   Mutual<Interfaces.AgentCapabilityDomainMatrixV1, Zod.AgentCapabilityDomainMatrixV1>,
   Mutual<Interfaces.AiAgentSystemArchitectureReportV1, Zod.AiAgentSystemArchitectureReportV1>,
   Mutual<Interfaces.CapabilitySurfaceEvidenceV1, Zod.CapabilitySurfaceEvidenceV1>,
+  Mutual<Interfaces.AgentRouteDecisionV1, Zod.AgentRouteDecisionV1>,
+  Mutual<Interfaces.ContextMemoryModelV1, Zod.ContextMemoryModelV1>,
+  Mutual<Interfaces.ToolPermissionBoundaryV1, Zod.ToolPermissionBoundaryV1>,
+  Mutual<Interfaces.HumanInLoopBoundaryV1, Zod.HumanInLoopBoundaryV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;

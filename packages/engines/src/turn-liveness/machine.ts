@@ -77,7 +77,15 @@ export type TurnEventCode =
   | 'TURN_LEASE_NOT_HOST_ALLOWED'
   | 'TURN_TOOL_OUTPUT_UNMATCHED'
   | 'TURN_TERMINAL_OPERATIONS_UNSETTLED'
-  | 'TURN_KEY_REUSED';
+  | 'TURN_KEY_REUSED'
+  | 'TURN_KEY_INVALID'
+  | 'TURN_TRACE_ID_INVALID';
+
+/** The turn layer's key format (docs/spec/turn-liveness-recovery-gate.md, "Key formats"). */
+const TURN_KEY_FORMAT = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+
+/** Whether a host-supplied key has the turn layer's format: 1 to 256 characters of {@link TURN_KEY_FORMAT}. */
+const isTurnLayerKey = (key: string): boolean => key.length <= 256 && TURN_KEY_FORMAT.test(key);
 
 /**
  * Result of {@link applyTurnEvent}. Every delivered event is counted, so `state` is always the
@@ -306,6 +314,28 @@ function startTurn(
   nowMs: number,
 ): EdgeOutcome {
   const t = s.lastEventAt!;
+  // A host-supplied key or trace id becomes part of the persisted state: one that is not in the
+  // turn layer's format would be stored in a state that fails its own schema (TLR-501).
+  if (event.turnKey !== undefined && !isTurnLayerKey(event.turnKey)) {
+    return {
+      state: s,
+      postItem: null,
+      refusal: {
+        code: 'TURN_KEY_INVALID',
+        message: `turn key ${JSON.stringify(event.turnKey.slice(0, 64))} is not 1 to 256 characters matching ${TURN_KEY_FORMAT.source}; send the host's id only when it has that form, otherwise omit turnKey so the key is derived.`,
+      },
+    };
+  }
+  if (event.taskTraceId !== undefined && !isTurnLayerKey(event.taskTraceId)) {
+    return {
+      state: s,
+      postItem: null,
+      refusal: {
+        code: 'TURN_TRACE_ID_INVALID',
+        message: `task trace id ${JSON.stringify(event.taskTraceId.slice(0, 64))} is not 1 to 256 characters matching ${TURN_KEY_FORMAT.source}; omit taskTraceId so the trace id is derived.`,
+      },
+    };
+  }
   const turnKey =
     event.turnKey ??
     derivedId(

@@ -89,6 +89,24 @@ describe('edge rows', () => {
     expect(r2.state.turnKey).toBe('req_n');
   });
 
+  it('a host turn key or trace id outside the turn layer key format is refused, never stored', () => {
+    const before = completed();
+    for (const turnKey of ['', 'user@example', 'a/b', ' req', 'x'.repeat(257)]) {
+      const r = applyTurnEvent(before, { type: 'UserPromptSubmit', at: T0 + 9000, turnKey }, settled);
+      expect(r).toMatchObject({ ok: false, code: 'TURN_KEY_INVALID' });
+      expect(r.state.turnKey).toBe(before.turnKey);
+      expect(r.state.state).toBe(before.state);
+    }
+    const r = applyTurnEvent(
+      before,
+      { type: 'UserPromptSubmit', at: T0 + 9000, turnKey: 'req_ok', taskTraceId: 'trace/1' },
+      settled,
+    );
+    expect(r).toMatchObject({ ok: false, code: 'TURN_TRACE_ID_INVALID' });
+    expect(r.state.turnKey).toBe(before.turnKey);
+    expect(applyTurnEvent(before, prompt(T0 + 9000, `req.a:b-${'x'.repeat(240)}`), settled).ok).toBe(true);
+  });
+
   it('running + allowed PreToolUse without a lease -> lease (L)', () => {
     const s = leased();
     expect(s.inFlightOperation).toMatchObject({

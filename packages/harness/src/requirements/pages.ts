@@ -29,6 +29,13 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'ARC',
     gate: 'AiAgentSystemArchitectureGate',
   },
+  { page: 'docs/spec/agent-routing-gate.md', prefix: 'RTG', gate: 'AgentRoutingGate' },
+  { page: 'docs/spec/context-memory-state-gate.md', prefix: 'CMS', gate: 'ContextMemoryStateGate' },
+  {
+    page: 'docs/spec/tool-permission-boundary-gate.md',
+    prefix: 'TPB',
+    gate: 'ToolPermissionBoundaryGate',
+  },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 

@@ -1,9 +1,12 @@
 // Digest and derived-id helpers of every area, for implementations and validators that
 // recompute them (the same functions the DIGEST_RULES use).
+export * from './agent-routing.js';
 export * from './architecture-report.js';
 export * from './capability-domain.js';
 export * from './context-acquisition.js';
+export * from './context-memory.js';
 export * from './context-receipts.js';
 export * from './local-task-trace.js';
 export * from './task-continuity.js';
+export * from './tool-permission.js';
 export * from './turn-liveness.js';

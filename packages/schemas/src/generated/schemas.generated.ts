@@ -13470,5 +13470,1181 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
       "timeout",
       "write"
     ]
+  },
+  "AgentRouteDecisionV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json",
+    "title": "AgentRouteDecisionV1",
+    "description": "The route decision of one user message: the IntentSeedV1 it routes (by digest), the signals it\nsaw, the chosen skill or workflow and its mode, the coded reason, and the ordered degradation\npath with the condition of each step.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "AgentRouteDecisionV1"
+      },
+      "decisionId": {
+        "description": "`route-` + the first 24 hex characters of digestOf(`{seedDigest, decidedAt}`).",
+        "pattern": "^route-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "input": {
+        "description": "What the decision read.",
+        "type": "object",
+        "properties": {
+          "intentSeed": {
+            "description": "The seed of the message, by digest.",
+            "type": "object",
+            "properties": {
+              "contextEpoch": {
+                "description": "The seed's `contextEpoch`: 1-256 characters without whitespace.",
+                "minLength": 1,
+                "maxLength": 256,
+                "pattern": "^\\S+$",
+                "type": "string"
+              },
+              "seedDigest": {
+                "description": "digestOf(the entire IntentSeedV1 document).",
+                "pattern": "^[a-f0-9]{64}$",
+                "type": "string"
+              },
+              "semantic": {
+                "description": "The seed's `semantic`: its canonical intent.",
+                "enum": [
+                  "analyze",
+                  "audit",
+                  "chat",
+                  "dev",
+                  "fix",
+                  "other",
+                  "resume",
+                  "self-fix"
+                ],
+                "type": "string"
+              },
+              "riskHint": {
+                "description": "The seed's `riskHint`.",
+                "enum": [
+                  "critical",
+                  "high",
+                  "normal"
+                ],
+                "type": "string"
+              },
+              "confidence": {
+                "description": "The seed's `confidence`.",
+                "minimum": 0,
+                "maximum": 1,
+                "type": "number"
+              },
+              "continuationHint": {
+                "description": "The seed's `continuationHint`.",
+                "type": "boolean"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "confidence",
+              "contextEpoch",
+              "continuationHint",
+              "riskHint",
+              "seedDigest",
+              "semantic"
+            ]
+          },
+          "signals": {
+            "description": "Signals observed in the message, in the order observed. Empty when there are none.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A piece of the message the router saw, recorded as a signal. A signal never is the canonical\nintent: that comes from the IntentSeedV1 alone.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of signal: `keyword` (a word or phrase matched in the message), `explicit-command` (a\nslash command or a named skill), `attachment` (a file or artefact the message carries),\n`host-event` (an event of the host that accompanies the message, e.g. a failing check).",
+                  "enum": [
+                    "attachment",
+                    "explicit-command",
+                    "host-event",
+                    "keyword"
+                  ],
+                  "type": "string"
+                },
+                "value": {
+                  "description": "The signal as observed, e.g. `deploy` or `/review`. Free text from the message: never\ninterpreted as an intent. 1-256 characters.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "kind",
+                "value"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "intentSeed",
+          "signals"
+        ]
+      },
+      "intent": {
+        "description": "The intent the route serves.",
+        "type": "object",
+        "properties": {
+          "canonical": {
+            "description": "The canonical intent; equal to `input.intentSeed.semantic`.",
+            "enum": [
+              "analyze",
+              "audit",
+              "chat",
+              "dev",
+              "fix",
+              "other",
+              "resume",
+              "self-fix"
+            ],
+            "type": "string"
+          },
+          "source": {
+            "description": "Where `canonical` was taken from: `intent-seed` (the seed's `semantic`), `keyword-signal`\n(a keyword match; recorded honestly, always refused: ROUTE_INTENT_FROM_KEYWORDS).",
+            "enum": [
+              "intent-seed",
+              "keyword-signal"
+            ],
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "canonical",
+          "source"
+        ]
+      },
+      "route": {
+        "description": "The chosen skill or workflow and its mode.",
+        "type": "object",
+        "properties": {
+          "kind": {
+            "description": "`skill` (one capability package) or `workflow` (a multi-step procedure of several skills).",
+            "enum": [
+              "skill",
+              "workflow"
+            ],
+            "type": "string"
+          },
+          "name": {
+            "description": "Name of the skill or workflow.",
+            "minLength": 1,
+            "maxLength": 128,
+            "pattern": "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$",
+            "type": "string"
+          },
+          "mode": {
+            "description": "The mode it runs in.",
+            "enum": [
+              "auto",
+              "interactive",
+              "plan-only",
+              "read-only"
+            ],
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "kind",
+          "mode",
+          "name"
+        ]
+      },
+      "reason": {
+        "description": "Why this route.",
+        "type": "object",
+        "properties": {
+          "code": {
+            "description": "The reason code.",
+            "enum": [
+              "continuation",
+              "explicit-command",
+              "host-policy",
+              "intent-default",
+              "only-available"
+            ],
+            "type": "string"
+          },
+          "note": {
+            "description": "For humans; never read by a rule. 1-512 characters.",
+            "minLength": 1,
+            "maxLength": 512,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "code",
+          "note"
+        ]
+      },
+      "confirmation": {
+        "description": "The confirmation of the chosen mode, or `null`.",
+        "anyOf": [
+          {
+            "description": "Who confirmed a mode that needs confirmation, and where the record of it is.",
+            "type": "object",
+            "properties": {
+              "by": {
+                "description": "`user` (the user confirmed this run) or `host-policy` (a standing host policy allows it; never enough for a critical-risk seed).",
+                "enum": [
+                  "host-policy",
+                  "user"
+                ],
+                "type": "string"
+              },
+              "ref": {
+                "description": "Locator of the confirmation record, e.g. a trace event id or a policy id. 1-512 characters.",
+                "minLength": 1,
+                "maxLength": 512,
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "by",
+              "ref"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "degradation": {
+        "description": "The degradation path in the order the steps are tried. Empty when the route has none.",
+        "maxItems": 16,
+        "type": "array",
+        "items": {
+          "description": "One step of the degradation path.",
+          "type": "object",
+          "properties": {
+            "when": {
+              "description": "The condition under which this step applies.",
+              "anyOf": [
+                {
+                  "enum": [
+                    "budget-exhausted",
+                    "confirmation-declined",
+                    "context-incomplete",
+                    "host-capability-missing",
+                    "low-confidence",
+                    "permission-denied",
+                    "skill-unavailable",
+                    "timeout",
+                    "tool-unavailable",
+                    "validation-failed"
+                  ],
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "to": {
+              "description": "What the route degrades to; `ask-user` and `refuse` end the path.",
+              "anyOf": [
+                {
+                  "description": "Degrade to another skill or workflow, or to the same one in a lower mode.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "Always `route`.",
+                      "type": "string",
+                      "const": "route"
+                    },
+                    "route": {
+                      "description": "The route degraded to.",
+                      "type": "object",
+                      "properties": {
+                        "kind": {
+                          "description": "`skill` (one capability package) or `workflow` (a multi-step procedure of several skills).",
+                          "enum": [
+                            "skill",
+                            "workflow"
+                          ],
+                          "type": "string"
+                        },
+                        "name": {
+                          "description": "Name of the skill or workflow.",
+                          "minLength": 1,
+                          "maxLength": 128,
+                          "pattern": "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$",
+                          "type": "string"
+                        },
+                        "mode": {
+                          "description": "The mode it runs in.",
+                          "enum": [
+                            "auto",
+                            "interactive",
+                            "plan-only",
+                            "read-only"
+                          ],
+                          "type": "string"
+                        }
+                      },
+                      "additionalProperties": false,
+                      "required": [
+                        "kind",
+                        "mode",
+                        "name"
+                      ]
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "kind",
+                    "route"
+                  ]
+                },
+                {
+                  "description": "End the path: ask the user what to do, or refuse the message.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "`ask-user` (stop and ask) or `refuse` (decline, saying why).",
+                      "enum": [
+                        "ask-user",
+                        "refuse"
+                      ],
+                      "type": "string"
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "kind"
+                  ]
+                }
+              ]
+            },
+            "announced": {
+              "description": "Whether the user is told when this step is taken.",
+              "type": "boolean"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "announced",
+            "to",
+            "when"
+          ]
+        }
+      },
+      "decidedAt": {
+        "description": "When the decision was made.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "decisionDigest": {
+        "description": "digestOf(the whole document except `decisionDigest`).",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "confirmation",
+      "decidedAt",
+      "decisionDigest",
+      "decisionId",
+      "degradation",
+      "input",
+      "intent",
+      "reason",
+      "route",
+      "schemaVersion"
+    ]
+  },
+  "ContextMemoryModelV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json",
+    "title": "ContextMemoryModelV1",
+    "description": "The context, memory and state model of one agent system revision: for each fact kind its layer\n(state, context, memory, artefact), its one source of truth, how freshness is decided and which\nviews condense it, and what a handoff carries. A summary is navigation and never a source of truth.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "ContextMemoryModelV1"
+      },
+      "modelId": {
+        "description": "`cmm-` + the first 24 hex characters of digestOf(`{subject: {system}}`); stable across revisions.",
+        "pattern": "^cmm-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the model describes.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "evaluatedAt": {
+        "description": "When the model was evaluated against the revision.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "factKinds": {
+        "description": "The fact kinds, one record each.",
+        "minItems": 1,
+        "maxItems": 64,
+        "type": "array",
+        "items": {
+          "description": "One kind of fact, its layer, its source of truth and how freshness is decided.",
+          "type": "object",
+          "properties": {
+            "factKind": {
+              "description": "The fact kind.",
+              "minLength": 1,
+              "maxLength": 64,
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "type": "string"
+            },
+            "layer": {
+              "description": "Its layer.",
+              "enum": [
+                "artefact",
+                "context",
+                "memory",
+                "state"
+              ],
+              "type": "string"
+            },
+            "mutable": {
+              "description": "Whether a fact of this kind can change after it is first recorded.",
+              "type": "boolean"
+            },
+            "sourceOfTruth": {
+              "description": "The one place its truth is read from.",
+              "anyOf": [
+                {
+                  "description": "The one place a fact kind's truth is read from.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "Kind of place: `store` (a database or key-value store with its own contract), `file` (files\nof the workspace), `trace` (an append-only event trace), `host-api` (the host answers it),\n`config` (effective configuration), `memory` (a memory store; a source of truth only for\n`memory`-layer facts), `summary` (a written summary; never a source of truth:\nMEMORY_MODEL_SUMMARY_AS_SOURCE_OF_TRUTH).",
+                      "enum": [
+                        "config",
+                        "file",
+                        "host-api",
+                        "memory",
+                        "store",
+                        "summary",
+                        "trace"
+                      ],
+                      "type": "string"
+                    },
+                    "locator": {
+                      "description": "Where it is.",
+                      "minLength": 1,
+                      "maxLength": 512,
+                      "pattern": "^[^\\u0000-\\u001f]+$",
+                      "type": "string"
+                    },
+                    "contract": {
+                      "description": "Name of the contract its documents follow (a contract name of this spec or another), or\n`null` when it has none. 1-128 characters.",
+                      "minLength": 1,
+                      "maxLength": 128,
+                      "pattern": "^[A-Za-z][A-Za-z0-9]*$",
+                      "type": [
+                        "null",
+                        "string"
+                      ]
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "contract",
+                    "kind",
+                    "locator"
+                  ]
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "freshness": {
+              "description": "How a read copy is judged fresh; `null` only when `mutable` is false.",
+              "anyOf": [
+                {
+                  "description": "A fact read more than `maxAgeSeconds` ago is stale and is read again from its source of truth.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "Always `max-age`.",
+                      "type": "string",
+                      "const": "max-age"
+                    },
+                    "maxAgeSeconds": {
+                      "description": "Largest age, in seconds, at which a read copy still counts as fresh; 1 to 2592000 (30 days).",
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 2592000
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "kind",
+                    "maxAgeSeconds"
+                  ]
+                },
+                {
+                  "description": "A read copy is fresh while the version or digest it was read at equals the source of truth's\ncurrent one, checked before the copy is used.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "`version-check` (a revision or sequence number) or `digest-check` (a content digest).",
+                      "enum": [
+                        "digest-check",
+                        "version-check"
+                      ],
+                      "type": "string"
+                    },
+                    "field": {
+                      "description": "The field or property of the source of truth that carries the version or digest, e.g.\n`stateSequence` or `contentIdentity.digest`. 1-128 characters.",
+                      "minLength": 1,
+                      "maxLength": 128,
+                      "type": "string"
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "field",
+                    "kind"
+                  ]
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "derivedViews": {
+              "description": "Views that copy or condense this fact kind (navigation only). Empty when none.",
+              "maxItems": 8,
+              "type": "array",
+              "items": {
+                "description": "A copy or condensation of a fact kind kept somewhere else for navigation.",
+                "type": "object",
+                "properties": {
+                  "kind": {
+                    "description": "`summary` (a written condensation), `memory-recall` (what a memory query returns), `cache`, `index`.",
+                    "enum": [
+                      "cache",
+                      "index",
+                      "memory-recall",
+                      "summary"
+                    ],
+                    "type": "string"
+                  },
+                  "locator": {
+                    "description": "Where the view is.",
+                    "minLength": 1,
+                    "maxLength": 512,
+                    "pattern": "^[^\\u0000-\\u001f]+$",
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "kind",
+                  "locator"
+                ]
+              }
+            },
+            "onConflict": {
+              "description": "Which wins when a derived view and the source of truth disagree: `source-of-truth` (always\nrequired), `derived-view` or `newest` (recorded honestly, refused: MEMORY_MODEL_SUMMARY_OVERRIDES_SOURCE).",
+              "enum": [
+                "derived-view",
+                "newest",
+                "source-of-truth"
+              ],
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "derivedViews",
+            "factKind",
+            "freshness",
+            "layer",
+            "mutable",
+            "onConflict",
+            "sourceOfTruth"
+          ]
+        }
+      },
+      "handoff": {
+        "description": "What a handoff carries.",
+        "type": "object",
+        "properties": {
+          "items": {
+            "description": "The items, in the order the receiver reads them.",
+            "minItems": 1,
+            "maxItems": 64,
+            "type": "array",
+            "items": {
+              "description": "One thing a handoff carries to the next session, agent or turn.",
+              "type": "object",
+              "properties": {
+                "factKind": {
+                  "description": "The fact kind the item is about.",
+                  "minLength": 1,
+                  "maxLength": 64,
+                  "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+                  "type": "string"
+                },
+                "carries": {
+                  "description": "What is carried: `source-ref` (a reference to the source of truth, by locator and version or\ndigest), `summary` (a condensation, navigation only; needs a `source-ref` item of the same fact\nkind), `snapshot` (a copy of the fact).",
+                  "enum": [
+                    "snapshot",
+                    "source-ref",
+                    "summary"
+                  ],
+                  "type": "string"
+                },
+                "pinned": {
+                  "description": "Whether the item carries the version or digest of the source of truth it was taken at (what\nthe receiver's freshness check compares).",
+                  "type": "boolean"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "carries",
+                "factKind",
+                "pinned"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "items"
+        ]
+      },
+      "modelDigest": {
+        "description": "digestOf(the whole document except `modelDigest`).",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "evaluatedAt",
+      "factKinds",
+      "handoff",
+      "modelDigest",
+      "modelId",
+      "schemaVersion",
+      "subject"
+    ]
+  },
+  "ToolPermissionBoundaryV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json",
+    "title": "ToolPermissionBoundaryV1",
+    "description": "The tool permission boundary of one agent system revision: who holds each permission class,\nwhich operations are dangerous and the confirmation each needs, what automatic mode may waive,\nwhat the runtime does in each permission-adapter state, and its explicit fallbacks.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "ToolPermissionBoundaryV1"
+      },
+      "boundaryId": {
+        "description": "Identity of \"this system revision's tool boundary\": `tpb-` + the first 24 hex characters of\nthe digest of `{subject}`.",
+        "pattern": "^tpb-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the boundary is about.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "declaredAt": {
+        "description": "When the boundary was declared.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "permissionOwners": {
+        "description": "One record per permission class the system uses; every host-owned class (`file-read`,\n`file-write`, `file-delete`, `command-execute`) is present.",
+        "minItems": 1,
+        "maxItems": 6,
+        "type": "array",
+        "items": {
+          "description": "Who holds one permission class, and what the agent runtime does for it.",
+          "type": "object",
+          "properties": {
+            "permissionClass": {
+              "description": "The permission class; at most one record per class.",
+              "enum": [
+                "command-execute",
+                "credential-use",
+                "file-delete",
+                "file-read",
+                "file-write",
+                "network-egress"
+              ],
+              "type": "string"
+            },
+            "holder": {
+              "description": "Who grants or refuses the permission.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of holder: `host` (the agent host the system runs inside: an IDE, CLI or desktop host\nwith its own permission prompts), `agent-runtime` (the agent system's own code), `model`\n(the language model), `user` (the person at the keyboard, outside any host prompt),\n`external-service` (a third-party service). For `file-read`, `file-write`, `file-delete` and\n`command-execute` only `host` is valid.",
+                  "enum": [
+                    "agent-runtime",
+                    "external-service",
+                    "host",
+                    "model",
+                    "user"
+                  ],
+                  "type": "string"
+                },
+                "name": {
+                  "description": "Name of the holder, e.g. `ide-host` or `example-cli-host`.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "kind",
+                "name"
+              ]
+            },
+            "runtimeRole": {
+              "description": "What the agent runtime contributes for this class: `none`, `risk-advisory` (it tells the\nholder how risky a call looks), `workflow-validity` (it refuses calls its own workflow does\nnot allow, e.g. a write outside a planned step, and says so). Neither grants a permission.",
+              "enum": [
+                "none",
+                "risk-advisory",
+                "workflow-validity"
+              ],
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "holder",
+            "permissionClass",
+            "runtimeRole"
+          ]
+        }
+      },
+      "dangerousOperations": {
+        "description": "The dangerous operations, each with its confirmation; at least one for `file-delete` and one\nfor `command-execute`.",
+        "minItems": 1,
+        "maxItems": 64,
+        "type": "array",
+        "items": {
+          "description": "One dangerous operation and the confirmation it needs.",
+          "type": "object",
+          "properties": {
+            "operationId": {
+              "description": "Id of the operation, unique within `dangerousOperations`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": "string"
+            },
+            "permissionClass": {
+              "description": "The permission class the operation uses.",
+              "enum": [
+                "command-execute",
+                "credential-use",
+                "file-delete",
+                "file-read",
+                "file-write",
+                "network-egress"
+              ],
+              "type": "string"
+            },
+            "sideEffectLevel": {
+              "description": "What the operation can change: `local-write` (files of the workspace, undoable from\nversion control or a backup), `external-write` (state outside the machine), `irreversible`\n(nothing restores it: a deletion outside version control, a payment, a sent message).",
+              "enum": [
+                "external-write",
+                "irreversible",
+                "local-write"
+              ],
+              "type": "string"
+            },
+            "confirmation": {
+              "description": "The confirmation the operation needs before it runs: `per-invocation` (each call),\n`per-session` (once per session, for calls of the same operation), `none` (never valid for\na dangerous operation: TOOL_PERMISSION_CONFIRMATION_MISSING).",
+              "enum": [
+                "none",
+                "per-invocation",
+                "per-session"
+              ],
+              "type": "string"
+            },
+            "waivable": {
+              "description": "Whether automatic mode (or any other standing approval) may waive the confirmation. `false`\nfor an `irreversible` operation.",
+              "type": "boolean"
+            },
+            "description": {
+              "description": "What the operation is, in one sentence, e.g. `delete a file of the workspace`.",
+              "minLength": 1,
+              "maxLength": 500,
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "confirmation",
+            "description",
+            "operationId",
+            "permissionClass",
+            "sideEffectLevel",
+            "waivable"
+          ]
+        }
+      },
+      "automaticMode": {
+        "description": "What automatic mode may waive.",
+        "type": "object",
+        "properties": {
+          "enabled": {
+            "description": "Whether the system has an automatic mode at all.",
+            "type": "boolean"
+          },
+          "waivedConfirmations": {
+            "description": "The `operationId`s whose confirmation automatic mode waives; each names a listed dangerous\noperation whose confirmation is `waivable`. Empty when automatic mode waives nothing.",
+            "maxItems": 64,
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128
+            },
+            "type": "array"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "enabled",
+          "waivedConfirmations"
+        ]
+      },
+      "adapterStates": {
+        "description": "One behaviour per permission-adapter state, each of the four states exactly once.",
+        "minItems": 1,
+        "maxItems": 4,
+        "type": "array",
+        "items": {
+          "description": "What the runtime does when the permission adapter is in one state.",
+          "type": "object",
+          "properties": {
+            "state": {
+              "description": "The adapter state; each of the four states exactly once.",
+              "enum": [
+                "failed",
+                "invalid",
+                "missing",
+                "outside-workspace"
+              ],
+              "type": "string"
+            },
+            "behaviour": {
+              "description": "The behaviour: `defer-to-host` (the host's own permission decision stands, the runtime adds\nnone), `report-unverified` (the runtime proceeds under the host's decision and reports the\nboundary as unverified), `use-fallback` (the fallback named by `fallbackId`),\n`local-shadow-deny` (the runtime refuses calls by a permission rule of its own that the host\nnever made; never valid: TOOL_PERMISSION_SHADOW_DENY).",
+              "enum": [
+                "defer-to-host",
+                "local-shadow-deny",
+                "report-unverified",
+                "use-fallback"
+              ],
+              "type": "string"
+            },
+            "fallbackId": {
+              "description": "The fallback taken; non-null exactly when `behaviour` is `use-fallback`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": [
+                "null",
+                "string"
+              ]
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "behaviour",
+            "fallbackId",
+            "state"
+          ]
+        }
+      },
+      "fallbacks": {
+        "description": "The explicit fallbacks, each with its trigger and target. Empty when the system has none.",
+        "maxItems": 16,
+        "type": "array",
+        "items": {
+          "description": "One explicit fallback: when it is taken and what it falls back to.",
+          "type": "object",
+          "properties": {
+            "fallbackId": {
+              "description": "Id of the fallback, unique within `fallbacks`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": "string"
+            },
+            "trigger": {
+              "description": "What triggers it: `adapter-missing`, `adapter-failed`, `adapter-invalid`,\n`adapter-outside-workspace` (the adapter in that state), `tool-unavailable` (the structured\ntool is not offered by the host), `confirmation-unavailable` (the host cannot show a\nconfirmation prompt).",
+              "enum": [
+                "adapter-failed",
+                "adapter-invalid",
+                "adapter-missing",
+                "adapter-outside-workspace",
+                "confirmation-unavailable",
+                "tool-unavailable"
+              ],
+              "type": "string"
+            },
+            "target": {
+              "description": "What it falls back to: `host-native-prompt` (the host's own permission prompt, without the\nadapter), `read-only` (the task continues with read operations only), `manual-instruction`\n(the user is told the command to run; the runtime runs nothing), `stop-and-report` (the task\nstops and says why).",
+              "enum": [
+                "host-native-prompt",
+                "manual-instruction",
+                "read-only",
+                "stop-and-report"
+              ],
+              "type": "string"
+            },
+            "description": {
+              "description": "What the user sees when the fallback is taken, in one sentence.",
+              "minLength": 1,
+              "maxLength": 500,
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "description",
+            "fallbackId",
+            "target",
+            "trigger"
+          ]
+        }
+      },
+      "boundaryDigest": {
+        "description": "Digest of the whole document except `boundaryDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "adapterStates",
+      "automaticMode",
+      "boundaryDigest",
+      "boundaryId",
+      "dangerousOperations",
+      "declaredAt",
+      "fallbacks",
+      "permissionOwners",
+      "schemaVersion",
+      "subject"
+    ]
+  },
+  "HumanInLoopBoundaryV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json",
+    "title": "HumanInLoopBoundaryV1",
+    "description": "The human-in-the-loop boundary of one agent system revision: per action class, the user\nconfirmation, what automatic mode may do, the human review and who bears final responsibility.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "HumanInLoopBoundaryV1"
+      },
+      "boundaryId": {
+        "description": "Identity of \"this system revision's human-in-the-loop boundary\": `hil-` + the first 24 hex\ncharacters of the digest of `{subject}`.",
+        "pattern": "^hil-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the boundary is about.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "declaredAt": {
+        "description": "When the boundary was declared.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "toolPermissionBoundaryId": {
+        "description": "The `boundaryId` of the ToolPermissionBoundaryV1 of the same revision whose operations the\naction classes name.",
+        "pattern": "^tpb-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "actionClasses": {
+        "description": "One record per action class.",
+        "minItems": 1,
+        "maxItems": 64,
+        "type": "array",
+        "items": {
+          "description": "The human-in-the-loop boundary of one action class.",
+          "type": "object",
+          "properties": {
+            "actionClass": {
+              "description": "Id of the action class, unique within `actionClasses`, e.g. `delete-files`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": "string"
+            },
+            "operations": {
+              "description": "The dangerous operations (`operationId`s of the ToolPermissionBoundaryV1 named by\n`toolPermissionBoundaryId`) the class covers. Empty for an action class that uses no\ndangerous operation (e.g. publishing a summary).",
+              "maxItems": 64,
+              "uniqueItems": true,
+              "items": {
+                "type": "string",
+                "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+                "maxLength": 128
+              },
+              "type": "array"
+            },
+            "reversibility": {
+              "description": "`irreversible` when nothing restores what an action of the class changes; else `reversible`.",
+              "enum": [
+                "irreversible",
+                "reversible"
+              ],
+              "type": "string"
+            },
+            "userConfirmation": {
+              "description": "The user confirmation the class needs outside automatic mode: `each-action`, `once-per-session`, `not-required`.",
+              "enum": [
+                "each-action",
+                "not-required",
+                "once-per-session"
+              ],
+              "type": "string"
+            },
+            "automaticMode": {
+              "description": "What automatic mode may do with the class: `not-allowed` (automatic mode stops and asks the\nuser to leave it), `with-confirmation` (it proceeds but still asks for each confirmation the\nclass needs), `without-confirmation` (it proceeds without asking).",
+              "enum": [
+                "not-allowed",
+                "with-confirmation",
+                "without-confirmation"
+              ],
+              "type": "string"
+            },
+            "humanReview": {
+              "description": "When a human reviews an action of the class: `before-action` (a human approves the\nconcrete action before it runs), `after-action` (a human reviews the outcome), `none`.",
+              "enum": [
+                "after-action",
+                "before-action",
+                "none"
+              ],
+              "type": "string"
+            },
+            "finalResponsibility": {
+              "description": "Who bears final responsibility for an action of the class: `user` (the person who started\nthe task), `operator` (the person or team that runs the deployment), `organization` (the\norganization that owns the deployment), `model` or `agent` (never valid:\nHUMAN_LOOP_RESPONSIBILITY_NOT_HUMAN; responsibility stays with a person or an organization).",
+              "enum": [
+                "agent",
+                "model",
+                "operator",
+                "organization",
+                "user"
+              ],
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "actionClass",
+            "automaticMode",
+            "finalResponsibility",
+            "humanReview",
+            "operations",
+            "reversibility",
+            "userConfirmation"
+          ]
+        }
+      },
+      "boundaryDigest": {
+        "description": "Digest of the whole document except `boundaryDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "actionClasses",
+      "boundaryDigest",
+      "boundaryId",
+      "declaredAt",
+      "schemaVersion",
+      "subject",
+      "toolPermissionBoundaryId"
+    ]
   }
 };

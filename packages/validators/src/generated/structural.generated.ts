@@ -63513,6 +63513,5150 @@ validate133.errors = vErrors;
 return errors === 0;
 }
 
+export const AgentRouteDecisionV1 = validate154;
+const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"AgentRouteDecisionV1"},"decisionId":{"pattern":"^route-[a-f0-9]{24}$","type":"string"},"input":{"type":"object","properties":{"intentSeed":{"type":"object","properties":{"contextEpoch":{"minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"seedDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"semantic":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"riskHint":{"enum":["critical","high","normal"],"type":"string"},"confidence":{"minimum":0,"maximum":1,"type":"number"},"continuationHint":{"type":"boolean"}},"additionalProperties":false,"required":["confidence","contextEpoch","continuationHint","riskHint","seedDigest","semantic"]},"signals":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["attachment","explicit-command","host-event","keyword"],"type":"string"},"value":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["kind","value"]}}},"additionalProperties":false,"required":["intentSeed","signals"]},"intent":{"type":"object","properties":{"canonical":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"source":{"enum":["intent-seed","keyword-signal"],"type":"string"}},"additionalProperties":false,"required":["canonical","source"]},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]},"reason":{"type":"object","properties":{"code":{"enum":["continuation","explicit-command","host-policy","intent-default","only-available"],"type":"string"},"note":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["code","note"]},"confirmation":{"anyOf":[{"type":"object","properties":{"by":{"enum":["host-policy","user"],"type":"string"},"ref":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["by","ref"]},{"type":"null"}]},"degradation":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"when":{"anyOf":[{"enum":["budget-exhausted","confirmation-declined","context-incomplete","host-capability-missing","low-confidence","permission-denied","skill-unavailable","timeout","tool-unavailable","validation-failed"],"type":"string"},{"type":"null"}]},"to":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"route"},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]}},"additionalProperties":false,"required":["kind","route"]},{"type":"object","properties":{"kind":{"enum":["ask-user","refuse"],"type":"string"}},"additionalProperties":false,"required":["kind"]}]},"announced":{"type":"boolean"}},"additionalProperties":false,"required":["announced","to","when"]}},"decidedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"decisionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["confirmation","decidedAt","decisionDigest","decisionId","degradation","input","intent","reason","route","schemaVersion"]};
+const pattern491 = patternMatcher("^route-[a-f0-9]{24}$");
+const pattern494 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$", "u");
+
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.confirmation === undefined) || (!(func0.call(data, "confirmation")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "confirmation"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.decidedAt === undefined) || (!(func0.call(data, "decidedAt")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decidedAt"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.decisionDigest === undefined) || (!(func0.call(data, "decisionDigest")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decisionDigest"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.decisionId === undefined) || (!(func0.call(data, "decisionId")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decisionId"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.degradation === undefined) || (!(func0.call(data, "degradation")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "degradation"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.input === undefined) || (!(func0.call(data, "input")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "input"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.intent === undefined) || (!(func0.call(data, "intent")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "intent"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.reason === undefined) || (!(func0.call(data, "reason")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.route === undefined) || (!(func0.call(data, "route")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "route"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema86.properties, key0))){
+const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err11 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if("AgentRouteDecisionV1" !== data0){
+const err12 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "AgentRouteDecisionV1"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.decisionId !== undefined && func0.call(data, "decisionId")){
+let data1 = data.decisionId;
+if(typeof data1 === "string"){
+if(!pattern491.test(data1)){
+const err13 = {instancePath:instancePath+"/decisionId",schemaPath:"#/properties/decisionId/pattern",keyword:"pattern",params:{pattern: "^route-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/decisionId",schemaPath:"#/properties/decisionId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.input !== undefined && func0.call(data, "input")){
+let data2 = data.input;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.intentSeed === undefined) || (!(func0.call(data2, "intentSeed")))){
+const err15 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "intentSeed"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data2.signals === undefined) || (!(func0.call(data2, "signals")))){
+const err16 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/required",keyword:"required",params:{missingProperty: "signals"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "intentSeed") || (key1 === "signals"))){
+const err17 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data2.intentSeed !== undefined && func0.call(data2, "intentSeed")){
+let data3 = data2.intentSeed;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if((data3.confidence === undefined) || (!(func0.call(data3, "confidence")))){
+const err18 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/required",keyword:"required",params:{missingProperty: "confidence"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((data3.contextEpoch === undefined) || (!(func0.call(data3, "contextEpoch")))){
+const err19 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/required",keyword:"required",params:{missingProperty: "contextEpoch"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((data3.continuationHint === undefined) || (!(func0.call(data3, "continuationHint")))){
+const err20 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/required",keyword:"required",params:{missingProperty: "continuationHint"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data3.riskHint === undefined) || (!(func0.call(data3, "riskHint")))){
+const err21 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/required",keyword:"required",params:{missingProperty: "riskHint"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data3.seedDigest === undefined) || (!(func0.call(data3, "seedDigest")))){
+const err22 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/required",keyword:"required",params:{missingProperty: "seedDigest"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((data3.semantic === undefined) || (!(func0.call(data3, "semantic")))){
+const err23 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/required",keyword:"required",params:{missingProperty: "semantic"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+for(const key2 of Object.keys(data3)){
+if(!((((((key2 === "contextEpoch") || (key2 === "seedDigest")) || (key2 === "semantic")) || (key2 === "riskHint")) || (key2 === "confidence")) || (key2 === "continuationHint"))){
+const err24 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data3.contextEpoch !== undefined && func0.call(data3, "contextEpoch")){
+let data4 = data3.contextEpoch;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err25 = {instancePath:instancePath+"/input/intentSeed/contextEpoch",schemaPath:"#/properties/input/properties/intentSeed/properties/contextEpoch/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err26 = {instancePath:instancePath+"/input/intentSeed/contextEpoch",schemaPath:"#/properties/input/properties/intentSeed/properties/contextEpoch/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!pattern0.test(data4)){
+const err27 = {instancePath:instancePath+"/input/intentSeed/contextEpoch",schemaPath:"#/properties/input/properties/intentSeed/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/input/intentSeed/contextEpoch",schemaPath:"#/properties/input/properties/intentSeed/properties/contextEpoch/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data3.seedDigest !== undefined && func0.call(data3, "seedDigest")){
+let data5 = data3.seedDigest;
+if(typeof data5 === "string"){
+if(!pattern8.test(data5)){
+const err29 = {instancePath:instancePath+"/input/intentSeed/seedDigest",schemaPath:"#/properties/input/properties/intentSeed/properties/seedDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/input/intentSeed/seedDigest",schemaPath:"#/properties/input/properties/intentSeed/properties/seedDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data3.semantic !== undefined && func0.call(data3, "semantic")){
+let data6 = data3.semantic;
+if(typeof data6 !== "string"){
+const err31 = {instancePath:instancePath+"/input/intentSeed/semantic",schemaPath:"#/properties/input/properties/intentSeed/properties/semantic/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(!((((((((data6 === "analyze") || (data6 === "audit")) || (data6 === "chat")) || (data6 === "dev")) || (data6 === "fix")) || (data6 === "other")) || (data6 === "resume")) || (data6 === "self-fix"))){
+const err32 = {instancePath:instancePath+"/input/intentSeed/semantic",schemaPath:"#/properties/input/properties/intentSeed/properties/semantic/enum",keyword:"enum",params:{allowedValues: schema86.properties.input.properties.intentSeed.properties.semantic.enum}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data3.riskHint !== undefined && func0.call(data3, "riskHint")){
+let data7 = data3.riskHint;
+if(typeof data7 !== "string"){
+const err33 = {instancePath:instancePath+"/input/intentSeed/riskHint",schemaPath:"#/properties/input/properties/intentSeed/properties/riskHint/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!(((data7 === "critical") || (data7 === "high")) || (data7 === "normal"))){
+const err34 = {instancePath:instancePath+"/input/intentSeed/riskHint",schemaPath:"#/properties/input/properties/intentSeed/properties/riskHint/enum",keyword:"enum",params:{allowedValues: schema86.properties.input.properties.intentSeed.properties.riskHint.enum}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data3.confidence !== undefined && func0.call(data3, "confidence")){
+let data8 = data3.confidence;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 1 || isNaN(data8)){
+const err35 = {instancePath:instancePath+"/input/intentSeed/confidence",schemaPath:"#/properties/input/properties/intentSeed/properties/confidence/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err36 = {instancePath:instancePath+"/input/intentSeed/confidence",schemaPath:"#/properties/input/properties/intentSeed/properties/confidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/input/intentSeed/confidence",schemaPath:"#/properties/input/properties/intentSeed/properties/confidence/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data3.continuationHint !== undefined && func0.call(data3, "continuationHint")){
+if(typeof data3.continuationHint !== "boolean"){
+const err38 = {instancePath:instancePath+"/input/intentSeed/continuationHint",schemaPath:"#/properties/input/properties/intentSeed/properties/continuationHint/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/input/intentSeed",schemaPath:"#/properties/input/properties/intentSeed/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data2.signals !== undefined && func0.call(data2, "signals")){
+let data10 = data2.signals;
+if(Array.isArray(data10)){
+if(data10.length > 32){
+const err40 = {instancePath:instancePath+"/input/signals",schemaPath:"#/properties/input/properties/signals/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+let data11 = data10[i0];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if((data11.kind === undefined) || (!(func0.call(data11, "kind")))){
+const err41 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if((data11.value === undefined) || (!(func0.call(data11, "value")))){
+const err42 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+for(const key3 of Object.keys(data11)){
+if(!((key3 === "kind") || (key3 === "value"))){
+const err43 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data11.kind !== undefined && func0.call(data11, "kind")){
+let data12 = data11.kind;
+if(typeof data12 !== "string"){
+const err44 = {instancePath:instancePath+"/input/signals/" + i0+"/kind",schemaPath:"#/properties/input/properties/signals/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(!((((data12 === "attachment") || (data12 === "explicit-command")) || (data12 === "host-event")) || (data12 === "keyword"))){
+const err45 = {instancePath:instancePath+"/input/signals/" + i0+"/kind",schemaPath:"#/properties/input/properties/signals/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema86.properties.input.properties.signals.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data11.value !== undefined && func0.call(data11, "value")){
+let data13 = data11.value;
+if(typeof data13 === "string"){
+if((data13.length > 256 && func55(data13) > 256)){
+const err46 = {instancePath:instancePath+"/input/signals/" + i0+"/value",schemaPath:"#/properties/input/properties/signals/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if((data13.length < 2 && func55(data13) < 1)){
+const err47 = {instancePath:instancePath+"/input/signals/" + i0+"/value",schemaPath:"#/properties/input/properties/signals/items/properties/value/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/input/signals/" + i0+"/value",schemaPath:"#/properties/input/properties/signals/items/properties/value/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/input/signals/" + i0,schemaPath:"#/properties/input/properties/signals/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/input/signals",schemaPath:"#/properties/input/properties/signals/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.intent !== undefined && func0.call(data, "intent")){
+let data14 = data.intent;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if((data14.canonical === undefined) || (!(func0.call(data14, "canonical")))){
+const err52 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/required",keyword:"required",params:{missingProperty: "canonical"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if((data14.source === undefined) || (!(func0.call(data14, "source")))){
+const err53 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/required",keyword:"required",params:{missingProperty: "source"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+for(const key4 of Object.keys(data14)){
+if(!((key4 === "canonical") || (key4 === "source"))){
+const err54 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data14.canonical !== undefined && func0.call(data14, "canonical")){
+let data15 = data14.canonical;
+if(typeof data15 !== "string"){
+const err55 = {instancePath:instancePath+"/intent/canonical",schemaPath:"#/properties/intent/properties/canonical/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(!((((((((data15 === "analyze") || (data15 === "audit")) || (data15 === "chat")) || (data15 === "dev")) || (data15 === "fix")) || (data15 === "other")) || (data15 === "resume")) || (data15 === "self-fix"))){
+const err56 = {instancePath:instancePath+"/intent/canonical",schemaPath:"#/properties/intent/properties/canonical/enum",keyword:"enum",params:{allowedValues: schema86.properties.intent.properties.canonical.enum}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data14.source !== undefined && func0.call(data14, "source")){
+let data16 = data14.source;
+if(typeof data16 !== "string"){
+const err57 = {instancePath:instancePath+"/intent/source",schemaPath:"#/properties/intent/properties/source/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(!((data16 === "intent-seed") || (data16 === "keyword-signal"))){
+const err58 = {instancePath:instancePath+"/intent/source",schemaPath:"#/properties/intent/properties/source/enum",keyword:"enum",params:{allowedValues: schema86.properties.intent.properties.source.enum}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/intent",schemaPath:"#/properties/intent/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.route !== undefined && func0.call(data, "route")){
+let data17 = data.route;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if((data17.kind === undefined) || (!(func0.call(data17, "kind")))){
+const err60 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if((data17.mode === undefined) || (!(func0.call(data17, "mode")))){
+const err61 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "mode"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if((data17.name === undefined) || (!(func0.call(data17, "name")))){
+const err62 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+for(const key5 of Object.keys(data17)){
+if(!(((key5 === "kind") || (key5 === "name")) || (key5 === "mode"))){
+const err63 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data17.kind !== undefined && func0.call(data17, "kind")){
+let data18 = data17.kind;
+if(typeof data18 !== "string"){
+const err64 = {instancePath:instancePath+"/route/kind",schemaPath:"#/properties/route/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(!((data18 === "skill") || (data18 === "workflow"))){
+const err65 = {instancePath:instancePath+"/route/kind",schemaPath:"#/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema86.properties.route.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data17.name !== undefined && func0.call(data17, "name")){
+let data19 = data17.name;
+if(typeof data19 === "string"){
+if((data19.length > 128 && func55(data19) > 128)){
+const err66 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if((data19.length < 2 && func55(data19) < 1)){
+const err67 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(!pattern494.test(data19)){
+const err68 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data17.mode !== undefined && func0.call(data17, "mode")){
+let data20 = data17.mode;
+if(typeof data20 !== "string"){
+const err70 = {instancePath:instancePath+"/route/mode",schemaPath:"#/properties/route/properties/mode/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(!((((data20 === "auto") || (data20 === "interactive")) || (data20 === "plan-only")) || (data20 === "read-only"))){
+const err71 = {instancePath:instancePath+"/route/mode",schemaPath:"#/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema86.properties.route.properties.mode.enum}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data.reason !== undefined && func0.call(data, "reason")){
+let data21 = data.reason;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if((data21.code === undefined) || (!(func0.call(data21, "code")))){
+const err73 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/required",keyword:"required",params:{missingProperty: "code"}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if((data21.note === undefined) || (!(func0.call(data21, "note")))){
+const err74 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/required",keyword:"required",params:{missingProperty: "note"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+for(const key6 of Object.keys(data21)){
+if(!((key6 === "code") || (key6 === "note"))){
+const err75 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data21.code !== undefined && func0.call(data21, "code")){
+let data22 = data21.code;
+if(typeof data22 !== "string"){
+const err76 = {instancePath:instancePath+"/reason/code",schemaPath:"#/properties/reason/properties/code/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(!(((((data22 === "continuation") || (data22 === "explicit-command")) || (data22 === "host-policy")) || (data22 === "intent-default")) || (data22 === "only-available"))){
+const err77 = {instancePath:instancePath+"/reason/code",schemaPath:"#/properties/reason/properties/code/enum",keyword:"enum",params:{allowedValues: schema86.properties.reason.properties.code.enum}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data21.note !== undefined && func0.call(data21, "note")){
+let data23 = data21.note;
+if(typeof data23 === "string"){
+if((data23.length > 512 && func55(data23) > 512)){
+const err78 = {instancePath:instancePath+"/reason/note",schemaPath:"#/properties/reason/properties/note/maxLength",keyword:"maxLength",params:{limit: 512}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if((data23.length < 2 && func55(data23) < 1)){
+const err79 = {instancePath:instancePath+"/reason/note",schemaPath:"#/properties/reason/properties/note/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/reason/note",schemaPath:"#/properties/reason/properties/note/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data.confirmation !== undefined && func0.call(data, "confirmation")){
+let data24 = data.confirmation;
+const _errs57 = errors;
+let valid9 = false;
+const _errs58 = errors;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if((data24.by === undefined) || (!(func0.call(data24, "by")))){
+const err82 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/required",keyword:"required",params:{missingProperty: "by"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if((data24.ref === undefined) || (!(func0.call(data24, "ref")))){
+const err83 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/required",keyword:"required",params:{missingProperty: "ref"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+for(const key7 of Object.keys(data24)){
+if(!((key7 === "by") || (key7 === "ref"))){
+const err84 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data24.by !== undefined && func0.call(data24, "by")){
+let data25 = data24.by;
+if(typeof data25 !== "string"){
+const err85 = {instancePath:instancePath+"/confirmation/by",schemaPath:"#/properties/confirmation/anyOf/0/properties/by/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(!((data25 === "host-policy") || (data25 === "user"))){
+const err86 = {instancePath:instancePath+"/confirmation/by",schemaPath:"#/properties/confirmation/anyOf/0/properties/by/enum",keyword:"enum",params:{allowedValues: schema86.properties.confirmation.anyOf[0].properties.by.enum}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data24.ref !== undefined && func0.call(data24, "ref")){
+let data26 = data24.ref;
+if(typeof data26 === "string"){
+if((data26.length > 512 && func55(data26) > 512)){
+const err87 = {instancePath:instancePath+"/confirmation/ref",schemaPath:"#/properties/confirmation/anyOf/0/properties/ref/maxLength",keyword:"maxLength",params:{limit: 512}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if((data26.length < 2 && func55(data26) < 1)){
+const err88 = {instancePath:instancePath+"/confirmation/ref",schemaPath:"#/properties/confirmation/anyOf/0/properties/ref/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/confirmation/ref",schemaPath:"#/properties/confirmation/anyOf/0/properties/ref/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+var _valid0 = _errs58 === errors;
+valid9 = valid9 || _valid0;
+if(!valid9){
+const _errs65 = errors;
+if(data24 !== null){
+const err91 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+var _valid0 = _errs65 === errors;
+valid9 = valid9 || _valid0;
+}
+if(!valid9){
+const err92 = {instancePath:instancePath+"/confirmation",schemaPath:"#/properties/confirmation/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+else {
+errors = _errs57;
+if(vErrors !== null){
+if(_errs57){
+vErrors.length = _errs57;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.degradation !== undefined && func0.call(data, "degradation")){
+let data27 = data.degradation;
+if(Array.isArray(data27)){
+if(data27.length > 16){
+const err93 = {instancePath:instancePath+"/degradation",schemaPath:"#/properties/degradation/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+const len1 = data27.length;
+for(let i1=0; i1<len1; i1++){
+let data28 = data27[i1];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if((data28.announced === undefined) || (!(func0.call(data28, "announced")))){
+const err94 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/required",keyword:"required",params:{missingProperty: "announced"}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if((data28.to === undefined) || (!(func0.call(data28, "to")))){
+const err95 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/required",keyword:"required",params:{missingProperty: "to"}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if((data28.when === undefined) || (!(func0.call(data28, "when")))){
+const err96 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/required",keyword:"required",params:{missingProperty: "when"}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+for(const key8 of Object.keys(data28)){
+if(!(((key8 === "when") || (key8 === "to")) || (key8 === "announced"))){
+const err97 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data28.when !== undefined && func0.call(data28, "when")){
+let data29 = data28.when;
+const _errs73 = errors;
+let valid14 = false;
+const _errs74 = errors;
+if(typeof data29 !== "string"){
+const err98 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(!((((((((((data29 === "budget-exhausted") || (data29 === "confirmation-declined")) || (data29 === "context-incomplete")) || (data29 === "host-capability-missing")) || (data29 === "low-confidence")) || (data29 === "permission-denied")) || (data29 === "skill-unavailable")) || (data29 === "timeout")) || (data29 === "tool-unavailable")) || (data29 === "validation-failed"))){
+const err99 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema86.properties.degradation.items.properties.when.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+var _valid1 = _errs74 === errors;
+valid14 = valid14 || _valid1;
+if(!valid14){
+const _errs76 = errors;
+if(data29 !== null){
+const err100 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+var _valid1 = _errs76 === errors;
+valid14 = valid14 || _valid1;
+}
+if(!valid14){
+const err101 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+else {
+errors = _errs73;
+if(vErrors !== null){
+if(_errs73){
+vErrors.length = _errs73;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data28.to !== undefined && func0.call(data28, "to")){
+let data30 = data28.to;
+const _errs79 = errors;
+let valid15 = false;
+const _errs80 = errors;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if((data30.kind === undefined) || (!(func0.call(data30, "kind")))){
+const err102 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if((data30.route === undefined) || (!(func0.call(data30, "route")))){
+const err103 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/required",keyword:"required",params:{missingProperty: "route"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+for(const key9 of Object.keys(data30)){
+if(!((key9 === "kind") || (key9 === "route"))){
+const err104 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data30.kind !== undefined && func0.call(data30, "kind")){
+let data31 = data30.kind;
+if(typeof data31 !== "string"){
+const err105 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if("route" !== data31){
+const err106 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "route"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data30.route !== undefined && func0.call(data30, "route")){
+let data32 = data30.route;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if((data32.kind === undefined) || (!(func0.call(data32, "kind")))){
+const err107 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if((data32.mode === undefined) || (!(func0.call(data32, "mode")))){
+const err108 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/required",keyword:"required",params:{missingProperty: "mode"}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if((data32.name === undefined) || (!(func0.call(data32, "name")))){
+const err109 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+for(const key10 of Object.keys(data32)){
+if(!(((key10 === "kind") || (key10 === "name")) || (key10 === "mode"))){
+const err110 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+if(data32.kind !== undefined && func0.call(data32, "kind")){
+let data33 = data32.kind;
+if(typeof data33 !== "string"){
+const err111 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if(!((data33 === "skill") || (data33 === "workflow"))){
+const err112 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema86.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data32.name !== undefined && func0.call(data32, "name")){
+let data34 = data32.name;
+if(typeof data34 === "string"){
+if((data34.length > 128 && func55(data34) > 128)){
+const err113 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if((data34.length < 2 && func55(data34) < 1)){
+const err114 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if(!pattern494.test(data34)){
+const err115 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data32.mode !== undefined && func0.call(data32, "mode")){
+let data35 = data32.mode;
+if(typeof data35 !== "string"){
+const err117 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/mode",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/mode/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if(!((((data35 === "auto") || (data35 === "interactive")) || (data35 === "plan-only")) || (data35 === "read-only"))){
+const err118 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/mode",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema86.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.mode.enum}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/degradation/" + i1+"/to/route",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+var _valid2 = _errs80 === errors;
+valid15 = valid15 || _valid2;
+if(!valid15){
+const _errs94 = errors;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if((data30.kind === undefined) || (!(func0.call(data30, "kind")))){
+const err121 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+for(const key11 of Object.keys(data30)){
+if(!(key11 === "kind")){
+const err122 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11}};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+if(data30.kind !== undefined && func0.call(data30, "kind")){
+let data36 = data30.kind;
+if(typeof data36 !== "string"){
+const err123 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if(!((data36 === "ask-user") || (data36 === "refuse"))){
+const err124 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/properties/kind/enum",keyword:"enum",params:{allowedValues: schema86.properties.degradation.items.properties.to.anyOf[1].properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+var _valid2 = _errs94 === errors;
+valid15 = valid15 || _valid2;
+}
+if(!valid15){
+const err126 = {instancePath:instancePath+"/degradation/" + i1+"/to",schemaPath:"#/properties/degradation/items/properties/to/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+else {
+errors = _errs79;
+if(vErrors !== null){
+if(_errs79){
+vErrors.length = _errs79;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data28.announced !== undefined && func0.call(data28, "announced")){
+if(typeof data28.announced !== "boolean"){
+const err127 = {instancePath:instancePath+"/degradation/" + i1+"/announced",schemaPath:"#/properties/degradation/items/properties/announced/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/degradation/" + i1,schemaPath:"#/properties/degradation/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/degradation",schemaPath:"#/properties/degradation/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data.decidedAt !== undefined && func0.call(data, "decidedAt")){
+let data38 = data.decidedAt;
+if(typeof data38 === "string"){
+if(!pattern2.test(data38)){
+const err130 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if(!(formats0.validate(data38))){
+const err131 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data.decisionDigest !== undefined && func0.call(data, "decisionDigest")){
+let data39 = data.decisionDigest;
+if(typeof data39 === "string"){
+if(!pattern8.test(data39)){
+const err133 = {instancePath:instancePath+"/decisionDigest",schemaPath:"#/properties/decisionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+else {
+const err134 = {instancePath:instancePath+"/decisionDigest",schemaPath:"#/properties/decisionDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+else {
+const err135 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+validate154.errors = vErrors;
+return errors === 0;
+}
+
+export const ContextMemoryModelV1 = validate155;
+const schema87 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ContextMemoryModelV1"},"modelId":{"pattern":"^cmm-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"evaluatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"factKinds":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"factKind":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"layer":{"enum":["artefact","context","memory","state"],"type":"string"},"mutable":{"type":"boolean"},"sourceOfTruth":{"anyOf":[{"type":"object","properties":{"kind":{"enum":["config","file","host-api","memory","store","summary","trace"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f]+$","type":"string"},"contract":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9]*$","type":["null","string"]}},"additionalProperties":false,"required":["contract","kind","locator"]},{"type":"null"}]},"freshness":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"max-age"},"maxAgeSeconds":{"type":"integer","minimum":1,"maximum":2592000}},"additionalProperties":false,"required":["kind","maxAgeSeconds"]},{"type":"object","properties":{"kind":{"enum":["digest-check","version-check"],"type":"string"},"field":{"minLength":1,"maxLength":128,"type":"string"}},"additionalProperties":false,"required":["field","kind"]},{"type":"null"}]},"derivedViews":{"maxItems":8,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["cache","index","memory-recall","summary"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f]+$","type":"string"}},"additionalProperties":false,"required":["kind","locator"]}},"onConflict":{"enum":["derived-view","newest","source-of-truth"],"type":"string"}},"additionalProperties":false,"required":["derivedViews","factKind","freshness","layer","mutable","onConflict","sourceOfTruth"]}},"handoff":{"type":"object","properties":{"items":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"factKind":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"carries":{"enum":["snapshot","source-ref","summary"],"type":"string"},"pinned":{"type":"boolean"}},"additionalProperties":false,"required":["carries","factKind","pinned"]}}},"additionalProperties":false,"required":["items"]},"modelDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["evaluatedAt","factKinds","handoff","modelDigest","modelId","schemaVersion","subject"]};
+const pattern498 = patternMatcher("^cmm-[a-f0-9]{24}$");
+const pattern501 = new RegExp("^[^\\u0000-\\u001f]+$", "u");
+const pattern502 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.evaluatedAt === undefined) || (!(func0.call(data, "evaluatedAt")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evaluatedAt"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.factKinds === undefined) || (!(func0.call(data, "factKinds")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "factKinds"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.handoff === undefined) || (!(func0.call(data, "handoff")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "handoff"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.modelDigest === undefined) || (!(func0.call(data, "modelDigest")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "modelDigest"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.modelId === undefined) || (!(func0.call(data, "modelId")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "modelId"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((((key0 === "schemaVersion") || (key0 === "modelId")) || (key0 === "subject")) || (key0 === "evaluatedAt")) || (key0 === "factKinds")) || (key0 === "handoff")) || (key0 === "modelDigest"))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err8 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if("ContextMemoryModelV1" !== data0){
+const err9 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "ContextMemoryModelV1"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.modelId !== undefined && func0.call(data, "modelId")){
+let data1 = data.modelId;
+if(typeof data1 === "string"){
+if(!pattern498.test(data1)){
+const err10 = {instancePath:instancePath+"/modelId",schemaPath:"#/properties/modelId/pattern",keyword:"pattern",params:{pattern: "^cmm-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/modelId",schemaPath:"#/properties/modelId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err12 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err13 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err14 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err15 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err16 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err18 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err19 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.evaluatedAt !== undefined && func0.call(data, "evaluatedAt")){
+let data5 = data.evaluatedAt;
+if(typeof data5 === "string"){
+if(!pattern2.test(data5)){
+const err22 = {instancePath:instancePath+"/evaluatedAt",schemaPath:"#/properties/evaluatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(formats0.validate(data5))){
+const err23 = {instancePath:instancePath+"/evaluatedAt",schemaPath:"#/properties/evaluatedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/evaluatedAt",schemaPath:"#/properties/evaluatedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.factKinds !== undefined && func0.call(data, "factKinds")){
+let data6 = data.factKinds;
+if(Array.isArray(data6)){
+if(data6.length > 64){
+const err25 = {instancePath:instancePath+"/factKinds",schemaPath:"#/properties/factKinds/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data6.length < 1){
+const err26 = {instancePath:instancePath+"/factKinds",schemaPath:"#/properties/factKinds/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if((data7.derivedViews === undefined) || (!(func0.call(data7, "derivedViews")))){
+const err27 = {instancePath:instancePath+"/factKinds/" + i0,schemaPath:"#/properties/factKinds/items/required",keyword:"required",params:{missingProperty: "derivedViews"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data7.factKind === undefined) || (!(func0.call(data7, "factKind")))){
+const err28 = {instancePath:instancePath+"/factKinds/" + i0,schemaPath:"#/properties/factKinds/items/required",keyword:"required",params:{missingProperty: "factKind"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((data7.freshness === undefined) || (!(func0.call(data7, "freshness")))){
+const err29 = {instancePath:instancePath+"/factKinds/" + i0,schemaPath:"#/properties/factKinds/items/required",keyword:"required",params:{missingProperty: "freshness"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data7.layer === undefined) || (!(func0.call(data7, "layer")))){
+const err30 = {instancePath:instancePath+"/factKinds/" + i0,schemaPath:"#/properties/factKinds/items/required",keyword:"required",params:{missingProperty: "layer"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data7.mutable === undefined) || (!(func0.call(data7, "mutable")))){
+const err31 = {instancePath:instancePath+"/factKinds/" + i0,schemaPath:"#/properties/factKinds/items/required",keyword:"required",params:{missingProperty: "mutable"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data7.onConflict === undefined) || (!(func0.call(data7, "onConflict")))){
+const err32 = {instancePath:instancePath+"/factKinds/" + i0,schemaPath:"#/properties/factKinds/items/required",keyword:"required",params:{missingProperty: "onConflict"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((data7.sourceOfTruth === undefined) || (!(func0.call(data7, "sourceOfTruth")))){
+const err33 = {instancePath:instancePath+"/factKinds/" + i0,schemaPath:"#/properties/factKinds/items/required",keyword:"required",params:{missingProperty: "sourceOfTruth"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+for(const key2 of Object.keys(data7)){
+if(!(((((((key2 === "factKind") || (key2 === "layer")) || (key2 === "mutable")) || (key2 === "sourceOfTruth")) || (key2 === "freshness")) || (key2 === "derivedViews")) || (key2 === "onConflict"))){
+const err34 = {instancePath:instancePath+"/factKinds/" + i0,schemaPath:"#/properties/factKinds/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data7.factKind !== undefined && func0.call(data7, "factKind")){
+let data8 = data7.factKind;
+if(typeof data8 === "string"){
+if((data8.length > 64 && func55(data8) > 64)){
+const err35 = {instancePath:instancePath+"/factKinds/" + i0+"/factKind",schemaPath:"#/properties/factKinds/items/properties/factKind/maxLength",keyword:"maxLength",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((data8.length < 2 && func55(data8) < 1)){
+const err36 = {instancePath:instancePath+"/factKinds/" + i0+"/factKind",schemaPath:"#/properties/factKinds/items/properties/factKind/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!pattern36.test(data8)){
+const err37 = {instancePath:instancePath+"/factKinds/" + i0+"/factKind",schemaPath:"#/properties/factKinds/items/properties/factKind/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/factKinds/" + i0+"/factKind",schemaPath:"#/properties/factKinds/items/properties/factKind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data7.layer !== undefined && func0.call(data7, "layer")){
+let data9 = data7.layer;
+if(typeof data9 !== "string"){
+const err39 = {instancePath:instancePath+"/factKinds/" + i0+"/layer",schemaPath:"#/properties/factKinds/items/properties/layer/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!((((data9 === "artefact") || (data9 === "context")) || (data9 === "memory")) || (data9 === "state"))){
+const err40 = {instancePath:instancePath+"/factKinds/" + i0+"/layer",schemaPath:"#/properties/factKinds/items/properties/layer/enum",keyword:"enum",params:{allowedValues: schema87.properties.factKinds.items.properties.layer.enum}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data7.mutable !== undefined && func0.call(data7, "mutable")){
+if(typeof data7.mutable !== "boolean"){
+const err41 = {instancePath:instancePath+"/factKinds/" + i0+"/mutable",schemaPath:"#/properties/factKinds/items/properties/mutable/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data7.sourceOfTruth !== undefined && func0.call(data7, "sourceOfTruth")){
+let data11 = data7.sourceOfTruth;
+const _errs27 = errors;
+let valid5 = false;
+const _errs28 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if((data11.contract === undefined) || (!(func0.call(data11, "contract")))){
+const err42 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if((data11.kind === undefined) || (!(func0.call(data11, "kind")))){
+const err43 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if((data11.locator === undefined) || (!(func0.call(data11, "locator")))){
+const err44 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+for(const key3 of Object.keys(data11)){
+if(!(((key3 === "kind") || (key3 === "locator")) || (key3 === "contract"))){
+const err45 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data11.kind !== undefined && func0.call(data11, "kind")){
+let data12 = data11.kind;
+if(typeof data12 !== "string"){
+const err46 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/kind",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(!(((((((data12 === "config") || (data12 === "file")) || (data12 === "host-api")) || (data12 === "memory")) || (data12 === "store")) || (data12 === "summary")) || (data12 === "trace"))){
+const err47 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/kind",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.factKinds.items.properties.sourceOfTruth.anyOf[0].properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data11.locator !== undefined && func0.call(data11, "locator")){
+let data13 = data11.locator;
+if(typeof data13 === "string"){
+if((data13.length > 512 && func55(data13) > 512)){
+const err48 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/locator",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/locator/maxLength",keyword:"maxLength",params:{limit: 512}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((data13.length < 2 && func55(data13) < 1)){
+const err49 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/locator",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(!pattern501.test(data13)){
+const err50 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/locator",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/locator/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f]+$"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/locator",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data11.contract !== undefined && func0.call(data11, "contract")){
+let data14 = data11.contract;
+if((data14 !== null) && (typeof data14 !== "string")){
+const err52 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/contract",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/contract/type",keyword:"type",params:{type: schema87.properties.factKinds.items.properties.sourceOfTruth.anyOf[0].properties.contract.type}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(typeof data14 === "string"){
+if((data14.length > 128 && func55(data14) > 128)){
+const err53 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/contract",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if((data14.length < 2 && func55(data14) < 1)){
+const err54 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/contract",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/contract/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(!pattern502.test(data14)){
+const err55 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/contract",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9]*$"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+var _valid0 = _errs28 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs37 = errors;
+if(data11 !== null){
+const err57 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+var _valid0 = _errs37 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err58 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+else {
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data7.freshness !== undefined && func0.call(data7, "freshness")){
+let data15 = data7.freshness;
+const _errs40 = errors;
+let valid7 = false;
+const _errs41 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if((data15.kind === undefined) || (!(func0.call(data15, "kind")))){
+const err59 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/0/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if((data15.maxAgeSeconds === undefined) || (!(func0.call(data15, "maxAgeSeconds")))){
+const err60 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/0/required",keyword:"required",params:{missingProperty: "maxAgeSeconds"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+for(const key4 of Object.keys(data15)){
+if(!((key4 === "kind") || (key4 === "maxAgeSeconds"))){
+const err61 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data15.kind !== undefined && func0.call(data15, "kind")){
+let data16 = data15.kind;
+if(typeof data16 !== "string"){
+const err62 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/kind",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/0/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if("max-age" !== data16){
+const err63 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/kind",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "max-age"}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data15.maxAgeSeconds !== undefined && func0.call(data15, "maxAgeSeconds")){
+let data17 = data15.maxAgeSeconds;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err64 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/maxAgeSeconds",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/0/properties/maxAgeSeconds/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 2592000 || isNaN(data17)){
+const err65 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/maxAgeSeconds",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/0/properties/maxAgeSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data17 < 1 || isNaN(data17)){
+const err66 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/maxAgeSeconds",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/0/properties/maxAgeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+var _valid1 = _errs41 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const _errs48 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if((data15.field === undefined) || (!(func0.call(data15, "field")))){
+const err68 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/required",keyword:"required",params:{missingProperty: "field"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if((data15.kind === undefined) || (!(func0.call(data15, "kind")))){
+const err69 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+for(const key5 of Object.keys(data15)){
+if(!((key5 === "kind") || (key5 === "field"))){
+const err70 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data15.kind !== undefined && func0.call(data15, "kind")){
+let data18 = data15.kind;
+if(typeof data18 !== "string"){
+const err71 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/kind",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if(!((data18 === "digest-check") || (data18 === "version-check"))){
+const err72 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/kind",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.factKinds.items.properties.freshness.anyOf[1].properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data15.field !== undefined && func0.call(data15, "field")){
+let data19 = data15.field;
+if(typeof data19 === "string"){
+if((data19.length > 128 && func55(data19) > 128)){
+const err73 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/field",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/properties/field/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if((data19.length < 2 && func55(data19) < 1)){
+const err74 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/field",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/properties/field/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/field",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/properties/field/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+var _valid1 = _errs48 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const _errs55 = errors;
+if(data15 !== null){
+const err77 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/2/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+var _valid1 = _errs55 === errors;
+valid7 = valid7 || _valid1;
+}
+}
+if(!valid7){
+const err78 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+else {
+errors = _errs40;
+if(vErrors !== null){
+if(_errs40){
+vErrors.length = _errs40;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data7.derivedViews !== undefined && func0.call(data7, "derivedViews")){
+let data20 = data7.derivedViews;
+if(Array.isArray(data20)){
+if(data20.length > 8){
+const err79 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews",schemaPath:"#/properties/factKinds/items/properties/derivedViews/maxItems",keyword:"maxItems",params:{limit: 8}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+const len1 = data20.length;
+for(let i1=0; i1<len1; i1++){
+let data21 = data20[i1];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if((data21.kind === undefined) || (!(func0.call(data21, "kind")))){
+const err80 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1,schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if((data21.locator === undefined) || (!(func0.call(data21, "locator")))){
+const err81 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1,schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+for(const key6 of Object.keys(data21)){
+if(!((key6 === "kind") || (key6 === "locator"))){
+const err82 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1,schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data21.kind !== undefined && func0.call(data21, "kind")){
+let data22 = data21.kind;
+if(typeof data22 !== "string"){
+const err83 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/kind",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(!((((data22 === "cache") || (data22 === "index")) || (data22 === "memory-recall")) || (data22 === "summary"))){
+const err84 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/kind",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.factKinds.items.properties.derivedViews.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data21.locator !== undefined && func0.call(data21, "locator")){
+let data23 = data21.locator;
+if(typeof data23 === "string"){
+if((data23.length > 512 && func55(data23) > 512)){
+const err85 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/locator",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 512}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if((data23.length < 2 && func55(data23) < 1)){
+const err86 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/locator",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(!pattern501.test(data23)){
+const err87 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/locator",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/locator/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f]+$"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/locator",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1,schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews",schemaPath:"#/properties/factKinds/items/properties/derivedViews/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data7.onConflict !== undefined && func0.call(data7, "onConflict")){
+let data24 = data7.onConflict;
+if(typeof data24 !== "string"){
+const err91 = {instancePath:instancePath+"/factKinds/" + i0+"/onConflict",schemaPath:"#/properties/factKinds/items/properties/onConflict/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if(!(((data24 === "derived-view") || (data24 === "newest")) || (data24 === "source-of-truth"))){
+const err92 = {instancePath:instancePath+"/factKinds/" + i0+"/onConflict",schemaPath:"#/properties/factKinds/items/properties/onConflict/enum",keyword:"enum",params:{allowedValues: schema87.properties.factKinds.items.properties.onConflict.enum}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/factKinds/" + i0,schemaPath:"#/properties/factKinds/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/factKinds",schemaPath:"#/properties/factKinds/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data.handoff !== undefined && func0.call(data, "handoff")){
+let data25 = data.handoff;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if((data25.items === undefined) || (!(func0.call(data25, "items")))){
+const err95 = {instancePath:instancePath+"/handoff",schemaPath:"#/properties/handoff/required",keyword:"required",params:{missingProperty: "items"}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+for(const key7 of Object.keys(data25)){
+if(!(key7 === "items")){
+const err96 = {instancePath:instancePath+"/handoff",schemaPath:"#/properties/handoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data25.items !== undefined && func0.call(data25, "items")){
+let data26 = data25.items;
+if(Array.isArray(data26)){
+if(data26.length > 64){
+const err97 = {instancePath:instancePath+"/handoff/items",schemaPath:"#/properties/handoff/properties/items/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(data26.length < 1){
+const err98 = {instancePath:instancePath+"/handoff/items",schemaPath:"#/properties/handoff/properties/items/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+const len2 = data26.length;
+for(let i2=0; i2<len2; i2++){
+let data27 = data26[i2];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if((data27.carries === undefined) || (!(func0.call(data27, "carries")))){
+const err99 = {instancePath:instancePath+"/handoff/items/" + i2,schemaPath:"#/properties/handoff/properties/items/items/required",keyword:"required",params:{missingProperty: "carries"}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if((data27.factKind === undefined) || (!(func0.call(data27, "factKind")))){
+const err100 = {instancePath:instancePath+"/handoff/items/" + i2,schemaPath:"#/properties/handoff/properties/items/items/required",keyword:"required",params:{missingProperty: "factKind"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if((data27.pinned === undefined) || (!(func0.call(data27, "pinned")))){
+const err101 = {instancePath:instancePath+"/handoff/items/" + i2,schemaPath:"#/properties/handoff/properties/items/items/required",keyword:"required",params:{missingProperty: "pinned"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+for(const key8 of Object.keys(data27)){
+if(!(((key8 === "factKind") || (key8 === "carries")) || (key8 === "pinned"))){
+const err102 = {instancePath:instancePath+"/handoff/items/" + i2,schemaPath:"#/properties/handoff/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data27.factKind !== undefined && func0.call(data27, "factKind")){
+let data28 = data27.factKind;
+if(typeof data28 === "string"){
+if((data28.length > 64 && func55(data28) > 64)){
+const err103 = {instancePath:instancePath+"/handoff/items/" + i2+"/factKind",schemaPath:"#/properties/handoff/properties/items/items/properties/factKind/maxLength",keyword:"maxLength",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if((data28.length < 2 && func55(data28) < 1)){
+const err104 = {instancePath:instancePath+"/handoff/items/" + i2+"/factKind",schemaPath:"#/properties/handoff/properties/items/items/properties/factKind/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(!pattern36.test(data28)){
+const err105 = {instancePath:instancePath+"/handoff/items/" + i2+"/factKind",schemaPath:"#/properties/handoff/properties/items/items/properties/factKind/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/handoff/items/" + i2+"/factKind",schemaPath:"#/properties/handoff/properties/items/items/properties/factKind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data27.carries !== undefined && func0.call(data27, "carries")){
+let data29 = data27.carries;
+if(typeof data29 !== "string"){
+const err107 = {instancePath:instancePath+"/handoff/items/" + i2+"/carries",schemaPath:"#/properties/handoff/properties/items/items/properties/carries/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(!(((data29 === "snapshot") || (data29 === "source-ref")) || (data29 === "summary"))){
+const err108 = {instancePath:instancePath+"/handoff/items/" + i2+"/carries",schemaPath:"#/properties/handoff/properties/items/items/properties/carries/enum",keyword:"enum",params:{allowedValues: schema87.properties.handoff.properties.items.items.properties.carries.enum}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data27.pinned !== undefined && func0.call(data27, "pinned")){
+if(typeof data27.pinned !== "boolean"){
+const err109 = {instancePath:instancePath+"/handoff/items/" + i2+"/pinned",schemaPath:"#/properties/handoff/properties/items/items/properties/pinned/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/handoff/items/" + i2,schemaPath:"#/properties/handoff/properties/items/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/handoff/items",schemaPath:"#/properties/handoff/properties/items/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/handoff",schemaPath:"#/properties/handoff/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data.modelDigest !== undefined && func0.call(data, "modelDigest")){
+let data31 = data.modelDigest;
+if(typeof data31 === "string"){
+if(!pattern8.test(data31)){
+const err113 = {instancePath:instancePath+"/modelDigest",schemaPath:"#/properties/modelDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/modelDigest",schemaPath:"#/properties/modelDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+validate155.errors = vErrors;
+return errors === 0;
+}
+
+export const ToolPermissionBoundaryV1 = validate156;
+const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ToolPermissionBoundaryV1"},"boundaryId":{"pattern":"^tpb-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"declaredAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"permissionOwners":{"minItems":1,"maxItems":6,"type":"array","items":{"type":"object","properties":{"permissionClass":{"enum":["command-execute","credential-use","file-delete","file-read","file-write","network-egress"],"type":"string"},"holder":{"type":"object","properties":{"kind":{"enum":["agent-runtime","external-service","host","model","user"],"type":"string"},"name":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["kind","name"]},"runtimeRole":{"enum":["none","risk-advisory","workflow-validity"],"type":"string"}},"additionalProperties":false,"required":["holder","permissionClass","runtimeRole"]}},"dangerousOperations":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"operationId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"permissionClass":{"enum":["command-execute","credential-use","file-delete","file-read","file-write","network-egress"],"type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write"],"type":"string"},"confirmation":{"enum":["none","per-invocation","per-session"],"type":"string"},"waivable":{"type":"boolean"},"description":{"minLength":1,"maxLength":500,"type":"string"}},"additionalProperties":false,"required":["confirmation","description","operationId","permissionClass","sideEffectLevel","waivable"]}},"automaticMode":{"type":"object","properties":{"enabled":{"type":"boolean"},"waivedConfirmations":{"maxItems":64,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128},"type":"array"}},"additionalProperties":false,"required":["enabled","waivedConfirmations"]},"adapterStates":{"minItems":1,"maxItems":4,"type":"array","items":{"type":"object","properties":{"state":{"enum":["failed","invalid","missing","outside-workspace"],"type":"string"},"behaviour":{"enum":["defer-to-host","local-shadow-deny","report-unverified","use-fallback"],"type":"string"},"fallbackId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":["null","string"]}},"additionalProperties":false,"required":["behaviour","fallbackId","state"]}},"fallbacks":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"fallbackId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"trigger":{"enum":["adapter-failed","adapter-invalid","adapter-missing","adapter-outside-workspace","confirmation-unavailable","tool-unavailable"],"type":"string"},"target":{"enum":["host-native-prompt","manual-instruction","read-only","stop-and-report"],"type":"string"},"description":{"minLength":1,"maxLength":500,"type":"string"}},"additionalProperties":false,"required":["description","fallbackId","target","trigger"]}},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["adapterStates","automaticMode","boundaryDigest","boundaryId","dangerousOperations","declaredAt","fallbacks","permissionOwners","schemaVersion","subject"]};
+const pattern506 = patternMatcher("^tpb-[a-f0-9]{24}$");
+
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.adapterStates === undefined) || (!(func0.call(data, "adapterStates")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adapterStates"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.automaticMode === undefined) || (!(func0.call(data, "automaticMode")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "automaticMode"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.boundaryDigest === undefined) || (!(func0.call(data, "boundaryDigest")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryDigest"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.boundaryId === undefined) || (!(func0.call(data, "boundaryId")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryId"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.dangerousOperations === undefined) || (!(func0.call(data, "dangerousOperations")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dangerousOperations"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.declaredAt === undefined) || (!(func0.call(data, "declaredAt")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "declaredAt"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.fallbacks === undefined) || (!(func0.call(data, "fallbacks")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fallbacks"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.permissionOwners === undefined) || (!(func0.call(data, "permissionOwners")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "permissionOwners"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema88.properties, key0))){
+const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err11 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if("ToolPermissionBoundaryV1" !== data0){
+const err12 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "ToolPermissionBoundaryV1"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.boundaryId !== undefined && func0.call(data, "boundaryId")){
+let data1 = data.boundaryId;
+if(typeof data1 === "string"){
+if(!pattern506.test(data1)){
+const err13 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/pattern",keyword:"pattern",params:{pattern: "^tpb-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err15 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err16 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err17 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err18 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err19 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err21 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err22 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.declaredAt !== undefined && func0.call(data, "declaredAt")){
+let data5 = data.declaredAt;
+if(typeof data5 === "string"){
+if(!pattern2.test(data5)){
+const err25 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!(formats0.validate(data5))){
+const err26 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.permissionOwners !== undefined && func0.call(data, "permissionOwners")){
+let data6 = data.permissionOwners;
+if(Array.isArray(data6)){
+if(data6.length > 6){
+const err28 = {instancePath:instancePath+"/permissionOwners",schemaPath:"#/properties/permissionOwners/maxItems",keyword:"maxItems",params:{limit: 6}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data6.length < 1){
+const err29 = {instancePath:instancePath+"/permissionOwners",schemaPath:"#/properties/permissionOwners/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if((data7.holder === undefined) || (!(func0.call(data7, "holder")))){
+const err30 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/required",keyword:"required",params:{missingProperty: "holder"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data7.permissionClass === undefined) || (!(func0.call(data7, "permissionClass")))){
+const err31 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/required",keyword:"required",params:{missingProperty: "permissionClass"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data7.runtimeRole === undefined) || (!(func0.call(data7, "runtimeRole")))){
+const err32 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/required",keyword:"required",params:{missingProperty: "runtimeRole"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+for(const key2 of Object.keys(data7)){
+if(!(((key2 === "permissionClass") || (key2 === "holder")) || (key2 === "runtimeRole"))){
+const err33 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data7.permissionClass !== undefined && func0.call(data7, "permissionClass")){
+let data8 = data7.permissionClass;
+if(typeof data8 !== "string"){
+const err34 = {instancePath:instancePath+"/permissionOwners/" + i0+"/permissionClass",schemaPath:"#/properties/permissionOwners/items/properties/permissionClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!((((((data8 === "command-execute") || (data8 === "credential-use")) || (data8 === "file-delete")) || (data8 === "file-read")) || (data8 === "file-write")) || (data8 === "network-egress"))){
+const err35 = {instancePath:instancePath+"/permissionOwners/" + i0+"/permissionClass",schemaPath:"#/properties/permissionOwners/items/properties/permissionClass/enum",keyword:"enum",params:{allowedValues: schema88.properties.permissionOwners.items.properties.permissionClass.enum}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data7.holder !== undefined && func0.call(data7, "holder")){
+let data9 = data7.holder;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.kind === undefined) || (!(func0.call(data9, "kind")))){
+const err36 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder",schemaPath:"#/properties/permissionOwners/items/properties/holder/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((data9.name === undefined) || (!(func0.call(data9, "name")))){
+const err37 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder",schemaPath:"#/properties/permissionOwners/items/properties/holder/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+for(const key3 of Object.keys(data9)){
+if(!((key3 === "kind") || (key3 === "name"))){
+const err38 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder",schemaPath:"#/properties/permissionOwners/items/properties/holder/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data9.kind !== undefined && func0.call(data9, "kind")){
+let data10 = data9.kind;
+if(typeof data10 !== "string"){
+const err39 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/kind",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!(((((data10 === "agent-runtime") || (data10 === "external-service")) || (data10 === "host")) || (data10 === "model")) || (data10 === "user"))){
+const err40 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/kind",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/kind/enum",keyword:"enum",params:{allowedValues: schema88.properties.permissionOwners.items.properties.holder.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data9.name !== undefined && func0.call(data9, "name")){
+let data11 = data9.name;
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err41 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/name",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/name/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err42 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/name",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/name",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder",schemaPath:"#/properties/permissionOwners/items/properties/holder/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data7.runtimeRole !== undefined && func0.call(data7, "runtimeRole")){
+let data12 = data7.runtimeRole;
+if(typeof data12 !== "string"){
+const err45 = {instancePath:instancePath+"/permissionOwners/" + i0+"/runtimeRole",schemaPath:"#/properties/permissionOwners/items/properties/runtimeRole/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(!(((data12 === "none") || (data12 === "risk-advisory")) || (data12 === "workflow-validity"))){
+const err46 = {instancePath:instancePath+"/permissionOwners/" + i0+"/runtimeRole",schemaPath:"#/properties/permissionOwners/items/properties/runtimeRole/enum",keyword:"enum",params:{allowedValues: schema88.properties.permissionOwners.items.properties.runtimeRole.enum}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/permissionOwners/" + i0,schemaPath:"#/properties/permissionOwners/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/permissionOwners",schemaPath:"#/properties/permissionOwners/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.dangerousOperations !== undefined && func0.call(data, "dangerousOperations")){
+let data13 = data.dangerousOperations;
+if(Array.isArray(data13)){
+if(data13.length > 64){
+const err49 = {instancePath:instancePath+"/dangerousOperations",schemaPath:"#/properties/dangerousOperations/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data13.length < 1){
+const err50 = {instancePath:instancePath+"/dangerousOperations",schemaPath:"#/properties/dangerousOperations/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if((data14.confirmation === undefined) || (!(func0.call(data14, "confirmation")))){
+const err51 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "confirmation"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if((data14.description === undefined) || (!(func0.call(data14, "description")))){
+const err52 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if((data14.operationId === undefined) || (!(func0.call(data14, "operationId")))){
+const err53 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "operationId"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if((data14.permissionClass === undefined) || (!(func0.call(data14, "permissionClass")))){
+const err54 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "permissionClass"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((data14.sideEffectLevel === undefined) || (!(func0.call(data14, "sideEffectLevel")))){
+const err55 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "sideEffectLevel"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if((data14.waivable === undefined) || (!(func0.call(data14, "waivable")))){
+const err56 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/required",keyword:"required",params:{missingProperty: "waivable"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+for(const key4 of Object.keys(data14)){
+if(!((((((key4 === "operationId") || (key4 === "permissionClass")) || (key4 === "sideEffectLevel")) || (key4 === "confirmation")) || (key4 === "waivable")) || (key4 === "description"))){
+const err57 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data14.operationId !== undefined && func0.call(data14, "operationId")){
+let data15 = data14.operationId;
+if(typeof data15 === "string"){
+if((data15.length > 128 && func55(data15) > 128)){
+const err58 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/operationId",schemaPath:"#/properties/dangerousOperations/items/properties/operationId/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(!pattern36.test(data15)){
+const err59 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/operationId",schemaPath:"#/properties/dangerousOperations/items/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/operationId",schemaPath:"#/properties/dangerousOperations/items/properties/operationId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data14.permissionClass !== undefined && func0.call(data14, "permissionClass")){
+let data16 = data14.permissionClass;
+if(typeof data16 !== "string"){
+const err61 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/permissionClass",schemaPath:"#/properties/dangerousOperations/items/properties/permissionClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(!((((((data16 === "command-execute") || (data16 === "credential-use")) || (data16 === "file-delete")) || (data16 === "file-read")) || (data16 === "file-write")) || (data16 === "network-egress"))){
+const err62 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/permissionClass",schemaPath:"#/properties/dangerousOperations/items/properties/permissionClass/enum",keyword:"enum",params:{allowedValues: schema88.properties.dangerousOperations.items.properties.permissionClass.enum}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data14.sideEffectLevel !== undefined && func0.call(data14, "sideEffectLevel")){
+let data17 = data14.sideEffectLevel;
+if(typeof data17 !== "string"){
+const err63 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/sideEffectLevel",schemaPath:"#/properties/dangerousOperations/items/properties/sideEffectLevel/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!(((data17 === "external-write") || (data17 === "irreversible")) || (data17 === "local-write"))){
+const err64 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/sideEffectLevel",schemaPath:"#/properties/dangerousOperations/items/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema88.properties.dangerousOperations.items.properties.sideEffectLevel.enum}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data14.confirmation !== undefined && func0.call(data14, "confirmation")){
+let data18 = data14.confirmation;
+if(typeof data18 !== "string"){
+const err65 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/confirmation",schemaPath:"#/properties/dangerousOperations/items/properties/confirmation/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(!(((data18 === "none") || (data18 === "per-invocation")) || (data18 === "per-session"))){
+const err66 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/confirmation",schemaPath:"#/properties/dangerousOperations/items/properties/confirmation/enum",keyword:"enum",params:{allowedValues: schema88.properties.dangerousOperations.items.properties.confirmation.enum}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data14.waivable !== undefined && func0.call(data14, "waivable")){
+if(typeof data14.waivable !== "boolean"){
+const err67 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/waivable",schemaPath:"#/properties/dangerousOperations/items/properties/waivable/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data14.description !== undefined && func0.call(data14, "description")){
+let data20 = data14.description;
+if(typeof data20 === "string"){
+if((data20.length > 500 && func55(data20) > 500)){
+const err68 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/description",schemaPath:"#/properties/dangerousOperations/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 500}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if((data20.length < 2 && func55(data20) < 1)){
+const err69 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/description",schemaPath:"#/properties/dangerousOperations/items/properties/description/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/description",schemaPath:"#/properties/dangerousOperations/items/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/dangerousOperations/" + i1,schemaPath:"#/properties/dangerousOperations/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/dangerousOperations",schemaPath:"#/properties/dangerousOperations/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data.automaticMode !== undefined && func0.call(data, "automaticMode")){
+let data21 = data.automaticMode;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if((data21.enabled === undefined) || (!(func0.call(data21, "enabled")))){
+const err73 = {instancePath:instancePath+"/automaticMode",schemaPath:"#/properties/automaticMode/required",keyword:"required",params:{missingProperty: "enabled"}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if((data21.waivedConfirmations === undefined) || (!(func0.call(data21, "waivedConfirmations")))){
+const err74 = {instancePath:instancePath+"/automaticMode",schemaPath:"#/properties/automaticMode/required",keyword:"required",params:{missingProperty: "waivedConfirmations"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+for(const key5 of Object.keys(data21)){
+if(!((key5 === "enabled") || (key5 === "waivedConfirmations"))){
+const err75 = {instancePath:instancePath+"/automaticMode",schemaPath:"#/properties/automaticMode/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data21.enabled !== undefined && func0.call(data21, "enabled")){
+if(typeof data21.enabled !== "boolean"){
+const err76 = {instancePath:instancePath+"/automaticMode/enabled",schemaPath:"#/properties/automaticMode/properties/enabled/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data21.waivedConfirmations !== undefined && func0.call(data21, "waivedConfirmations")){
+let data23 = data21.waivedConfirmations;
+if(Array.isArray(data23)){
+if(data23.length > 64){
+const err77 = {instancePath:instancePath+"/automaticMode/waivedConfirmations",schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+const len2 = data23.length;
+for(let i2=0; i2<len2; i2++){
+let data24 = data23[i2];
+if(typeof data24 === "string"){
+if((data24.length > 128 && func55(data24) > 128)){
+const err78 = {instancePath:instancePath+"/automaticMode/waivedConfirmations/" + i2,schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/items/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(!pattern36.test(data24)){
+const err79 = {instancePath:instancePath+"/automaticMode/waivedConfirmations/" + i2,schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/automaticMode/waivedConfirmations/" + i2,schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+let i3 = data23.length;
+let j0;
+if(i3 > 1){
+const indices0 = {};
+for(;i3--;){
+let item0 = data23[i3];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err81 = {instancePath:instancePath+"/automaticMode/waivedConfirmations",schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+break;
+}
+indices0[item0] = i3;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/automaticMode/waivedConfirmations",schemaPath:"#/properties/automaticMode/properties/waivedConfirmations/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/automaticMode",schemaPath:"#/properties/automaticMode/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.adapterStates !== undefined && func0.call(data, "adapterStates")){
+let data25 = data.adapterStates;
+if(Array.isArray(data25)){
+if(data25.length > 4){
+const err84 = {instancePath:instancePath+"/adapterStates",schemaPath:"#/properties/adapterStates/maxItems",keyword:"maxItems",params:{limit: 4}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data25.length < 1){
+const err85 = {instancePath:instancePath+"/adapterStates",schemaPath:"#/properties/adapterStates/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+const len3 = data25.length;
+for(let i4=0; i4<len3; i4++){
+let data26 = data25[i4];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if((data26.behaviour === undefined) || (!(func0.call(data26, "behaviour")))){
+const err86 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/required",keyword:"required",params:{missingProperty: "behaviour"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if((data26.fallbackId === undefined) || (!(func0.call(data26, "fallbackId")))){
+const err87 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/required",keyword:"required",params:{missingProperty: "fallbackId"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if((data26.state === undefined) || (!(func0.call(data26, "state")))){
+const err88 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/required",keyword:"required",params:{missingProperty: "state"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+for(const key6 of Object.keys(data26)){
+if(!(((key6 === "state") || (key6 === "behaviour")) || (key6 === "fallbackId"))){
+const err89 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data26.state !== undefined && func0.call(data26, "state")){
+let data27 = data26.state;
+if(typeof data27 !== "string"){
+const err90 = {instancePath:instancePath+"/adapterStates/" + i4+"/state",schemaPath:"#/properties/adapterStates/items/properties/state/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(!((((data27 === "failed") || (data27 === "invalid")) || (data27 === "missing")) || (data27 === "outside-workspace"))){
+const err91 = {instancePath:instancePath+"/adapterStates/" + i4+"/state",schemaPath:"#/properties/adapterStates/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema88.properties.adapterStates.items.properties.state.enum}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data26.behaviour !== undefined && func0.call(data26, "behaviour")){
+let data28 = data26.behaviour;
+if(typeof data28 !== "string"){
+const err92 = {instancePath:instancePath+"/adapterStates/" + i4+"/behaviour",schemaPath:"#/properties/adapterStates/items/properties/behaviour/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(!((((data28 === "defer-to-host") || (data28 === "local-shadow-deny")) || (data28 === "report-unverified")) || (data28 === "use-fallback"))){
+const err93 = {instancePath:instancePath+"/adapterStates/" + i4+"/behaviour",schemaPath:"#/properties/adapterStates/items/properties/behaviour/enum",keyword:"enum",params:{allowedValues: schema88.properties.adapterStates.items.properties.behaviour.enum}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data26.fallbackId !== undefined && func0.call(data26, "fallbackId")){
+let data29 = data26.fallbackId;
+if((data29 !== null) && (typeof data29 !== "string")){
+const err94 = {instancePath:instancePath+"/adapterStates/" + i4+"/fallbackId",schemaPath:"#/properties/adapterStates/items/properties/fallbackId/type",keyword:"type",params:{type: schema88.properties.adapterStates.items.properties.fallbackId.type}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(typeof data29 === "string"){
+if((data29.length > 128 && func55(data29) > 128)){
+const err95 = {instancePath:instancePath+"/adapterStates/" + i4+"/fallbackId",schemaPath:"#/properties/adapterStates/items/properties/fallbackId/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!pattern36.test(data29)){
+const err96 = {instancePath:instancePath+"/adapterStates/" + i4+"/fallbackId",schemaPath:"#/properties/adapterStates/items/properties/fallbackId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/adapterStates/" + i4,schemaPath:"#/properties/adapterStates/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/adapterStates",schemaPath:"#/properties/adapterStates/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data.fallbacks !== undefined && func0.call(data, "fallbacks")){
+let data30 = data.fallbacks;
+if(Array.isArray(data30)){
+if(data30.length > 16){
+const err99 = {instancePath:instancePath+"/fallbacks",schemaPath:"#/properties/fallbacks/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+const len4 = data30.length;
+for(let i5=0; i5<len4; i5++){
+let data31 = data30[i5];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if((data31.description === undefined) || (!(func0.call(data31, "description")))){
+const err100 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if((data31.fallbackId === undefined) || (!(func0.call(data31, "fallbackId")))){
+const err101 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/required",keyword:"required",params:{missingProperty: "fallbackId"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if((data31.target === undefined) || (!(func0.call(data31, "target")))){
+const err102 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/required",keyword:"required",params:{missingProperty: "target"}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if((data31.trigger === undefined) || (!(func0.call(data31, "trigger")))){
+const err103 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/required",keyword:"required",params:{missingProperty: "trigger"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+for(const key7 of Object.keys(data31)){
+if(!((((key7 === "fallbackId") || (key7 === "trigger")) || (key7 === "target")) || (key7 === "description"))){
+const err104 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data31.fallbackId !== undefined && func0.call(data31, "fallbackId")){
+let data32 = data31.fallbackId;
+if(typeof data32 === "string"){
+if((data32.length > 128 && func55(data32) > 128)){
+const err105 = {instancePath:instancePath+"/fallbacks/" + i5+"/fallbackId",schemaPath:"#/properties/fallbacks/items/properties/fallbackId/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(!pattern36.test(data32)){
+const err106 = {instancePath:instancePath+"/fallbacks/" + i5+"/fallbackId",schemaPath:"#/properties/fallbacks/items/properties/fallbackId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/fallbacks/" + i5+"/fallbackId",schemaPath:"#/properties/fallbacks/items/properties/fallbackId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data31.trigger !== undefined && func0.call(data31, "trigger")){
+let data33 = data31.trigger;
+if(typeof data33 !== "string"){
+const err108 = {instancePath:instancePath+"/fallbacks/" + i5+"/trigger",schemaPath:"#/properties/fallbacks/items/properties/trigger/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if(!((((((data33 === "adapter-failed") || (data33 === "adapter-invalid")) || (data33 === "adapter-missing")) || (data33 === "adapter-outside-workspace")) || (data33 === "confirmation-unavailable")) || (data33 === "tool-unavailable"))){
+const err109 = {instancePath:instancePath+"/fallbacks/" + i5+"/trigger",schemaPath:"#/properties/fallbacks/items/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema88.properties.fallbacks.items.properties.trigger.enum}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data31.target !== undefined && func0.call(data31, "target")){
+let data34 = data31.target;
+if(typeof data34 !== "string"){
+const err110 = {instancePath:instancePath+"/fallbacks/" + i5+"/target",schemaPath:"#/properties/fallbacks/items/properties/target/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(!((((data34 === "host-native-prompt") || (data34 === "manual-instruction")) || (data34 === "read-only")) || (data34 === "stop-and-report"))){
+const err111 = {instancePath:instancePath+"/fallbacks/" + i5+"/target",schemaPath:"#/properties/fallbacks/items/properties/target/enum",keyword:"enum",params:{allowedValues: schema88.properties.fallbacks.items.properties.target.enum}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data31.description !== undefined && func0.call(data31, "description")){
+let data35 = data31.description;
+if(typeof data35 === "string"){
+if((data35.length > 500 && func55(data35) > 500)){
+const err112 = {instancePath:instancePath+"/fallbacks/" + i5+"/description",schemaPath:"#/properties/fallbacks/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 500}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if((data35.length < 2 && func55(data35) < 1)){
+const err113 = {instancePath:instancePath+"/fallbacks/" + i5+"/description",schemaPath:"#/properties/fallbacks/items/properties/description/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/fallbacks/" + i5+"/description",schemaPath:"#/properties/fallbacks/items/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/fallbacks/" + i5,schemaPath:"#/properties/fallbacks/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/fallbacks",schemaPath:"#/properties/fallbacks/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data.boundaryDigest !== undefined && func0.call(data, "boundaryDigest")){
+let data36 = data.boundaryDigest;
+if(typeof data36 === "string"){
+if(!pattern8.test(data36)){
+const err117 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+validate156.errors = vErrors;
+return errors === 0;
+}
+
+export const HumanInLoopBoundaryV1 = validate157;
+const schema89 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"HumanInLoopBoundaryV1"},"boundaryId":{"pattern":"^hil-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"declaredAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"toolPermissionBoundaryId":{"pattern":"^tpb-[a-f0-9]{24}$","type":"string"},"actionClasses":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"actionClass":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"operations":{"maxItems":64,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128},"type":"array"},"reversibility":{"enum":["irreversible","reversible"],"type":"string"},"userConfirmation":{"enum":["each-action","not-required","once-per-session"],"type":"string"},"automaticMode":{"enum":["not-allowed","with-confirmation","without-confirmation"],"type":"string"},"humanReview":{"enum":["after-action","before-action","none"],"type":"string"},"finalResponsibility":{"enum":["agent","model","operator","organization","user"],"type":"string"}},"additionalProperties":false,"required":["actionClass","automaticMode","finalResponsibility","humanReview","operations","reversibility","userConfirmation"]}},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["actionClasses","boundaryDigest","boundaryId","declaredAt","schemaVersion","subject","toolPermissionBoundaryId"]};
+const pattern513 = patternMatcher("^hil-[a-f0-9]{24}$");
+
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.actionClasses === undefined) || (!(func0.call(data, "actionClasses")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actionClasses"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.boundaryDigest === undefined) || (!(func0.call(data, "boundaryDigest")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryDigest"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.boundaryId === undefined) || (!(func0.call(data, "boundaryId")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryId"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.declaredAt === undefined) || (!(func0.call(data, "declaredAt")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "declaredAt"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.toolPermissionBoundaryId === undefined) || (!(func0.call(data, "toolPermissionBoundaryId")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolPermissionBoundaryId"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((((key0 === "schemaVersion") || (key0 === "boundaryId")) || (key0 === "subject")) || (key0 === "declaredAt")) || (key0 === "toolPermissionBoundaryId")) || (key0 === "actionClasses")) || (key0 === "boundaryDigest"))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err8 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if("HumanInLoopBoundaryV1" !== data0){
+const err9 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "HumanInLoopBoundaryV1"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.boundaryId !== undefined && func0.call(data, "boundaryId")){
+let data1 = data.boundaryId;
+if(typeof data1 === "string"){
+if(!pattern513.test(data1)){
+const err10 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/pattern",keyword:"pattern",params:{pattern: "^hil-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err12 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err13 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err14 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err15 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err16 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err18 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err19 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.declaredAt !== undefined && func0.call(data, "declaredAt")){
+let data5 = data.declaredAt;
+if(typeof data5 === "string"){
+if(!pattern2.test(data5)){
+const err22 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(formats0.validate(data5))){
+const err23 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/declaredAt",schemaPath:"#/properties/declaredAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.toolPermissionBoundaryId !== undefined && func0.call(data, "toolPermissionBoundaryId")){
+let data6 = data.toolPermissionBoundaryId;
+if(typeof data6 === "string"){
+if(!pattern506.test(data6)){
+const err25 = {instancePath:instancePath+"/toolPermissionBoundaryId",schemaPath:"#/properties/toolPermissionBoundaryId/pattern",keyword:"pattern",params:{pattern: "^tpb-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/toolPermissionBoundaryId",schemaPath:"#/properties/toolPermissionBoundaryId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.actionClasses !== undefined && func0.call(data, "actionClasses")){
+let data7 = data.actionClasses;
+if(Array.isArray(data7)){
+if(data7.length > 64){
+const err27 = {instancePath:instancePath+"/actionClasses",schemaPath:"#/properties/actionClasses/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data7.length < 1){
+const err28 = {instancePath:instancePath+"/actionClasses",schemaPath:"#/properties/actionClasses/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if((data8.actionClass === undefined) || (!(func0.call(data8, "actionClass")))){
+const err29 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "actionClass"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data8.automaticMode === undefined) || (!(func0.call(data8, "automaticMode")))){
+const err30 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "automaticMode"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data8.finalResponsibility === undefined) || (!(func0.call(data8, "finalResponsibility")))){
+const err31 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "finalResponsibility"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data8.humanReview === undefined) || (!(func0.call(data8, "humanReview")))){
+const err32 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "humanReview"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((data8.operations === undefined) || (!(func0.call(data8, "operations")))){
+const err33 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "operations"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((data8.reversibility === undefined) || (!(func0.call(data8, "reversibility")))){
+const err34 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "reversibility"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((data8.userConfirmation === undefined) || (!(func0.call(data8, "userConfirmation")))){
+const err35 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/required",keyword:"required",params:{missingProperty: "userConfirmation"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+for(const key2 of Object.keys(data8)){
+if(!(((((((key2 === "actionClass") || (key2 === "operations")) || (key2 === "reversibility")) || (key2 === "userConfirmation")) || (key2 === "automaticMode")) || (key2 === "humanReview")) || (key2 === "finalResponsibility"))){
+const err36 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data8.actionClass !== undefined && func0.call(data8, "actionClass")){
+let data9 = data8.actionClass;
+if(typeof data9 === "string"){
+if((data9.length > 128 && func55(data9) > 128)){
+const err37 = {instancePath:instancePath+"/actionClasses/" + i0+"/actionClass",schemaPath:"#/properties/actionClasses/items/properties/actionClass/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(!pattern36.test(data9)){
+const err38 = {instancePath:instancePath+"/actionClasses/" + i0+"/actionClass",schemaPath:"#/properties/actionClasses/items/properties/actionClass/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/actionClasses/" + i0+"/actionClass",schemaPath:"#/properties/actionClasses/items/properties/actionClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data8.operations !== undefined && func0.call(data8, "operations")){
+let data10 = data8.operations;
+if(Array.isArray(data10)){
+if(data10.length > 64){
+const err40 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations",schemaPath:"#/properties/actionClasses/items/properties/operations/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+let data11 = data10[i1];
+if(typeof data11 === "string"){
+if((data11.length > 128 && func55(data11) > 128)){
+const err41 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations/" + i1,schemaPath:"#/properties/actionClasses/items/properties/operations/items/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!pattern36.test(data11)){
+const err42 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations/" + i1,schemaPath:"#/properties/actionClasses/items/properties/operations/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations/" + i1,schemaPath:"#/properties/actionClasses/items/properties/operations/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+let i2 = data10.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data10[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err44 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations",schemaPath:"#/properties/actionClasses/items/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+break;
+}
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/actionClasses/" + i0+"/operations",schemaPath:"#/properties/actionClasses/items/properties/operations/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data8.reversibility !== undefined && func0.call(data8, "reversibility")){
+let data12 = data8.reversibility;
+if(typeof data12 !== "string"){
+const err46 = {instancePath:instancePath+"/actionClasses/" + i0+"/reversibility",schemaPath:"#/properties/actionClasses/items/properties/reversibility/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(!((data12 === "irreversible") || (data12 === "reversible"))){
+const err47 = {instancePath:instancePath+"/actionClasses/" + i0+"/reversibility",schemaPath:"#/properties/actionClasses/items/properties/reversibility/enum",keyword:"enum",params:{allowedValues: schema89.properties.actionClasses.items.properties.reversibility.enum}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data8.userConfirmation !== undefined && func0.call(data8, "userConfirmation")){
+let data13 = data8.userConfirmation;
+if(typeof data13 !== "string"){
+const err48 = {instancePath:instancePath+"/actionClasses/" + i0+"/userConfirmation",schemaPath:"#/properties/actionClasses/items/properties/userConfirmation/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(!(((data13 === "each-action") || (data13 === "not-required")) || (data13 === "once-per-session"))){
+const err49 = {instancePath:instancePath+"/actionClasses/" + i0+"/userConfirmation",schemaPath:"#/properties/actionClasses/items/properties/userConfirmation/enum",keyword:"enum",params:{allowedValues: schema89.properties.actionClasses.items.properties.userConfirmation.enum}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data8.automaticMode !== undefined && func0.call(data8, "automaticMode")){
+let data14 = data8.automaticMode;
+if(typeof data14 !== "string"){
+const err50 = {instancePath:instancePath+"/actionClasses/" + i0+"/automaticMode",schemaPath:"#/properties/actionClasses/items/properties/automaticMode/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(!(((data14 === "not-allowed") || (data14 === "with-confirmation")) || (data14 === "without-confirmation"))){
+const err51 = {instancePath:instancePath+"/actionClasses/" + i0+"/automaticMode",schemaPath:"#/properties/actionClasses/items/properties/automaticMode/enum",keyword:"enum",params:{allowedValues: schema89.properties.actionClasses.items.properties.automaticMode.enum}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data8.humanReview !== undefined && func0.call(data8, "humanReview")){
+let data15 = data8.humanReview;
+if(typeof data15 !== "string"){
+const err52 = {instancePath:instancePath+"/actionClasses/" + i0+"/humanReview",schemaPath:"#/properties/actionClasses/items/properties/humanReview/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(!(((data15 === "after-action") || (data15 === "before-action")) || (data15 === "none"))){
+const err53 = {instancePath:instancePath+"/actionClasses/" + i0+"/humanReview",schemaPath:"#/properties/actionClasses/items/properties/humanReview/enum",keyword:"enum",params:{allowedValues: schema89.properties.actionClasses.items.properties.humanReview.enum}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data8.finalResponsibility !== undefined && func0.call(data8, "finalResponsibility")){
+let data16 = data8.finalResponsibility;
+if(typeof data16 !== "string"){
+const err54 = {instancePath:instancePath+"/actionClasses/" + i0+"/finalResponsibility",schemaPath:"#/properties/actionClasses/items/properties/finalResponsibility/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(!(((((data16 === "agent") || (data16 === "model")) || (data16 === "operator")) || (data16 === "organization")) || (data16 === "user"))){
+const err55 = {instancePath:instancePath+"/actionClasses/" + i0+"/finalResponsibility",schemaPath:"#/properties/actionClasses/items/properties/finalResponsibility/enum",keyword:"enum",params:{allowedValues: schema89.properties.actionClasses.items.properties.finalResponsibility.enum}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/actionClasses/" + i0,schemaPath:"#/properties/actionClasses/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/actionClasses",schemaPath:"#/properties/actionClasses/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.boundaryDigest !== undefined && func0.call(data, "boundaryDigest")){
+let data17 = data.boundaryDigest;
+if(typeof data17 === "string"){
+if(!pattern8.test(data17)){
+const err58 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+validate157.errors = vErrors;
+return errors === 0;
+}
+
 /** The structural validator of every contract with a published schema, by contract name. */
 export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>> = {
   "IntentSeedV1": IntentSeedV1,
@@ -63542,4 +68686,8 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
   "AgentCapabilityDomainMatrixV1": AgentCapabilityDomainMatrixV1,
   "AiAgentSystemArchitectureReportV1": AiAgentSystemArchitectureReportV1,
   "CapabilitySurfaceEvidenceV1": CapabilitySurfaceEvidenceV1,
+  "AgentRouteDecisionV1": AgentRouteDecisionV1,
+  "ContextMemoryModelV1": ContextMemoryModelV1,
+  "ToolPermissionBoundaryV1": ToolPermissionBoundaryV1,
+  "HumanInLoopBoundaryV1": HumanInLoopBoundaryV1,
 };

@@ -1,12 +1,15 @@
 // The semantic-rule registry. Each rule states one invariant of docs/spec that a JSON Schema
 // cannot express, with a stable code and the spec section it comes from. One file per area;
 // rules are taken from the spec pages, never invented here.
+import { AGENT_ROUTING_BUNDLE_RULES, AGENT_ROUTING_RULES } from './agent-routing.js';
 import { ARCHITECTURE_REPORT_BUNDLE_RULES, ARCHITECTURE_REPORT_RULES } from './architecture-report.js';
 import { CAPABILITY_DOMAIN_BUNDLE_RULES, CAPABILITY_DOMAIN_RULES } from './capability-domain.js';
 import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './context-acquisition.js';
+import { CONTEXT_MEMORY_BUNDLE_RULES, CONTEXT_MEMORY_RULES } from './context-memory.js';
 import { CONTEXT_RECEIPTS_BUNDLE_RULES, CONTEXT_RECEIPTS_RULES } from './context-receipts.js';
 import { LOCAL_TASK_TRACE_BUNDLE_RULES, LOCAL_TASK_TRACE_RULES } from './local-task-trace.js';
 import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
+import { TOOL_PERMISSION_BUNDLE_RULES, TOOL_PERMISSION_RULES } from './tool-permission.js';
 import { TURN_LIVENESS_BUNDLE_RULES, TURN_LIVENESS_RULES } from './turn-liveness.js';
 import type { BundleRule, SemanticRule } from './types.js';
 
@@ -21,6 +24,9 @@ export const SEMANTIC_RULES: readonly SemanticRule[] = [
   ...LOCAL_TASK_TRACE_RULES,
   ...CAPABILITY_DOMAIN_RULES,
   ...ARCHITECTURE_REPORT_RULES,
+  ...AGENT_ROUTING_RULES,
+  ...CONTEXT_MEMORY_RULES,
+  ...TOOL_PERMISSION_RULES,
 ];
 
 /** Every cross-document rule, in spec order. */
@@ -32,4 +38,7 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   ...LOCAL_TASK_TRACE_BUNDLE_RULES,
   ...CAPABILITY_DOMAIN_BUNDLE_RULES,
   ...ARCHITECTURE_REPORT_BUNDLE_RULES,
+  ...AGENT_ROUTING_BUNDLE_RULES,
+  ...CONTEXT_MEMORY_BUNDLE_RULES,
+  ...TOOL_PERMISSION_BUNDLE_RULES,
 ];

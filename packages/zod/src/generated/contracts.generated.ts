@@ -2218,6 +2218,228 @@ export const CapabilitySurfaceEvidenceV1Schema = z.strictObject({
 export type CapabilitySurfaceEvidenceV1 = z.infer<typeof CapabilitySurfaceEvidenceV1Schema>;
 
 /**
+ * The route decision of one user message: the IntentSeedV1 it routes (by digest), the signals it
+ * saw, the chosen skill or workflow and its mode, the coded reason, and the ordered degradation
+ * path with the condition of each step.
+ *
+ * zod 4 flavour of the published JSON Schema of `AgentRouteDecisionV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json
+ */
+export const AgentRouteDecisionV1Schema = z.strictObject({
+  schemaVersion: z.literal("AgentRouteDecisionV1"),
+  decisionId: z.string().regex(new RegExp("^route-[a-f0-9]{24}$", 'u')),
+  input: z.strictObject({
+    intentSeed: z.strictObject({
+      contextEpoch: z.string().min(1).max(256).regex(new RegExp("^\\S+$", 'u')),
+      seedDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+      semantic: z.enum(["analyze", "audit", "chat", "dev", "fix", "other", "resume", "self-fix"]),
+      riskHint: z.enum(["critical", "high", "normal"]),
+      confidence: z.number().gte(0).lte(1),
+      continuationHint: z.boolean(),
+    }),
+    signals: z.array(z.strictObject({
+      kind: z.enum(["attachment", "explicit-command", "host-event", "keyword"]),
+      value: z.string().min(1).max(256),
+    })).max(32),
+  }),
+  intent: z.strictObject({
+    canonical: z.enum(["analyze", "audit", "chat", "dev", "fix", "other", "resume", "self-fix"]),
+    source: z.enum(["intent-seed", "keyword-signal"]),
+  }),
+  route: z.strictObject({
+    kind: z.enum(["skill", "workflow"]),
+    name: z.string().min(1).max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$", 'u')),
+    mode: z.enum(["auto", "interactive", "plan-only", "read-only"]),
+  }),
+  reason: z.strictObject({
+    code: z.enum(["continuation", "explicit-command", "host-policy", "intent-default", "only-available"]),
+    note: z.string().min(1).max(512),
+  }),
+  confirmation: z.union([
+    z.strictObject({
+      by: z.enum(["host-policy", "user"]),
+      ref: z.string().min(1).max(512),
+    }),
+    z.null(),
+  ]),
+  degradation: z.array(z.strictObject({
+    when: z.union([
+      z.enum(["budget-exhausted", "confirmation-declined", "context-incomplete", "host-capability-missing", "low-confidence", "permission-denied", "skill-unavailable", "timeout", "tool-unavailable", "validation-failed"]),
+      z.null(),
+    ]),
+    to: z.union([
+      z.strictObject({
+        kind: z.literal("route"),
+        route: z.strictObject({
+          kind: z.enum(["skill", "workflow"]),
+          name: z.string().min(1).max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$", 'u')),
+          mode: z.enum(["auto", "interactive", "plan-only", "read-only"]),
+        }),
+      }),
+      z.strictObject({
+        kind: z.enum(["ask-user", "refuse"]),
+      }),
+    ]),
+    announced: z.boolean(),
+  })).max(16),
+  decidedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  decisionDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `AgentRouteDecisionV1` document, as {@link AgentRouteDecisionV1Schema} parses it.
+ */
+export type AgentRouteDecisionV1 = z.infer<typeof AgentRouteDecisionV1Schema>;
+
+/**
+ * The context, memory and state model of one agent system revision: for each fact kind its layer
+ * (state, context, memory, artefact), its one source of truth, how freshness is decided and which
+ * views condense it, and what a handoff carries. A summary is navigation and never a source of truth.
+ *
+ * zod 4 flavour of the published JSON Schema of `ContextMemoryModelV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json
+ */
+export const ContextMemoryModelV1Schema = z.strictObject({
+  schemaVersion: z.literal("ContextMemoryModelV1"),
+  modelId: z.string().regex(new RegExp("^cmm-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  evaluatedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  factKinds: z.array(z.strictObject({
+    factKind: z.string().min(1).max(64).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    layer: z.enum(["artefact", "context", "memory", "state"]),
+    mutable: z.boolean(),
+    sourceOfTruth: z.union([
+      z.strictObject({
+        kind: z.enum(["config", "file", "host-api", "memory", "store", "summary", "trace"]),
+        locator: z.string().min(1).max(512).regex(new RegExp("^[^\\u0000-\\u001f]+$", 'u')),
+        contract: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z][A-Za-z0-9]*$", 'u')).nullable(),
+      }),
+      z.null(),
+    ]),
+    freshness: z.union([
+      z.strictObject({
+        kind: z.literal("max-age"),
+        maxAgeSeconds: z.int().gte(1).lte(2592000),
+      }),
+      z.strictObject({
+        kind: z.enum(["digest-check", "version-check"]),
+        field: z.string().min(1).max(128),
+      }),
+      z.null(),
+    ]),
+    derivedViews: z.array(z.strictObject({
+      kind: z.enum(["cache", "index", "memory-recall", "summary"]),
+      locator: z.string().min(1).max(512).regex(new RegExp("^[^\\u0000-\\u001f]+$", 'u')),
+    })).max(8),
+    onConflict: z.enum(["derived-view", "newest", "source-of-truth"]),
+  })).min(1).max(64),
+  handoff: z.strictObject({
+    items: z.array(z.strictObject({
+      factKind: z.string().min(1).max(64).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+      carries: z.enum(["snapshot", "source-ref", "summary"]),
+      pinned: z.boolean(),
+    })).min(1).max(64),
+  }),
+  modelDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `ContextMemoryModelV1` document, as {@link ContextMemoryModelV1Schema} parses it.
+ */
+export type ContextMemoryModelV1 = z.infer<typeof ContextMemoryModelV1Schema>;
+
+/**
+ * The tool permission boundary of one agent system revision: who holds each permission class,
+ * which operations are dangerous and the confirmation each needs, what automatic mode may waive,
+ * what the runtime does in each permission-adapter state, and its explicit fallbacks.
+ *
+ * zod 4 flavour of the published JSON Schema of `ToolPermissionBoundaryV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json
+ */
+export const ToolPermissionBoundaryV1Schema = z.strictObject({
+  schemaVersion: z.literal("ToolPermissionBoundaryV1"),
+  boundaryId: z.string().regex(new RegExp("^tpb-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  declaredAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  permissionOwners: z.array(z.strictObject({
+    permissionClass: z.enum(["command-execute", "credential-use", "file-delete", "file-read", "file-write", "network-egress"]),
+    holder: z.strictObject({
+      kind: z.enum(["agent-runtime", "external-service", "host", "model", "user"]),
+      name: z.string().min(1).max(256),
+    }),
+    runtimeRole: z.enum(["none", "risk-advisory", "workflow-validity"]),
+  })).min(1).max(6),
+  dangerousOperations: z.array(z.strictObject({
+    operationId: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    permissionClass: z.enum(["command-execute", "credential-use", "file-delete", "file-read", "file-write", "network-egress"]),
+    sideEffectLevel: z.enum(["external-write", "irreversible", "local-write"]),
+    confirmation: z.enum(["none", "per-invocation", "per-session"]),
+    waivable: z.boolean(),
+    description: z.string().min(1).max(500),
+  })).min(1).max(64),
+  automaticMode: z.strictObject({
+    enabled: z.boolean(),
+    waivedConfirmations: z.array(z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u'))).max(64).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+  }),
+  adapterStates: z.array(z.strictObject({
+    state: z.enum(["failed", "invalid", "missing", "outside-workspace"]),
+    behaviour: z.enum(["defer-to-host", "local-shadow-deny", "report-unverified", "use-fallback"]),
+    fallbackId: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')).nullable(),
+  })).min(1).max(4),
+  fallbacks: z.array(z.strictObject({
+    fallbackId: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    trigger: z.enum(["adapter-failed", "adapter-invalid", "adapter-missing", "adapter-outside-workspace", "confirmation-unavailable", "tool-unavailable"]),
+    target: z.enum(["host-native-prompt", "manual-instruction", "read-only", "stop-and-report"]),
+    description: z.string().min(1).max(500),
+  })).max(16),
+  boundaryDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `ToolPermissionBoundaryV1` document, as {@link ToolPermissionBoundaryV1Schema} parses it.
+ */
+export type ToolPermissionBoundaryV1 = z.infer<typeof ToolPermissionBoundaryV1Schema>;
+
+/**
+ * The human-in-the-loop boundary of one agent system revision: per action class, the user
+ * confirmation, what automatic mode may do, the human review and who bears final responsibility.
+ *
+ * zod 4 flavour of the published JSON Schema of `HumanInLoopBoundaryV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json
+ */
+export const HumanInLoopBoundaryV1Schema = z.strictObject({
+  schemaVersion: z.literal("HumanInLoopBoundaryV1"),
+  boundaryId: z.string().regex(new RegExp("^hil-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  declaredAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  toolPermissionBoundaryId: z.string().regex(new RegExp("^tpb-[a-f0-9]{24}$", 'u')),
+  actionClasses: z.array(z.strictObject({
+    actionClass: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    operations: z.array(z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u'))).max(64).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+    reversibility: z.enum(["irreversible", "reversible"]),
+    userConfirmation: z.enum(["each-action", "not-required", "once-per-session"]),
+    automaticMode: z.enum(["not-allowed", "with-confirmation", "without-confirmation"]),
+    humanReview: z.enum(["after-action", "before-action", "none"]),
+    finalResponsibility: z.enum(["agent", "model", "operator", "organization", "user"]),
+  })).min(1).max(64),
+  boundaryDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `HumanInLoopBoundaryV1` document, as {@link HumanInLoopBoundaryV1Schema} parses it.
+ */
+export type HumanInLoopBoundaryV1 = z.infer<typeof HumanInLoopBoundaryV1Schema>;
+
+/**
  * Every contract's zod schema, by contract name (`schemaVersion`).
  *
  * @example
@@ -2252,4 +2474,8 @@ export const ZOD_SCHEMAS = {
   AgentCapabilityDomainMatrixV1: AgentCapabilityDomainMatrixV1Schema,
   AiAgentSystemArchitectureReportV1: AiAgentSystemArchitectureReportV1Schema,
   CapabilitySurfaceEvidenceV1: CapabilitySurfaceEvidenceV1Schema,
+  AgentRouteDecisionV1: AgentRouteDecisionV1Schema,
+  ContextMemoryModelV1: ContextMemoryModelV1Schema,
+  ToolPermissionBoundaryV1: ToolPermissionBoundaryV1Schema,
+  HumanInLoopBoundaryV1: HumanInLoopBoundaryV1Schema,
 } as const;
