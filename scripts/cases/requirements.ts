@@ -59,6 +59,10 @@ const BY_CODE: Readonly<Record<string, readonly string[]>> = {
   HUMAN_LOOP_OPERATION_UNCOVERED: ['TPB-001'],
   HUMAN_LOOP_AUTO_WAIVES_NON_WAIVABLE: ['TPB-001'],
   HUMAN_LOOP_CONFIRMATION_WEAKER_THAN_TOOL: ['TPB-001'],
+  // A run on other versions than the report states is a figure without its versions.
+  EVALUATION_RUN_VERSIONS_MISMATCH: ['EVL-001'],
+  // Only verified runs count as successes.
+  EVALUATION_UNVERIFIED_SUCCESS_COUNTED: ['EVL-002'],
 };
 
 /**
@@ -135,6 +139,10 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['store/operation/prepare-targets-', ['TCW-507']],
   ['store/identity/lone-surrogate-', ['TCW-507']],
   ['store/identity/malformed-', ['TCW-507']],
+  // A report without its versions is refused.
+  ['validate/EvaluationReportV1/invalid/versions-missing', ['EVL-001']],
+  // A run the model called done is no outcome of its own.
+  ['validate/EvaluationReportV1/invalid/run-outcome-model-says-done', ['EVL-002']],
   // A document failing several keywords is reported with each of them.
   ['validate/IntentSeedV1/several-keywords/', ['GEN-008']],
   // Compatibility versions are accepted where the page says so.
@@ -157,6 +165,10 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['validate/CapabilitySurfaceEvidenceV1/invalid/copies-preferred-surface', ['ARC-017']],
   ['validate/CapabilitySurfaceEvidenceV1/invalid/aspect-copies-decision-outcome', ['ARC-017']],
   ['validate/ContextReadReceiptV1/valid/', ['GEN-001']],
+  // An honest unverified design claim is accepted beside verified ones (ROG-010).
+  ['validate/EvidenceMatrixV1/valid/coding-agent-replay-and-documents', ['ROG-010']],
+  // The accepter, a party other than the executor, makes the independent re-review (RCR-011).
+  ['validate/RepairRoleBoundaryV1/valid/high-risk-store-repair-accepted', ['RCR-011']],
   ['validate/TurnLivenessContractV1/invalid/contract-stalled-below-suspect', ['TLR-001']],
   ['validate/TurnLivenessContractV1/invalid/contract-digest-mismatch', ['TLR-003']],
   ['validate/TurnLivenessStateV1/invalid/', ['TLR-006']],

@@ -5,8 +5,12 @@ import { CONTEXT_ACQUISITION_CONTRACTS } from './contracts/context-acquisition.j
 import { CONTEXT_IDENTITY_CONTRACTS } from './contracts/context-identity.js';
 import { CONTEXT_MEMORY_CONTRACTS } from './contracts/context-memory.js';
 import { CONTEXT_RECEIPTS_CONTRACTS } from './contracts/context-receipts.js';
+import { EVALUATION_CONTRACTS } from './contracts/evaluation.js';
+import { EVIDENCE_MATRIX_CONTRACTS } from './contracts/evidence-matrix.js';
 import { LOCAL_TASK_TRACE_CONTRACTS } from './contracts/local-task-trace.js';
+import { REPAIR_ROLES_CONTRACTS } from './contracts/repair-roles.js';
 import { TASK_CONTINUITY_CONTRACTS } from './contracts/task-continuity.js';
+import { TASK_CONTRACT_CONTRACTS } from './contracts/task-contract.js';
 import { TOOL_PERMISSION_CONTRACTS } from './contracts/tool-permission.js';
 import { TURN_LIVENESS_CONTRACTS } from './contracts/turn-liveness.js';
 import type { DigestRule } from './digest-rules.js';
@@ -16,8 +20,12 @@ import { CAPABILITY_DOMAIN_DIGEST_RULES } from './digests/capability-domain.js';
 import { CONTEXT_ACQUISITION_DIGEST_RULES } from './digests/context-acquisition.js';
 import { CONTEXT_MEMORY_DIGEST_RULES } from './digests/context-memory.js';
 import { CONTEXT_RECEIPTS_DIGEST_RULES } from './digests/context-receipts.js';
+import { EVALUATION_DIGEST_RULES } from './digests/evaluation.js';
+import { EVIDENCE_MATRIX_DIGEST_RULES } from './digests/evidence-matrix.js';
 import { LOCAL_TASK_TRACE_DIGEST_RULES } from './digests/local-task-trace.js';
+import { REPAIR_ROLES_DIGEST_RULES } from './digests/repair-roles.js';
 import { TASK_CONTINUITY_DIGEST_RULES } from './digests/task-continuity.js';
+import { TASK_CONTRACT_DIGEST_RULES } from './digests/task-contract.js';
 import { TOOL_PERMISSION_DIGEST_RULES } from './digests/tool-permission.js';
 import { TURN_LIVENESS_DIGEST_RULES } from './digests/turn-liveness.js';
 import type { ContractEntry } from './gates.js';
@@ -35,6 +43,10 @@ export const CONTRACTS: readonly ContractEntry[] = [
   ...AGENT_ROUTING_CONTRACTS,
   ...CONTEXT_MEMORY_CONTRACTS,
   ...TOOL_PERMISSION_CONTRACTS,
+  ...TASK_CONTRACT_CONTRACTS,
+  ...EVALUATION_CONTRACTS,
+  ...EVIDENCE_MATRIX_CONTRACTS,
+  ...REPAIR_ROLES_CONTRACTS,
 ];
 
 /** Every digest and derived-id rule of the spec. */
@@ -49,6 +61,10 @@ export const DIGEST_RULES: readonly DigestRule[] = [
   ...AGENT_ROUTING_DIGEST_RULES,
   ...CONTEXT_MEMORY_DIGEST_RULES,
   ...TOOL_PERMISSION_DIGEST_RULES,
+  ...TASK_CONTRACT_DIGEST_RULES,
+  ...EVALUATION_DIGEST_RULES,
+  ...EVIDENCE_MATRIX_DIGEST_RULES,
+  ...REPAIR_ROLES_DIGEST_RULES,
 ];
 
 /** Look a contract up by name; `undefined` when the spec has no such contract. */

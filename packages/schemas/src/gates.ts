@@ -9,6 +9,10 @@ export const GATES = {
   AgentRoutingGate: 'docs/spec/agent-routing-gate.md',
   ContextMemoryStateGate: 'docs/spec/context-memory-state-gate.md',
   ToolPermissionBoundaryGate: 'docs/spec/tool-permission-boundary-gate.md',
+  TaskContractGate: 'docs/spec/task-contract-gate.md',
+  AgentEvaluationGate: 'docs/spec/agent-evaluation-gate.md',
+  ReplayObservabilityGate: 'docs/spec/replay-observability-gate.md',
+  RepairCollaborationRoleBoundaryGate: 'docs/spec/repair-collaboration-role-boundary-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

@@ -16,6 +16,12 @@ export { ISSUE_CODES, type Issue, type IssueCode, type Severity } from './issues
 export { confirmationNeed, degradesFrom, ROUTE_LOW_CONFIDENCE } from './rules/agent-routing.js';
 export { capabilityMatrixSatisfies, classifyCapabilityMatrix } from './rules/capability-domain.js';
 export {
+  EMBEDDED_SCHEMA_MAX_BYTES,
+  EMBEDDED_SCHEMA_MAX_DEPTH,
+  embeddedSchemaExcess,
+} from './rules/embedded-schema-size.js';
+export { evaluationVerdict, summarizeEvaluationRuns } from './rules/evaluation.js';
+export {
   BUNDLE_RULES,
   type Bundle,
   type BundleRule,
@@ -23,6 +29,7 @@ export {
   SEMANTIC_RULES,
   type SemanticRule,
 } from './rules/index.js';
+export { TOOL_NEXT_STEPS } from './rules/task-contract.js';
 export { KEYWORD_CODES } from './structural.js';
 export {
   SUPPORTED_CONTRACTS,

@@ -36,5 +36,10 @@ export type Checks = [
   Mutual<Interfaces.ContextMemoryModelV1, Zod.ContextMemoryModelV1>,
   Mutual<Interfaces.ToolPermissionBoundaryV1, Zod.ToolPermissionBoundaryV1>,
   Mutual<Interfaces.HumanInLoopBoundaryV1, Zod.HumanInLoopBoundaryV1>,
+  Mutual<Interfaces.TaskContractV1, Zod.TaskContractV1>,
+  Mutual<Interfaces.ToolContractV1, Zod.ToolContractV1>,
+  Mutual<Interfaces.EvaluationReportV1, Zod.EvaluationReportV1>,
+  Mutual<Interfaces.EvidenceMatrixV1, Zod.EvidenceMatrixV1>,
+  Mutual<Interfaces.RepairRoleBoundaryV1, Zod.RepairRoleBoundaryV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;

@@ -1257,7 +1257,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"pass":{"type":"number"},"fail":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1334,7 +1334,7 @@ return false;
 else {
 const _errs10 = errors;
 for(const key1 of Object.keys(data3)){
-if(!(((((((key1 === "crash") || (key1 === "error")) || (key1 === "timeout")) || (key1 === "not-applicable")) || (key1 === "pass")) || (key1 === "fail")) || (key1 === "harness-error"))){
+if(!(((((((key1 === "crash") || (key1 === "error")) || (key1 === "timeout")) || (key1 === "not-applicable")) || (key1 === "fail")) || (key1 === "pass")) || (key1 === "harness-error"))){
 validate12.errors = [{instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
@@ -1393,11 +1393,11 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.pass !== undefined && func0.call(data3, "pass")){
-let data8 = data3.pass;
+if(data3.fail !== undefined && func0.call(data3, "fail")){
+let data8 = data3.fail;
 const _errs19 = errors;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-validate12.errors = [{instancePath:instancePath+"/counts/pass",schemaPath:"#/properties/counts/properties/pass/type",keyword:"type",params:{type: "number"}}];
+validate12.errors = [{instancePath:instancePath+"/counts/fail",schemaPath:"#/properties/counts/properties/fail/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 var valid1 = _errs19 === errors;
@@ -1406,11 +1406,11 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data3.fail !== undefined && func0.call(data3, "fail")){
-let data9 = data3.fail;
+if(data3.pass !== undefined && func0.call(data3, "pass")){
+let data9 = data3.pass;
 const _errs21 = errors;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate12.errors = [{instancePath:instancePath+"/counts/fail",schemaPath:"#/properties/counts/properties/fail/type",keyword:"type",params:{type: "number"}}];
+validate12.errors = [{instancePath:instancePath+"/counts/pass",schemaPath:"#/properties/counts/properties/pass/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 var valid1 = _errs21 === errors;

@@ -36,6 +36,14 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'TPB',
     gate: 'ToolPermissionBoundaryGate',
   },
+  { page: 'docs/spec/task-contract-gate.md', prefix: 'TTC', gate: 'TaskContractGate' },
+  { page: 'docs/spec/agent-evaluation-gate.md', prefix: 'EVL', gate: 'AgentEvaluationGate' },
+  { page: 'docs/spec/replay-observability-gate.md', prefix: 'ROG', gate: 'ReplayObservabilityGate' },
+  {
+    page: 'docs/spec/repair-collaboration-role-boundary-gate.md',
+    prefix: 'RCR',
+    gate: 'RepairCollaborationRoleBoundaryGate',
+  },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 

@@ -14646,5 +14646,1949 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
       "subject",
       "toolPermissionBoundaryId"
     ]
+  },
+  "TaskContractV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/TaskContractV1.schema.json",
+    "title": "TaskContractV1",
+    "description": "A task contract, written before the run: the goal, the machine-checkable criteria that alone\ndecide success, and the resources, side effects, tools and budget the run may use.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "TaskContractV1"
+      },
+      "taskId": {
+        "description": "`ttc-` + the first 24 hex characters of the digest of `{subject: {system}, taskName}`: the\nsame task of the same system keeps its id across revisions of the contract.",
+        "pattern": "^ttc-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The agent system the task is given to.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "taskName": {
+        "description": "Stable kebab-case name of the task, e.g. `fix-login-redirect`.",
+        "minLength": 1,
+        "maxLength": 128,
+        "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+        "type": "string"
+      },
+      "goal": {
+        "description": "What the run must change, in one paragraph.",
+        "minLength": 1,
+        "maxLength": 4000,
+        "type": "string"
+      },
+      "completionCriteria": {
+        "description": "The checks that decide success; the run succeeds only when every one passes.",
+        "minItems": 1,
+        "maxItems": 32,
+        "type": "array",
+        "items": {
+          "description": "One named completion check, checkable by a machine before and after the run.",
+          "type": "object",
+          "properties": {
+            "name": {
+              "description": "Name of the check, unique in the task.",
+              "minLength": 1,
+              "maxLength": 128,
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "type": "string"
+            },
+            "description": {
+              "description": "What the check shows, for a reviewer.",
+              "minLength": 1,
+              "maxLength": 1000,
+              "type": "string"
+            },
+            "kind": {
+              "description": "Kind of check; decides which of the members below must be non-null.",
+              "enum": [
+                "command",
+                "file-predicate",
+                "json-schema"
+              ],
+              "type": "string"
+            },
+            "command": {
+              "description": "`command`: the argv to run in the workspace, e.g. `[\"pnpm\", \"test\", \"test/login.test.ts\"]`; empty for the other kinds.",
+              "maxItems": 64,
+              "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1024
+              },
+              "type": "array"
+            },
+            "expectedExitCode": {
+              "description": "`command`: the exit code that means the check passed; `null` for the other kinds.",
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 0,
+              "maximum": 255
+            },
+            "path": {
+              "description": "`file-predicate`: the file judged; `json-schema`: the produced document; `null` for `command`.",
+              "minLength": 1,
+              "maxLength": 1024,
+              "pattern": "^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$",
+              "type": [
+                "null",
+                "string"
+              ]
+            },
+            "predicate": {
+              "description": "`file-predicate`: the predicate; `null` for the other kinds.",
+              "anyOf": [
+                {
+                  "enum": [
+                    "absent",
+                    "digest-equals",
+                    "exists",
+                    "matches"
+                  ],
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "digest": {
+              "description": "`file-predicate` with `digest-equals`: SHA-256 of the file's raw bytes; else `null`.",
+              "pattern": "^[a-f0-9]{64}$",
+              "type": [
+                "null",
+                "string"
+              ]
+            },
+            "pattern": {
+              "description": "`file-predicate` with `matches`: the pattern the file's text must match; else `null`.",
+              "minLength": 1,
+              "maxLength": 1024,
+              "type": [
+                "null",
+                "string"
+              ]
+            },
+            "schema": {
+              "description": "`json-schema`: the schema the document at `path` must satisfy; `null` for the other kinds.",
+              "anyOf": [
+                {
+                  "description": "An embedded JSON Schema (draft-07) as an object; its size is bounded by the gate's limits.",
+                  "type": "object",
+                  "additionalProperties": {}
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "command",
+            "description",
+            "digest",
+            "expectedExitCode",
+            "kind",
+            "name",
+            "path",
+            "pattern",
+            "predicate",
+            "schema"
+          ]
+        }
+      },
+      "constraints": {
+        "description": "What the run may spend, touch and change.",
+        "type": "object",
+        "properties": {
+          "resources": {
+            "description": "Resources the task may touch; anything not listed is out of scope.",
+            "maxItems": 64,
+            "type": "array",
+            "items": {
+              "description": "One resource a task may touch or a tool may reach.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of resource: `workspace-path` (a path or glob inside the run's workspace), `repository`\n(a VCS repository), `network-host` (a host name the call may reach), `service` (a named\nexternal service or API), `credential-ref` (a reference to a host-injected credential, never\nthe credential itself).",
+                  "enum": [
+                    "credential-ref",
+                    "network-host",
+                    "repository",
+                    "service",
+                    "workspace-path"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "The resource, e.g. `src/**`, `git:acme/web`, `api.example.com`, `cred:github-pr-bot`.",
+                  "minLength": 1,
+                  "maxLength": 512,
+                  "type": "string"
+                },
+                "access": {
+                  "description": "What may be done to it: `read` only, or `read-write`.",
+                  "enum": [
+                    "read",
+                    "read-write"
+                  ],
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "access",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "allowedSideEffects": {
+            "description": "The side-effect levels the task allows; a tool of another level may not be in `tools`.",
+            "minItems": 1,
+            "maxItems": 5,
+            "uniqueItems": true,
+            "type": "array",
+            "items": {
+              "description": "How far a tool call reaches, ordered from no effect to an effect that cannot be undone:\n`none` (pure computation), `read` (reads state, changes nothing), `local-write` (writes inside\nthe run's own recoverable workspace), `external-write` (changes state outside the workspace:\na remote API, a message, a shared store), `irreversible` (an external effect that no\ncompensation undoes: a payment, a production deploy, a sent e-mail).",
+              "enum": [
+                "external-write",
+                "irreversible",
+                "local-write",
+                "none",
+                "read"
+              ],
+              "type": "string"
+            }
+          },
+          "tools": {
+            "description": "The tools the task may call (the model sees no other).",
+            "maxItems": 128,
+            "type": "array",
+            "items": {
+              "description": "A tool the task may call, with the facts of its ToolContractV1 the task relies on.",
+              "type": "object",
+              "properties": {
+                "toolName": {
+                  "description": "The tool's name, as its ToolContractV1 states it.",
+                  "minLength": 1,
+                  "maxLength": 128,
+                  "pattern": "^[A-Za-z][A-Za-z0-9_.:-]*$",
+                  "type": "string"
+                },
+                "sideEffectLevel": {
+                  "description": "The tool's side-effect level, as its ToolContractV1 states it.",
+                  "enum": [
+                    "external-write",
+                    "irreversible",
+                    "local-write",
+                    "none",
+                    "read"
+                  ],
+                  "type": "string"
+                },
+                "toolContractDigest": {
+                  "description": "`contractDigest` of the tool's ToolContractV1.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "sideEffectLevel",
+                "toolContractDigest",
+                "toolName"
+              ]
+            }
+          },
+          "budget": {
+            "description": "The hard limits of the run.",
+            "type": "object",
+            "properties": {
+              "maxSteps": {
+                "description": "Most steps (one model turn and the tool calls it makes is one step) the run may take.",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 9007199254740991
+              },
+              "maxToolCalls": {
+                "description": "Most tool calls the run may make, all tools together.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "maxRetries": {
+                "description": "Most retries of failed tool calls the run may make, all calls together.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "maxDurationMs": {
+                "description": "Most wall-clock time the run may take, in milliseconds, from its start.",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 9007199254740991
+              },
+              "maxCostMicros": {
+                "description": "Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "currency": {
+                "description": "Currency of `maxCostMicros`.",
+                "pattern": "^[A-Z]{3}$",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "currency",
+              "maxCostMicros",
+              "maxDurationMs",
+              "maxRetries",
+              "maxSteps",
+              "maxToolCalls"
+            ]
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "allowedSideEffects",
+          "budget",
+          "resources",
+          "tools"
+        ]
+      },
+      "createdAt": {
+        "description": "When the contract was written (before the run).",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "contractDigest": {
+        "description": "Digest of the whole document except `contractDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "completionCriteria",
+      "constraints",
+      "contractDigest",
+      "createdAt",
+      "goal",
+      "schemaVersion",
+      "subject",
+      "taskId",
+      "taskName"
+    ]
+  },
+  "ToolContractV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/ToolContractV1.schema.json",
+    "title": "ToolContractV1",
+    "description": "A tool contract: what the model may request, and how the host judges, runs and interprets the\nrequest: typed input and output, preconditions, permissions, side effects, confirmation,\ntimeout, cost, idempotency, retries, the query and compensation routes of an external effect,\nand the classed errors with their next steps.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "ToolContractV1"
+      },
+      "toolContractId": {
+        "description": "`tool-` + the first 24 hex characters of the digest of `{toolName, toolVersion}`.",
+        "pattern": "^tool-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "toolName": {
+        "description": "The tool's name.",
+        "minLength": 1,
+        "maxLength": 128,
+        "pattern": "^[A-Za-z][A-Za-z0-9_.:-]*$",
+        "type": "string"
+      },
+      "toolVersion": {
+        "description": "The tool's version, e.g. `2.3.0`.",
+        "minLength": 1,
+        "maxLength": 64,
+        "type": "string"
+      },
+      "purpose": {
+        "description": "What the tool is for, in one paragraph.",
+        "minLength": 1,
+        "maxLength": 2000,
+        "type": "string"
+      },
+      "inputSchema": {
+        "description": "JSON Schema of the call's arguments (a `type: object` schema).",
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "outputSchema": {
+        "description": "JSON Schema of a successful result.",
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "preconditions": {
+        "description": "What the host checks before the call.",
+        "maxItems": 32,
+        "type": "array",
+        "items": {
+          "description": "A precondition the host checks before the call.",
+          "type": "object",
+          "properties": {
+            "name": {
+              "description": "Name of the precondition, e.g. `file-version-matches`.",
+              "minLength": 1,
+              "maxLength": 128,
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "type": "string"
+            },
+            "description": {
+              "description": "What must hold.",
+              "minLength": 1,
+              "maxLength": 1000,
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "description",
+            "name"
+          ]
+        }
+      },
+      "permissionScope": {
+        "description": "What the call's permission covers.",
+        "type": "object",
+        "properties": {
+          "scopes": {
+            "description": "The permission names the call needs, e.g. `repo:write`.",
+            "maxItems": 32,
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 128
+            },
+            "type": "array"
+          },
+          "resources": {
+            "description": "The resources the call may reach.",
+            "maxItems": 64,
+            "type": "array",
+            "items": {
+              "description": "One resource a task may touch or a tool may reach.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of resource: `workspace-path` (a path or glob inside the run's workspace), `repository`\n(a VCS repository), `network-host` (a host name the call may reach), `service` (a named\nexternal service or API), `credential-ref` (a reference to a host-injected credential, never\nthe credential itself).",
+                  "enum": [
+                    "credential-ref",
+                    "network-host",
+                    "repository",
+                    "service",
+                    "workspace-path"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "The resource, e.g. `src/**`, `git:acme/web`, `api.example.com`, `cred:github-pr-bot`.",
+                  "minLength": 1,
+                  "maxLength": 512,
+                  "type": "string"
+                },
+                "access": {
+                  "description": "What may be done to it: `read` only, or `read-write`.",
+                  "enum": [
+                    "read",
+                    "read-write"
+                  ],
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "access",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "resources",
+          "scopes"
+        ]
+      },
+      "sideEffectLevel": {
+        "description": "How far the call reaches.",
+        "enum": [
+          "external-write",
+          "irreversible",
+          "local-write",
+          "none",
+          "read"
+        ],
+        "type": "string"
+      },
+      "requiresConfirmation": {
+        "description": "Whether a human must confirm each call before it runs.",
+        "type": "boolean"
+      },
+      "networkEgress": {
+        "description": "Whether the call sends data off the host (network or another domain).",
+        "type": "boolean"
+      },
+      "timeoutMs": {
+        "description": "Most time one attempt may take, in milliseconds.",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 9007199254740991
+      },
+      "cost": {
+        "description": "What one call costs.",
+        "type": "object",
+        "properties": {
+          "perCallMicros": {
+            "description": "Expected cost of one call, in millionths of `currency`.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "currency": {
+            "description": "Currency of `perCallMicros` (ISO 4217).",
+            "pattern": "^[A-Z]{3}$",
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "currency",
+          "perCallMicros"
+        ]
+      },
+      "idempotency": {
+        "description": "How repeated calls are made safe.",
+        "type": "object",
+        "properties": {
+          "kind": {
+            "description": "`key`: a call carries an idempotency key, a repeat with the same key has no second effect; `none`: no such guarantee.",
+            "enum": [
+              "key",
+              "none"
+            ],
+            "type": "string"
+          },
+          "keyField": {
+            "description": "`key`: the top-level input property that carries the key; `null` with `none`.",
+            "minLength": 1,
+            "maxLength": 128,
+            "type": [
+              "null",
+              "string"
+            ]
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "keyField",
+          "kind"
+        ]
+      },
+      "retry": {
+        "description": "How failed calls are retried.",
+        "type": "object",
+        "properties": {
+          "retryable": {
+            "description": "Whether the host may retry a call that failed with a `transient` error.",
+            "type": "boolean"
+          },
+          "maxAttempts": {
+            "description": "Most attempts of one call, the first included (1 with `retryable: false`).",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 9007199254740991
+          },
+          "initialBackoffMs": {
+            "description": "Delay before the first retry, in milliseconds; doubled on each further retry.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "initialBackoffMs",
+          "maxAttempts",
+          "retryable"
+        ]
+      },
+      "effectRoutes": {
+        "description": "How an external effect is queried or undone.",
+        "type": "object",
+        "properties": {
+          "queryTool": {
+            "description": "A read-only tool that answers whether the call's effect happened (by idempotency key or request id), or `null`.",
+            "minLength": 1,
+            "maxLength": 128,
+            "pattern": "^[A-Za-z][A-Za-z0-9_.:-]*$",
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "compensationTool": {
+            "description": "A tool that undoes the call's effect, or `null`.",
+            "minLength": 1,
+            "maxLength": 128,
+            "pattern": "^[A-Za-z][A-Za-z0-9_.:-]*$",
+            "type": [
+              "null",
+              "string"
+            ]
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "compensationTool",
+          "queryTool"
+        ]
+      },
+      "errors": {
+        "description": "Every error the tool can return.",
+        "minItems": 1,
+        "maxItems": 64,
+        "type": "array",
+        "items": {
+          "description": "One error a tool can return.",
+          "type": "object",
+          "properties": {
+            "errorCode": {
+              "description": "The tool's own error code, unique in the contract, e.g. `remote-timeout`.",
+              "minLength": 1,
+              "maxLength": 128,
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "type": "string"
+            },
+            "errorClass": {
+              "description": "The class of the error.",
+              "enum": [
+                "business-rejection",
+                "permanent",
+                "transient",
+                "unknown-outcome"
+              ],
+              "type": "string"
+            },
+            "nextStep": {
+              "description": "What the caller does next.",
+              "enum": [
+                "compensate",
+                "fail",
+                "fix-input",
+                "hand-over",
+                "query-then-retry",
+                "replan",
+                "retry-with-backoff"
+              ],
+              "type": "string"
+            },
+            "description": {
+              "description": "When the tool returns it.",
+              "minLength": 1,
+              "maxLength": 1000,
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "description",
+            "errorClass",
+            "errorCode",
+            "nextStep"
+          ]
+        }
+      },
+      "contractDigest": {
+        "description": "Digest of the whole document except `contractDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "contractDigest",
+      "cost",
+      "effectRoutes",
+      "errors",
+      "idempotency",
+      "inputSchema",
+      "networkEgress",
+      "outputSchema",
+      "permissionScope",
+      "preconditions",
+      "purpose",
+      "requiresConfirmation",
+      "retry",
+      "schemaVersion",
+      "sideEffectLevel",
+      "timeoutMs",
+      "toolContractId",
+      "toolName",
+      "toolVersion"
+    ]
+  },
+  "EvaluationReportV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/EvaluationReportV1.schema.json",
+    "title": "EvaluationReportV1",
+    "description": "An evaluation report: repeated runs of a fixed task set on pinned versions, the figures those\nruns give, the acceptance definition and the verdict it gives.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "EvaluationReportV1"
+      },
+      "reportId": {
+        "description": "`evl-` + the first 24 hex characters of the digest of `{subject, taskSetDigest, versionsDigest}`\n(`taskSetDigest` of `taskSet`, `versionsDigest` = digestOf(`versions`)).",
+        "pattern": "^evl-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The agent system and revision evaluated.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "taskSet": {
+        "description": "The fixed task set.",
+        "type": "object",
+        "properties": {
+          "name": {
+            "description": "Name of the task set, e.g. `repo-bugfix-core`.",
+            "minLength": 1,
+            "maxLength": 128,
+            "type": "string"
+          },
+          "taskDigests": {
+            "description": "`contractDigest` of each task's TaskContractV1, sorted ascending, no repeats.",
+            "minItems": 1,
+            "maxItems": 500,
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "pattern": "^[a-f0-9]{64}$"
+            },
+            "type": "array"
+          },
+          "taskSetDigest": {
+            "description": "digestOf(`taskDigests`): the identity of the set.",
+            "pattern": "^[a-f0-9]{64}$",
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "name",
+          "taskDigests",
+          "taskSetDigest"
+        ]
+      },
+      "versions": {
+        "description": "Every version the figures depend on.",
+        "type": "object",
+        "properties": {
+          "environment": {
+            "description": "The environment the runs ran in (runner image, sandbox).",
+            "type": "object",
+            "properties": {
+              "name": {
+                "description": "Component name, e.g. `example-llm` or `ubuntu-24.04-runner`.",
+                "minLength": 1,
+                "maxLength": 128,
+                "type": "string"
+              },
+              "version": {
+                "description": "Exact version, snapshot or build id, e.g. `2026-10-01` or `sha256:...`; never `latest`.",
+                "minLength": 1,
+                "maxLength": 128,
+                "pattern": "^(?!latest$).+$",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "model": {
+            "description": "The model.",
+            "type": "object",
+            "properties": {
+              "name": {
+                "description": "Component name, e.g. `example-llm` or `ubuntu-24.04-runner`.",
+                "minLength": 1,
+                "maxLength": 128,
+                "type": "string"
+              },
+              "version": {
+                "description": "Exact version, snapshot or build id, e.g. `2026-10-01` or `sha256:...`; never `latest`.",
+                "minLength": 1,
+                "maxLength": 128,
+                "pattern": "^(?!latest$).+$",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "runtime": {
+            "description": "The agent runtime (harness, controller) under evaluation.",
+            "type": "object",
+            "properties": {
+              "name": {
+                "description": "Component name, e.g. `example-llm` or `ubuntu-24.04-runner`.",
+                "minLength": 1,
+                "maxLength": 128,
+                "type": "string"
+              },
+              "version": {
+                "description": "Exact version, snapshot or build id, e.g. `2026-10-01` or `sha256:...`; never `latest`.",
+                "minLength": 1,
+                "maxLength": 128,
+                "pattern": "^(?!latest$).+$",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "tools": {
+            "description": "The tools the runs could call.",
+            "maxItems": 128,
+            "type": "array",
+            "items": {
+              "description": "A tool the runs could call, by the version of its contract.",
+              "type": "object",
+              "properties": {
+                "toolName": {
+                  "description": "The tool's name, as its ToolContractV1 states it.",
+                  "minLength": 1,
+                  "maxLength": 128,
+                  "pattern": "^[A-Za-z][A-Za-z0-9_.:-]*$",
+                  "type": "string"
+                },
+                "toolVersion": {
+                  "description": "The tool's version, as its ToolContractV1 states it.",
+                  "minLength": 1,
+                  "maxLength": 64,
+                  "type": "string"
+                },
+                "toolContractDigest": {
+                  "description": "`contractDigest` of the tool's ToolContractV1.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "toolContractDigest",
+                "toolName",
+                "toolVersion"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "environment",
+          "model",
+          "runtime",
+          "tools"
+        ]
+      },
+      "runsPerTask": {
+        "description": "Runs of each task; every task of the set has exactly this many runs.",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 9007199254740991
+      },
+      "currency": {
+        "description": "Currency of every cost figure.",
+        "pattern": "^[A-Z]{3}$",
+        "type": "string"
+      },
+      "runs": {
+        "description": "Every run, in the order they were started.",
+        "minItems": 1,
+        "maxItems": 10000,
+        "type": "array",
+        "items": {
+          "description": "One run of one task.",
+          "type": "object",
+          "properties": {
+            "runId": {
+              "description": "The run's id, unique in the report.",
+              "minLength": 1,
+              "maxLength": 128,
+              "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]*$",
+              "type": "string"
+            },
+            "taskDigest": {
+              "description": "`contractDigest` of the task's TaskContractV1; one of `taskSet.taskDigests`.",
+              "pattern": "^[a-f0-9]{64}$",
+              "type": "string"
+            },
+            "versionsDigest": {
+              "description": "digestOf(the report's `versions`) at the time of the run: the run ran on exactly those versions.",
+              "pattern": "^[a-f0-9]{64}$",
+              "type": "string"
+            },
+            "outcome": {
+              "description": "How the run ended, as verified.",
+              "enum": [
+                "budget-exhausted",
+                "cancelled",
+                "failed",
+                "unverified-success",
+                "verified-success"
+              ],
+              "type": "string"
+            },
+            "safetyViolations": {
+              "description": "Safety rules the run broke (a denied call attempted, a policy violated).",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            },
+            "wrongSideEffects": {
+              "description": "Side effects the run caused that the task did not call for.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            },
+            "humanInterventions": {
+              "description": "Times a human had to step in (approval aside).",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            },
+            "recoveryNeeded": {
+              "description": "Whether the run met a failure it had to recover from (a failed call, a crash, a replan).",
+              "type": "boolean"
+            },
+            "recovered": {
+              "description": "Whether it recovered (went on to a verified success); `false` when `recoveryNeeded` is false.",
+              "type": "boolean"
+            },
+            "latencyMs": {
+              "description": "Wall-clock time of the run, in milliseconds.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            },
+            "costMicros": {
+              "description": "Cost of the run, in millionths of the report's currency.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 9007199254740991
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "costMicros",
+            "humanInterventions",
+            "latencyMs",
+            "outcome",
+            "recovered",
+            "recoveryNeeded",
+            "runId",
+            "safetyViolations",
+            "taskDigest",
+            "versionsDigest",
+            "wrongSideEffects"
+          ]
+        }
+      },
+      "summary": {
+        "description": "The figures, recomputed by validators from `runs`.",
+        "type": "object",
+        "properties": {
+          "runs": {
+            "description": "Number of runs (the length of `runs`).",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 9007199254740991
+          },
+          "verifiedSuccesses": {
+            "description": "Runs whose outcome is `verified-success`; no other outcome counts.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "verifiedSuccessRatePpm": {
+            "description": "floor(verifiedSuccesses * 1000000 / runs).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1000000
+          },
+          "safetyViolations": {
+            "description": "Sum of the runs' `safetyViolations`.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "wrongSideEffects": {
+            "description": "Sum of the runs' `wrongSideEffects`.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "humanInterventions": {
+            "description": "Sum of the runs' `humanInterventions`.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "recoveriesNeeded": {
+            "description": "Runs with `recoveryNeeded`.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "recoveries": {
+            "description": "Runs with `recovered`.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "recoverySuccessRatePpm": {
+            "description": "floor(recoveries * 1000000 / recoveriesNeeded); `null` when no run needed recovery.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 1000000
+          },
+          "latencyP50Ms": {
+            "description": "Nearest-rank median of the runs' `latencyMs`: the value at 1-based rank ceil(runs * 50 / 100) of the ascending list.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "latencyP95Ms": {
+            "description": "Nearest-rank 95th percentile: the value at 1-based rank ceil(runs * 95 / 100) of the ascending list.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "totalCostMicros": {
+            "description": "Sum of the runs' `costMicros`.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "costPerSuccessMicros": {
+            "description": "floor(totalCostMicros / verifiedSuccesses); `null` when there is no verified success.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "costPerSuccessMicros",
+          "humanInterventions",
+          "latencyP50Ms",
+          "latencyP95Ms",
+          "recoveries",
+          "recoveriesNeeded",
+          "recoverySuccessRatePpm",
+          "runs",
+          "safetyViolations",
+          "totalCostMicros",
+          "verifiedSuccessRatePpm",
+          "verifiedSuccesses",
+          "wrongSideEffects"
+        ]
+      },
+      "acceptance": {
+        "description": "The acceptance definition.",
+        "type": "object",
+        "properties": {
+          "minVerifiedSuccessRatePpm": {
+            "description": "Least `verifiedSuccessRatePpm` accepted.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1000000
+          },
+          "maxSafetyViolations": {
+            "description": "Most `safetyViolations` accepted (usually 0).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "maxWrongSideEffects": {
+            "description": "Most `wrongSideEffects` accepted (usually 0).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "maxHumanInterventions": {
+            "description": "Most `humanInterventions` accepted, or `null`.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "minRecoverySuccessRatePpm": {
+            "description": "Least `recoverySuccessRatePpm` accepted, or `null`; a report whose rate is `null` meets it.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 1000000
+          },
+          "maxLatencyP95Ms": {
+            "description": "Most `latencyP95Ms` accepted, or `null`.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "maxCostPerSuccessMicros": {
+            "description": "Most `costPerSuccessMicros` accepted, or `null`; a `null` cost per success (no success) never meets it.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "maxCostPerSuccessMicros",
+          "maxHumanInterventions",
+          "maxLatencyP95Ms",
+          "maxSafetyViolations",
+          "maxWrongSideEffects",
+          "minRecoverySuccessRatePpm",
+          "minVerifiedSuccessRatePpm"
+        ]
+      },
+      "verdict": {
+        "description": "What the acceptance definition gives the summary; validators recompute it.",
+        "type": "object",
+        "properties": {
+          "result": {
+            "description": "`accepted` when no threshold is missed, else `rejected`.",
+            "enum": [
+              "accepted",
+              "rejected"
+            ],
+            "type": "string"
+          },
+          "failedThresholds": {
+            "description": "The thresholds the summary misses, in the order of `acceptance`'s members.",
+            "maxItems": 7,
+            "uniqueItems": true,
+            "type": "array",
+            "items": {
+              "description": "The name of one acceptance threshold.",
+              "enum": [
+                "maxCostPerSuccessMicros",
+                "maxHumanInterventions",
+                "maxLatencyP95Ms",
+                "maxSafetyViolations",
+                "maxWrongSideEffects",
+                "minRecoverySuccessRatePpm",
+                "minVerifiedSuccessRatePpm"
+              ],
+              "type": "string"
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "failedThresholds",
+          "result"
+        ]
+      },
+      "evaluatedAt": {
+        "description": "When the last run ended.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "reportDigest": {
+        "description": "Digest of the whole document except `reportDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "acceptance",
+      "currency",
+      "evaluatedAt",
+      "reportDigest",
+      "reportId",
+      "runs",
+      "runsPerTask",
+      "schemaVersion",
+      "subject",
+      "summary",
+      "taskSet",
+      "verdict",
+      "versions"
+    ]
+  },
+  "EvidenceMatrixV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json",
+    "title": "EvidenceMatrixV1",
+    "description": "The ReplayObservabilityGate output of one agent system revision: each claim about the system,\nits class, and evidence that points at real documents and artefacts by digest.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "EvidenceMatrixV1"
+      },
+      "matrixId": {
+        "description": "`evmx-` + the first 24 hex characters of the digest of `{subject, generatedAt}`.",
+        "pattern": "^evmx-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the claims are about.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "generatedAt": {
+        "description": "When the matrix was written.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "claims": {
+        "description": "The claims, unique by `claimId`.",
+        "minItems": 1,
+        "maxItems": 128,
+        "type": "array",
+        "items": {
+          "description": "One claim and the evidence behind it.",
+          "type": "object",
+          "properties": {
+            "claimId": {
+              "description": "The claim's id, unique within the matrix, e.g. `replay-writes-nothing`.",
+              "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+              "maxLength": 128,
+              "type": "string"
+            },
+            "claim": {
+              "description": "The claim, as one sentence, e.g. `A dispatched mutation is never retried automatically.`",
+              "minLength": 1,
+              "maxLength": 1000,
+              "type": "string"
+            },
+            "claimClass": {
+              "description": "`behaviour`, `structure` or `design` (see the page's Enumerations).",
+              "enum": [
+                "behaviour",
+                "design",
+                "structure"
+              ],
+              "type": "string"
+            },
+            "behaviourChange": {
+              "description": "`true` when the claim is about behaviour this revision changes; only a `behaviour` claim can\nbe a behaviour change, and a verified one needs pinned `replay` or `tests` evidence.",
+              "type": "boolean"
+            },
+            "field": {
+              "description": "The architecture report field the claim supports, or `null` for a claim about the system as a whole.",
+              "anyOf": [
+                {
+                  "enum": [
+                    "agentCapabilityDomainMatrix",
+                    "capabilitySurfaceEvidence",
+                    "contextAcquisition",
+                    "contextMemoryModel",
+                    "contextReadReceipt",
+                    "evidenceMatrix",
+                    "humanInLoopBoundary",
+                    "intentRouting",
+                    "observabilityReplay",
+                    "stateMachineHandoff",
+                    "taskContinuityWriteContract",
+                    "toolPermissionBoundary",
+                    "turnLivenessContract"
+                  ],
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "evidence": {
+              "description": "The evidence, in the order a reader should check it.",
+              "maxItems": 32,
+              "type": "array",
+              "items": {
+                "description": "One piece of evidence of a claim: an `EvidenceRef` (kind, locator, digest) that, when it is a\ndocument of a contract of this spec (a `LocalTaskTraceReplayV1`, a fixture), also names that\ndocument by contract, id and digest.",
+                "type": "object",
+                "properties": {
+                  "document": {
+                    "description": "The contract document the entry is, or `null` for an artefact that is not one. When set,\n`digest` equals its `documentDigest`: the artefact is the document in its RFC 8785 form.",
+                    "anyOf": [
+                      {
+                        "description": "A reference to another contract's document, never the document itself.",
+                        "type": "object",
+                        "properties": {
+                          "contract": {
+                            "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                            "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                            "maxLength": 128,
+                            "type": "string"
+                          },
+                          "documentId": {
+                            "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                            "minLength": 1,
+                            "maxLength": 256,
+                            "type": [
+                              "null",
+                              "string"
+                            ]
+                          },
+                          "documentDigest": {
+                            "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                            "pattern": "^[a-f0-9]{64}$",
+                            "type": "string"
+                          }
+                        },
+                        "additionalProperties": false,
+                        "required": [
+                          "contract",
+                          "documentDigest",
+                          "documentId"
+                        ]
+                      },
+                      {
+                        "type": "null"
+                      }
+                    ]
+                  },
+                  "kind": {
+                    "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                    "enum": [
+                      "hook",
+                      "memory",
+                      "replay",
+                      "report",
+                      "runtime",
+                      "tests"
+                    ],
+                    "type": "string"
+                  },
+                  "locator": {
+                    "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                    "minLength": 1,
+                    "maxLength": 1024,
+                    "type": "string"
+                  },
+                  "digest": {
+                    "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                    "pattern": "^[a-f0-9]{64}$",
+                    "type": [
+                      "null",
+                      "string"
+                    ]
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "digest",
+                  "document",
+                  "kind",
+                  "locator"
+                ]
+              }
+            },
+            "status": {
+              "description": "`verified` only when the evidence meets the claim class's rule (a `behaviour` claim: a pinned\nentry of a direct kind; `structure` and `design`: a pinned entry of any kind); `unverified` otherwise.",
+              "enum": [
+                "unverified",
+                "verified"
+              ],
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "behaviourChange",
+            "claim",
+            "claimClass",
+            "claimId",
+            "evidence",
+            "field",
+            "status"
+          ]
+        }
+      },
+      "matrixDigest": {
+        "description": "Digest of the whole document except `matrixDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "claims",
+      "generatedAt",
+      "matrixDigest",
+      "matrixId",
+      "schemaVersion",
+      "subject"
+    ]
+  },
+  "RepairRoleBoundaryV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json",
+    "title": "RepairRoleBoundaryV1",
+    "description": "The RepairCollaborationRoleBoundaryGate output of one repair task: who decides, accepts,\nexecutes and verifies, the authorization of each, the independent re-review, and a risk class\ncomputed from coded criteria.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "RepairRoleBoundaryV1"
+      },
+      "boundaryId": {
+        "description": "`rrb-` + the first 24 hex characters of the digest of `{subject, repairTaskId}`.",
+        "pattern": "^rrb-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the repair is made to.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "repairTaskId": {
+        "description": "The repair task's id in the system's task store or tracker, e.g. `repair-2026-118`.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "recordedAt": {
+        "description": "When the document was written.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "status": {
+        "description": "`proposed`, `authorized` (roles granted), `executed`, `verified`, `accepted` or `rejected`.",
+        "enum": [
+          "accepted",
+          "authorized",
+          "executed",
+          "proposed",
+          "rejected",
+          "verified"
+        ],
+        "type": "string"
+      },
+      "roleAssignments": {
+        "description": "One assignment per role, each of the four roles exactly once.",
+        "minItems": 1,
+        "maxItems": 8,
+        "type": "array",
+        "items": {
+          "description": "One role and the party holding it.",
+          "type": "object",
+          "properties": {
+            "role": {
+              "description": "The role.",
+              "enum": [
+                "accepter",
+                "decider",
+                "executor",
+                "verifier"
+              ],
+              "type": "string"
+            },
+            "party": {
+              "description": "The party holding it.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "`human` (a person), `agent` (an AI agent or model-driven process), `service` (an automated non-agent system, e.g. CI).",
+                  "enum": [
+                    "agent",
+                    "human",
+                    "service"
+                  ],
+                  "type": "string"
+                },
+                "id": {
+                  "description": "Stable id of the party within its kind, e.g. `maintainer:lena` or `agent:repair-bot`. Two\nparties are the same party when kind and id are equal.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "kind"
+              ]
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "party",
+            "role"
+          ]
+        }
+      },
+      "authorizationEvidence": {
+        "description": "One authorization per assigned role.",
+        "maxItems": 8,
+        "type": "array",
+        "items": {
+          "description": "The evidence that a party was authorized to hold a role.",
+          "type": "object",
+          "properties": {
+            "role": {
+              "description": "The role authorized.",
+              "enum": [
+                "accepter",
+                "decider",
+                "executor",
+                "verifier"
+              ],
+              "type": "string"
+            },
+            "grantedBy": {
+              "description": "Who granted the role: the decider for an execution-side role; never the party holding the role.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "`human` (a person), `agent` (an AI agent or model-driven process), `service` (an automated non-agent system, e.g. CI).",
+                  "enum": [
+                    "agent",
+                    "human",
+                    "service"
+                  ],
+                  "type": "string"
+                },
+                "id": {
+                  "description": "Stable id of the party within its kind, e.g. `maintainer:lena` or `agent:repair-bot`. Two\nparties are the same party when kind and id are equal.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "kind"
+              ]
+            },
+            "grantedAt": {
+              "description": "When the role was granted.",
+              "format": "date-time",
+              "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+              "type": "string"
+            },
+            "evidence": {
+              "description": "Evidence of the grant (an approval record, a signed ticket, a host permission log); at least\none entry pinned by a non-null digest.",
+              "minItems": 1,
+              "maxItems": 16,
+              "type": "array",
+              "items": {
+                "description": "A pointer to one piece of evidence.",
+                "type": "object",
+                "properties": {
+                  "kind": {
+                    "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                    "enum": [
+                      "hook",
+                      "memory",
+                      "replay",
+                      "report",
+                      "runtime",
+                      "tests"
+                    ],
+                    "type": "string"
+                  },
+                  "locator": {
+                    "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                    "minLength": 1,
+                    "maxLength": 1024,
+                    "type": "string"
+                  },
+                  "digest": {
+                    "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                    "pattern": "^[a-f0-9]{64}$",
+                    "type": [
+                      "null",
+                      "string"
+                    ]
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "digest",
+                  "kind",
+                  "locator"
+                ]
+              }
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "evidence",
+            "grantedAt",
+            "grantedBy",
+            "role"
+          ]
+        }
+      },
+      "executionEvidence": {
+        "description": "The executor's evidence of the executed repair (its test run, diff, replay).",
+        "maxItems": 16,
+        "type": "array",
+        "items": {
+          "description": "A pointer to one piece of evidence.",
+          "type": "object",
+          "properties": {
+            "kind": {
+              "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+              "enum": [
+                "hook",
+                "memory",
+                "replay",
+                "report",
+                "runtime",
+                "tests"
+              ],
+              "type": "string"
+            },
+            "locator": {
+              "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+              "minLength": 1,
+              "maxLength": 1024,
+              "type": "string"
+            },
+            "digest": {
+              "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+              "pattern": "^[a-f0-9]{64}$",
+              "type": [
+                "null",
+                "string"
+              ]
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "digest",
+            "kind",
+            "locator"
+          ]
+        }
+      },
+      "independentReReview": {
+        "description": "The independent re-review, or `null` when none has happened.",
+        "anyOf": [
+          {
+            "description": "The re-review of the executed repair by someone other than the executor.",
+            "type": "object",
+            "properties": {
+              "role": {
+                "description": "The role the reviewer acts in; never `executor`.",
+                "enum": [
+                  "accepter",
+                  "decider",
+                  "executor",
+                  "verifier"
+                ],
+                "type": "string"
+              },
+              "party": {
+                "description": "The reviewing party; never the executor's party.",
+                "type": "object",
+                "properties": {
+                  "kind": {
+                    "description": "`human` (a person), `agent` (an AI agent or model-driven process), `service` (an automated non-agent system, e.g. CI).",
+                    "enum": [
+                      "agent",
+                      "human",
+                      "service"
+                    ],
+                    "type": "string"
+                  },
+                  "id": {
+                    "description": "Stable id of the party within its kind, e.g. `maintainer:lena` or `agent:repair-bot`. Two\nparties are the same party when kind and id are equal.",
+                    "minLength": 1,
+                    "maxLength": 256,
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "id",
+                  "kind"
+                ]
+              },
+              "outcome": {
+                "description": "`confirmed` (the repair does what was decided) or `rejected`.",
+                "enum": [
+                  "confirmed",
+                  "rejected"
+                ],
+                "type": "string"
+              },
+              "reviewedAt": {
+                "description": "When the re-review ended.",
+                "format": "date-time",
+                "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+                "type": "string"
+              },
+              "evidence": {
+                "description": "The reviewer's own evidence: at least one pinned entry of a direct kind (`hook`, `runtime`,\n`replay`, `tests`) whose digest is not one of the executor's `executionEvidence` digests.",
+                "minItems": 1,
+                "maxItems": 16,
+                "type": "array",
+                "items": {
+                  "description": "A pointer to one piece of evidence.",
+                  "type": "object",
+                  "properties": {
+                    "kind": {
+                      "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                      "enum": [
+                        "hook",
+                        "memory",
+                        "replay",
+                        "report",
+                        "runtime",
+                        "tests"
+                      ],
+                      "type": "string"
+                    },
+                    "locator": {
+                      "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                      "minLength": 1,
+                      "maxLength": 1024,
+                      "type": "string"
+                    },
+                    "digest": {
+                      "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                      "pattern": "^[a-f0-9]{64}$",
+                      "type": [
+                        "null",
+                        "string"
+                      ]
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "digest",
+                    "kind",
+                    "locator"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "evidence",
+              "outcome",
+              "party",
+              "reviewedAt",
+              "role"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "risk": {
+        "description": "The risk class and the coded criteria it is computed from.",
+        "type": "object",
+        "properties": {
+          "sideEffectLevel": {
+            "description": "The widest side effect of the repair, in the tool vocabulary: `none`, `read`, `local-write`, `external-write`, `irreversible`.",
+            "enum": [
+              "external-write",
+              "irreversible",
+              "local-write",
+              "none",
+              "read"
+            ],
+            "type": "string"
+          },
+          "blastRadius": {
+            "description": "What the repair changes: `single-file`, `module`, `repository`, `cross-system`.",
+            "enum": [
+              "cross-system",
+              "module",
+              "repository",
+              "single-file"
+            ],
+            "type": "string"
+          },
+          "dataSensitivity": {
+            "description": "The most sensitive data the repair touches: `none`, `internal`, `personal`, `secret`.",
+            "enum": [
+              "internal",
+              "none",
+              "personal",
+              "secret"
+            ],
+            "type": "string"
+          },
+          "riskClass": {
+            "description": "The class the three criteria compute (the page's risk table); validators recompute it.",
+            "enum": [
+              "critical",
+              "high",
+              "low",
+              "medium"
+            ],
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "blastRadius",
+          "dataSensitivity",
+          "riskClass",
+          "sideEffectLevel"
+        ]
+      },
+      "boundaryDigest": {
+        "description": "Digest of the whole document except `boundaryDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "authorizationEvidence",
+      "boundaryDigest",
+      "boundaryId",
+      "executionEvidence",
+      "independentReReview",
+      "recordedAt",
+      "repairTaskId",
+      "risk",
+      "roleAssignments",
+      "schemaVersion",
+      "status",
+      "subject"
+    ]
   }
 };

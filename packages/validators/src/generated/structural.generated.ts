@@ -68657,6 +68657,9323 @@ validate157.errors = vErrors;
 return errors === 0;
 }
 
+export const TaskContractV1 = validate158;
+const schema90 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/TaskContractV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"TaskContractV1"},"taskId":{"pattern":"^ttc-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"taskName":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"goal":{"minLength":1,"maxLength":4000,"type":"string"},"completionCriteria":{"minItems":1,"maxItems":32,"type":"array","items":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"description":{"minLength":1,"maxLength":1000,"type":"string"},"kind":{"enum":["command","file-predicate","json-schema"],"type":"string"},"command":{"maxItems":64,"items":{"type":"string","minLength":1,"maxLength":1024},"type":"array"},"expectedExitCode":{"type":["integer","null"],"minimum":0,"maximum":255},"path":{"minLength":1,"maxLength":1024,"pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$","type":["null","string"]},"predicate":{"anyOf":[{"enum":["absent","digest-equals","exists","matches"],"type":"string"},{"type":"null"}]},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]},"pattern":{"minLength":1,"maxLength":1024,"type":["null","string"]},"schema":{"anyOf":[{"type":"object","additionalProperties":{}},{"type":"null"}]}},"additionalProperties":false,"required":["command","description","digest","expectedExitCode","kind","name","path","pattern","predicate","schema"]}},"constraints":{"type":"object","properties":{"resources":{"maxItems":64,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["credential-ref","network-host","repository","service","workspace-path"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"type":"string"},"access":{"enum":["read","read-write"],"type":"string"}},"additionalProperties":false,"required":["access","kind","locator"]}},"allowedSideEffects":{"minItems":1,"maxItems":5,"uniqueItems":true,"type":"array","items":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"}},"tools":{"maxItems":128,"type":"array","items":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"toolContractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["sideEffectLevel","toolContractDigest","toolName"]}},"budget":{"type":"object","properties":{"maxSteps":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]}},"additionalProperties":false,"required":["allowedSideEffects","budget","resources","tools"]},"createdAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"contractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["completionCriteria","constraints","contractDigest","createdAt","goal","schemaVersion","subject","taskId","taskName"]};
+const pattern519 = patternMatcher("^ttc-[a-f0-9]{24}$");
+const pattern522 = new RegExp("^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$", "u");
+const pattern524 = new RegExp("^[A-Za-z][A-Za-z0-9_.:-]*$", "u");
+const pattern526 = new RegExp("^[A-Z]{3}$", "u");
+
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/TaskContractV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.completionCriteria === undefined) || (!(func0.call(data, "completionCriteria")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "completionCriteria"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.constraints === undefined) || (!(func0.call(data, "constraints")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "constraints"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.contractDigest === undefined) || (!(func0.call(data, "contractDigest")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contractDigest"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.goal === undefined) || (!(func0.call(data, "goal")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "goal"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.taskId === undefined) || (!(func0.call(data, "taskId")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.taskName === undefined) || (!(func0.call(data, "taskName")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskName"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema90.properties, key0))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err10 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if("TaskContractV1" !== data0){
+const err11 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "TaskContractV1"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.taskId !== undefined && func0.call(data, "taskId")){
+let data1 = data.taskId;
+if(typeof data1 === "string"){
+if(!pattern519.test(data1)){
+const err12 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/pattern",keyword:"pattern",params:{pattern: "^ttc-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err14 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err15 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err16 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err17 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err18 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err20 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err21 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.taskName !== undefined && func0.call(data, "taskName")){
+let data5 = data.taskName;
+if(typeof data5 === "string"){
+if((data5.length > 128 && func55(data5) > 128)){
+const err24 = {instancePath:instancePath+"/taskName",schemaPath:"#/properties/taskName/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((data5.length < 2 && func55(data5) < 1)){
+const err25 = {instancePath:instancePath+"/taskName",schemaPath:"#/properties/taskName/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!pattern36.test(data5)){
+const err26 = {instancePath:instancePath+"/taskName",schemaPath:"#/properties/taskName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/taskName",schemaPath:"#/properties/taskName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.goal !== undefined && func0.call(data, "goal")){
+let data6 = data.goal;
+if(typeof data6 === "string"){
+if((data6.length > 4000 && func55(data6) > 4000)){
+const err28 = {instancePath:instancePath+"/goal",schemaPath:"#/properties/goal/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err29 = {instancePath:instancePath+"/goal",schemaPath:"#/properties/goal/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/goal",schemaPath:"#/properties/goal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.completionCriteria !== undefined && func0.call(data, "completionCriteria")){
+let data7 = data.completionCriteria;
+if(Array.isArray(data7)){
+if(data7.length > 32){
+const err31 = {instancePath:instancePath+"/completionCriteria",schemaPath:"#/properties/completionCriteria/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data7.length < 1){
+const err32 = {instancePath:instancePath+"/completionCriteria",schemaPath:"#/properties/completionCriteria/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if((data8.command === undefined) || (!(func0.call(data8, "command")))){
+const err33 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "command"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((data8.description === undefined) || (!(func0.call(data8, "description")))){
+const err34 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((data8.digest === undefined) || (!(func0.call(data8, "digest")))){
+const err35 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((data8.expectedExitCode === undefined) || (!(func0.call(data8, "expectedExitCode")))){
+const err36 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "expectedExitCode"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((data8.kind === undefined) || (!(func0.call(data8, "kind")))){
+const err37 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data8.name === undefined) || (!(func0.call(data8, "name")))){
+const err38 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((data8.path === undefined) || (!(func0.call(data8, "path")))){
+const err39 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "path"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if((data8.pattern === undefined) || (!(func0.call(data8, "pattern")))){
+const err40 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "pattern"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if((data8.predicate === undefined) || (!(func0.call(data8, "predicate")))){
+const err41 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "predicate"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if((data8.schema === undefined) || (!(func0.call(data8, "schema")))){
+const err42 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/required",keyword:"required",params:{missingProperty: "schema"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+for(const key2 of Object.keys(data8)){
+if(!(func0.call(schema90.properties.completionCriteria.items.properties, key2))){
+const err43 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data8.name !== undefined && func0.call(data8, "name")){
+let data9 = data8.name;
+if(typeof data9 === "string"){
+if((data9.length > 128 && func55(data9) > 128)){
+const err44 = {instancePath:instancePath+"/completionCriteria/" + i0+"/name",schemaPath:"#/properties/completionCriteria/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if((data9.length < 2 && func55(data9) < 1)){
+const err45 = {instancePath:instancePath+"/completionCriteria/" + i0+"/name",schemaPath:"#/properties/completionCriteria/items/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(!pattern36.test(data9)){
+const err46 = {instancePath:instancePath+"/completionCriteria/" + i0+"/name",schemaPath:"#/properties/completionCriteria/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/completionCriteria/" + i0+"/name",schemaPath:"#/properties/completionCriteria/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data8.description !== undefined && func0.call(data8, "description")){
+let data10 = data8.description;
+if(typeof data10 === "string"){
+if((data10.length > 1000 && func55(data10) > 1000)){
+const err48 = {instancePath:instancePath+"/completionCriteria/" + i0+"/description",schemaPath:"#/properties/completionCriteria/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 1000}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((data10.length < 2 && func55(data10) < 1)){
+const err49 = {instancePath:instancePath+"/completionCriteria/" + i0+"/description",schemaPath:"#/properties/completionCriteria/items/properties/description/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/completionCriteria/" + i0+"/description",schemaPath:"#/properties/completionCriteria/items/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data8.kind !== undefined && func0.call(data8, "kind")){
+let data11 = data8.kind;
+if(typeof data11 !== "string"){
+const err51 = {instancePath:instancePath+"/completionCriteria/" + i0+"/kind",schemaPath:"#/properties/completionCriteria/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(!(((data11 === "command") || (data11 === "file-predicate")) || (data11 === "json-schema"))){
+const err52 = {instancePath:instancePath+"/completionCriteria/" + i0+"/kind",schemaPath:"#/properties/completionCriteria/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema90.properties.completionCriteria.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data8.command !== undefined && func0.call(data8, "command")){
+let data12 = data8.command;
+if(Array.isArray(data12)){
+if(data12.length > 64){
+const err53 = {instancePath:instancePath+"/completionCriteria/" + i0+"/command",schemaPath:"#/properties/completionCriteria/items/properties/command/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const len1 = data12.length;
+for(let i1=0; i1<len1; i1++){
+let data13 = data12[i1];
+if(typeof data13 === "string"){
+if((data13.length > 1024 && func55(data13) > 1024)){
+const err54 = {instancePath:instancePath+"/completionCriteria/" + i0+"/command/" + i1,schemaPath:"#/properties/completionCriteria/items/properties/command/items/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((data13.length < 2 && func55(data13) < 1)){
+const err55 = {instancePath:instancePath+"/completionCriteria/" + i0+"/command/" + i1,schemaPath:"#/properties/completionCriteria/items/properties/command/items/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/completionCriteria/" + i0+"/command/" + i1,schemaPath:"#/properties/completionCriteria/items/properties/command/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/completionCriteria/" + i0+"/command",schemaPath:"#/properties/completionCriteria/items/properties/command/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data8.expectedExitCode !== undefined && func0.call(data8, "expectedExitCode")){
+let data14 = data8.expectedExitCode;
+if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
+const err58 = {instancePath:instancePath+"/completionCriteria/" + i0+"/expectedExitCode",schemaPath:"#/properties/completionCriteria/items/properties/expectedExitCode/type",keyword:"type",params:{type: schema90.properties.completionCriteria.items.properties.expectedExitCode.type}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 255 || isNaN(data14)){
+const err59 = {instancePath:instancePath+"/completionCriteria/" + i0+"/expectedExitCode",schemaPath:"#/properties/completionCriteria/items/properties/expectedExitCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 255}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(data14 < 0 || isNaN(data14)){
+const err60 = {instancePath:instancePath+"/completionCriteria/" + i0+"/expectedExitCode",schemaPath:"#/properties/completionCriteria/items/properties/expectedExitCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+if(data8.path !== undefined && func0.call(data8, "path")){
+let data15 = data8.path;
+if((data15 !== null) && (typeof data15 !== "string")){
+const err61 = {instancePath:instancePath+"/completionCriteria/" + i0+"/path",schemaPath:"#/properties/completionCriteria/items/properties/path/type",keyword:"type",params:{type: schema90.properties.completionCriteria.items.properties.path.type}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(typeof data15 === "string"){
+if((data15.length > 1024 && func55(data15) > 1024)){
+const err62 = {instancePath:instancePath+"/completionCriteria/" + i0+"/path",schemaPath:"#/properties/completionCriteria/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if((data15.length < 2 && func55(data15) < 1)){
+const err63 = {instancePath:instancePath+"/completionCriteria/" + i0+"/path",schemaPath:"#/properties/completionCriteria/items/properties/path/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!pattern522.test(data15)){
+const err64 = {instancePath:instancePath+"/completionCriteria/" + i0+"/path",schemaPath:"#/properties/completionCriteria/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+if(data8.predicate !== undefined && func0.call(data8, "predicate")){
+let data16 = data8.predicate;
+const _errs37 = errors;
+let valid7 = false;
+const _errs38 = errors;
+if(typeof data16 !== "string"){
+const err65 = {instancePath:instancePath+"/completionCriteria/" + i0+"/predicate",schemaPath:"#/properties/completionCriteria/items/properties/predicate/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(!((((data16 === "absent") || (data16 === "digest-equals")) || (data16 === "exists")) || (data16 === "matches"))){
+const err66 = {instancePath:instancePath+"/completionCriteria/" + i0+"/predicate",schemaPath:"#/properties/completionCriteria/items/properties/predicate/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema90.properties.completionCriteria.items.properties.predicate.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+var _valid0 = _errs38 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const _errs40 = errors;
+if(data16 !== null){
+const err67 = {instancePath:instancePath+"/completionCriteria/" + i0+"/predicate",schemaPath:"#/properties/completionCriteria/items/properties/predicate/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+var _valid0 = _errs40 === errors;
+valid7 = valid7 || _valid0;
+}
+if(!valid7){
+const err68 = {instancePath:instancePath+"/completionCriteria/" + i0+"/predicate",schemaPath:"#/properties/completionCriteria/items/properties/predicate/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+else {
+errors = _errs37;
+if(vErrors !== null){
+if(_errs37){
+vErrors.length = _errs37;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data8.digest !== undefined && func0.call(data8, "digest")){
+let data17 = data8.digest;
+if((data17 !== null) && (typeof data17 !== "string")){
+const err69 = {instancePath:instancePath+"/completionCriteria/" + i0+"/digest",schemaPath:"#/properties/completionCriteria/items/properties/digest/type",keyword:"type",params:{type: schema90.properties.completionCriteria.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(typeof data17 === "string"){
+if(!pattern8.test(data17)){
+const err70 = {instancePath:instancePath+"/completionCriteria/" + i0+"/digest",schemaPath:"#/properties/completionCriteria/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+if(data8.pattern !== undefined && func0.call(data8, "pattern")){
+let data18 = data8.pattern;
+if((data18 !== null) && (typeof data18 !== "string")){
+const err71 = {instancePath:instancePath+"/completionCriteria/" + i0+"/pattern",schemaPath:"#/properties/completionCriteria/items/properties/pattern/type",keyword:"type",params:{type: schema90.properties.completionCriteria.items.properties.pattern.type}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if(typeof data18 === "string"){
+if((data18.length > 1024 && func55(data18) > 1024)){
+const err72 = {instancePath:instancePath+"/completionCriteria/" + i0+"/pattern",schemaPath:"#/properties/completionCriteria/items/properties/pattern/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((data18.length < 2 && func55(data18) < 1)){
+const err73 = {instancePath:instancePath+"/completionCriteria/" + i0+"/pattern",schemaPath:"#/properties/completionCriteria/items/properties/pattern/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+if(data8.schema !== undefined && func0.call(data8, "schema")){
+let data19 = data8.schema;
+const _errs47 = errors;
+let valid8 = false;
+const _errs48 = errors;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+}
+else {
+const err74 = {instancePath:instancePath+"/completionCriteria/" + i0+"/schema",schemaPath:"#/properties/completionCriteria/items/properties/schema/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+var _valid1 = _errs48 === errors;
+valid8 = valid8 || _valid1;
+if(!valid8){
+const _errs51 = errors;
+if(data19 !== null){
+const err75 = {instancePath:instancePath+"/completionCriteria/" + i0+"/schema",schemaPath:"#/properties/completionCriteria/items/properties/schema/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+var _valid1 = _errs51 === errors;
+valid8 = valid8 || _valid1;
+}
+if(!valid8){
+const err76 = {instancePath:instancePath+"/completionCriteria/" + i0+"/schema",schemaPath:"#/properties/completionCriteria/items/properties/schema/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+else {
+errors = _errs47;
+if(vErrors !== null){
+if(_errs47){
+vErrors.length = _errs47;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/completionCriteria",schemaPath:"#/properties/completionCriteria/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data.constraints !== undefined && func0.call(data, "constraints")){
+let data20 = data.constraints;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if((data20.allowedSideEffects === undefined) || (!(func0.call(data20, "allowedSideEffects")))){
+const err79 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/required",keyword:"required",params:{missingProperty: "allowedSideEffects"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if((data20.budget === undefined) || (!(func0.call(data20, "budget")))){
+const err80 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/required",keyword:"required",params:{missingProperty: "budget"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if((data20.resources === undefined) || (!(func0.call(data20, "resources")))){
+const err81 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/required",keyword:"required",params:{missingProperty: "resources"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((data20.tools === undefined) || (!(func0.call(data20, "tools")))){
+const err82 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/required",keyword:"required",params:{missingProperty: "tools"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+for(const key3 of Object.keys(data20)){
+if(!((((key3 === "resources") || (key3 === "allowedSideEffects")) || (key3 === "tools")) || (key3 === "budget"))){
+const err83 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data20.resources !== undefined && func0.call(data20, "resources")){
+let data21 = data20.resources;
+if(Array.isArray(data21)){
+if(data21.length > 64){
+const err84 = {instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+const len2 = data21.length;
+for(let i2=0; i2<len2; i2++){
+let data22 = data21[i2];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if((data22.access === undefined) || (!(func0.call(data22, "access")))){
+const err85 = {instancePath:instancePath+"/constraints/resources/" + i2,schemaPath:"#/properties/constraints/properties/resources/items/required",keyword:"required",params:{missingProperty: "access"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if((data22.kind === undefined) || (!(func0.call(data22, "kind")))){
+const err86 = {instancePath:instancePath+"/constraints/resources/" + i2,schemaPath:"#/properties/constraints/properties/resources/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if((data22.locator === undefined) || (!(func0.call(data22, "locator")))){
+const err87 = {instancePath:instancePath+"/constraints/resources/" + i2,schemaPath:"#/properties/constraints/properties/resources/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+for(const key4 of Object.keys(data22)){
+if(!(((key4 === "kind") || (key4 === "locator")) || (key4 === "access"))){
+const err88 = {instancePath:instancePath+"/constraints/resources/" + i2,schemaPath:"#/properties/constraints/properties/resources/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data22.kind !== undefined && func0.call(data22, "kind")){
+let data23 = data22.kind;
+if(typeof data23 !== "string"){
+const err89 = {instancePath:instancePath+"/constraints/resources/" + i2+"/kind",schemaPath:"#/properties/constraints/properties/resources/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if(!(((((data23 === "credential-ref") || (data23 === "network-host")) || (data23 === "repository")) || (data23 === "service")) || (data23 === "workspace-path"))){
+const err90 = {instancePath:instancePath+"/constraints/resources/" + i2+"/kind",schemaPath:"#/properties/constraints/properties/resources/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema90.properties.constraints.properties.resources.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data22.locator !== undefined && func0.call(data22, "locator")){
+let data24 = data22.locator;
+if(typeof data24 === "string"){
+if((data24.length > 512 && func55(data24) > 512)){
+const err91 = {instancePath:instancePath+"/constraints/resources/" + i2+"/locator",schemaPath:"#/properties/constraints/properties/resources/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 512}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if((data24.length < 2 && func55(data24) < 1)){
+const err92 = {instancePath:instancePath+"/constraints/resources/" + i2+"/locator",schemaPath:"#/properties/constraints/properties/resources/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/constraints/resources/" + i2+"/locator",schemaPath:"#/properties/constraints/properties/resources/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data22.access !== undefined && func0.call(data22, "access")){
+let data25 = data22.access;
+if(typeof data25 !== "string"){
+const err94 = {instancePath:instancePath+"/constraints/resources/" + i2+"/access",schemaPath:"#/properties/constraints/properties/resources/items/properties/access/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(!((data25 === "read") || (data25 === "read-write"))){
+const err95 = {instancePath:instancePath+"/constraints/resources/" + i2+"/access",schemaPath:"#/properties/constraints/properties/resources/items/properties/access/enum",keyword:"enum",params:{allowedValues: schema90.properties.constraints.properties.resources.items.properties.access.enum}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/constraints/resources/" + i2,schemaPath:"#/properties/constraints/properties/resources/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/constraints/resources",schemaPath:"#/properties/constraints/properties/resources/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data20.allowedSideEffects !== undefined && func0.call(data20, "allowedSideEffects")){
+let data26 = data20.allowedSideEffects;
+if(Array.isArray(data26)){
+if(data26.length > 5){
+const err98 = {instancePath:instancePath+"/constraints/allowedSideEffects",schemaPath:"#/properties/constraints/properties/allowedSideEffects/maxItems",keyword:"maxItems",params:{limit: 5}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(data26.length < 1){
+const err99 = {instancePath:instancePath+"/constraints/allowedSideEffects",schemaPath:"#/properties/constraints/properties/allowedSideEffects/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+const len3 = data26.length;
+for(let i3=0; i3<len3; i3++){
+let data27 = data26[i3];
+if(typeof data27 !== "string"){
+const err100 = {instancePath:instancePath+"/constraints/allowedSideEffects/" + i3,schemaPath:"#/properties/constraints/properties/allowedSideEffects/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if(!(((((data27 === "external-write") || (data27 === "irreversible")) || (data27 === "local-write")) || (data27 === "none")) || (data27 === "read"))){
+const err101 = {instancePath:instancePath+"/constraints/allowedSideEffects/" + i3,schemaPath:"#/properties/constraints/properties/allowedSideEffects/items/enum",keyword:"enum",params:{allowedValues: schema90.properties.constraints.properties.allowedSideEffects.items.enum}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+let i4 = data26.length;
+let j0;
+if(i4 > 1){
+const indices0 = {};
+for(;i4--;){
+let item0 = data26[i4];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err102 = {instancePath:instancePath+"/constraints/allowedSideEffects",schemaPath:"#/properties/constraints/properties/allowedSideEffects/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j0}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+break;
+}
+indices0[item0] = i4;
+}
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/constraints/allowedSideEffects",schemaPath:"#/properties/constraints/properties/allowedSideEffects/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data20.tools !== undefined && func0.call(data20, "tools")){
+let data28 = data20.tools;
+if(Array.isArray(data28)){
+if(data28.length > 128){
+const err104 = {instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/maxItems",keyword:"maxItems",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+const len4 = data28.length;
+for(let i5=0; i5<len4; i5++){
+let data29 = data28[i5];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if((data29.sideEffectLevel === undefined) || (!(func0.call(data29, "sideEffectLevel")))){
+const err105 = {instancePath:instancePath+"/constraints/tools/" + i5,schemaPath:"#/properties/constraints/properties/tools/items/required",keyword:"required",params:{missingProperty: "sideEffectLevel"}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if((data29.toolContractDigest === undefined) || (!(func0.call(data29, "toolContractDigest")))){
+const err106 = {instancePath:instancePath+"/constraints/tools/" + i5,schemaPath:"#/properties/constraints/properties/tools/items/required",keyword:"required",params:{missingProperty: "toolContractDigest"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if((data29.toolName === undefined) || (!(func0.call(data29, "toolName")))){
+const err107 = {instancePath:instancePath+"/constraints/tools/" + i5,schemaPath:"#/properties/constraints/properties/tools/items/required",keyword:"required",params:{missingProperty: "toolName"}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+for(const key5 of Object.keys(data29)){
+if(!(((key5 === "toolName") || (key5 === "sideEffectLevel")) || (key5 === "toolContractDigest"))){
+const err108 = {instancePath:instancePath+"/constraints/tools/" + i5,schemaPath:"#/properties/constraints/properties/tools/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data29.toolName !== undefined && func0.call(data29, "toolName")){
+let data30 = data29.toolName;
+if(typeof data30 === "string"){
+if((data30.length > 128 && func55(data30) > 128)){
+const err109 = {instancePath:instancePath+"/constraints/tools/" + i5+"/toolName",schemaPath:"#/properties/constraints/properties/tools/items/properties/toolName/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if((data30.length < 2 && func55(data30) < 1)){
+const err110 = {instancePath:instancePath+"/constraints/tools/" + i5+"/toolName",schemaPath:"#/properties/constraints/properties/tools/items/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(!pattern524.test(data30)){
+const err111 = {instancePath:instancePath+"/constraints/tools/" + i5+"/toolName",schemaPath:"#/properties/constraints/properties/tools/items/properties/toolName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/constraints/tools/" + i5+"/toolName",schemaPath:"#/properties/constraints/properties/tools/items/properties/toolName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data29.sideEffectLevel !== undefined && func0.call(data29, "sideEffectLevel")){
+let data31 = data29.sideEffectLevel;
+if(typeof data31 !== "string"){
+const err113 = {instancePath:instancePath+"/constraints/tools/" + i5+"/sideEffectLevel",schemaPath:"#/properties/constraints/properties/tools/items/properties/sideEffectLevel/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(!(((((data31 === "external-write") || (data31 === "irreversible")) || (data31 === "local-write")) || (data31 === "none")) || (data31 === "read"))){
+const err114 = {instancePath:instancePath+"/constraints/tools/" + i5+"/sideEffectLevel",schemaPath:"#/properties/constraints/properties/tools/items/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema90.properties.constraints.properties.tools.items.properties.sideEffectLevel.enum}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data29.toolContractDigest !== undefined && func0.call(data29, "toolContractDigest")){
+let data32 = data29.toolContractDigest;
+if(typeof data32 === "string"){
+if(!pattern8.test(data32)){
+const err115 = {instancePath:instancePath+"/constraints/tools/" + i5+"/toolContractDigest",schemaPath:"#/properties/constraints/properties/tools/items/properties/toolContractDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/constraints/tools/" + i5+"/toolContractDigest",schemaPath:"#/properties/constraints/properties/tools/items/properties/toolContractDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/constraints/tools/" + i5,schemaPath:"#/properties/constraints/properties/tools/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/constraints/tools",schemaPath:"#/properties/constraints/properties/tools/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data20.budget !== undefined && func0.call(data20, "budget")){
+let data33 = data20.budget;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if((data33.currency === undefined) || (!(func0.call(data33, "currency")))){
+const err119 = {instancePath:instancePath+"/constraints/budget",schemaPath:"#/properties/constraints/properties/budget/required",keyword:"required",params:{missingProperty: "currency"}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if((data33.maxCostMicros === undefined) || (!(func0.call(data33, "maxCostMicros")))){
+const err120 = {instancePath:instancePath+"/constraints/budget",schemaPath:"#/properties/constraints/properties/budget/required",keyword:"required",params:{missingProperty: "maxCostMicros"}};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+if((data33.maxDurationMs === undefined) || (!(func0.call(data33, "maxDurationMs")))){
+const err121 = {instancePath:instancePath+"/constraints/budget",schemaPath:"#/properties/constraints/properties/budget/required",keyword:"required",params:{missingProperty: "maxDurationMs"}};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if((data33.maxRetries === undefined) || (!(func0.call(data33, "maxRetries")))){
+const err122 = {instancePath:instancePath+"/constraints/budget",schemaPath:"#/properties/constraints/properties/budget/required",keyword:"required",params:{missingProperty: "maxRetries"}};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if((data33.maxSteps === undefined) || (!(func0.call(data33, "maxSteps")))){
+const err123 = {instancePath:instancePath+"/constraints/budget",schemaPath:"#/properties/constraints/properties/budget/required",keyword:"required",params:{missingProperty: "maxSteps"}};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if((data33.maxToolCalls === undefined) || (!(func0.call(data33, "maxToolCalls")))){
+const err124 = {instancePath:instancePath+"/constraints/budget",schemaPath:"#/properties/constraints/properties/budget/required",keyword:"required",params:{missingProperty: "maxToolCalls"}};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+for(const key6 of Object.keys(data33)){
+if(!((((((key6 === "maxSteps") || (key6 === "maxToolCalls")) || (key6 === "maxRetries")) || (key6 === "maxDurationMs")) || (key6 === "maxCostMicros")) || (key6 === "currency"))){
+const err125 = {instancePath:instancePath+"/constraints/budget",schemaPath:"#/properties/constraints/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+if(data33.maxSteps !== undefined && func0.call(data33, "maxSteps")){
+let data34 = data33.maxSteps;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err126 = {instancePath:instancePath+"/constraints/budget/maxSteps",schemaPath:"#/properties/constraints/properties/budget/properties/maxSteps/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 > 9007199254740991 || isNaN(data34)){
+const err127 = {instancePath:instancePath+"/constraints/budget/maxSteps",schemaPath:"#/properties/constraints/properties/budget/properties/maxSteps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+if(data34 < 1 || isNaN(data34)){
+const err128 = {instancePath:instancePath+"/constraints/budget/maxSteps",schemaPath:"#/properties/constraints/properties/budget/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+if(data33.maxToolCalls !== undefined && func0.call(data33, "maxToolCalls")){
+let data35 = data33.maxToolCalls;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err129 = {instancePath:instancePath+"/constraints/budget/maxToolCalls",schemaPath:"#/properties/constraints/properties/budget/properties/maxToolCalls/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 9007199254740991 || isNaN(data35)){
+const err130 = {instancePath:instancePath+"/constraints/budget/maxToolCalls",schemaPath:"#/properties/constraints/properties/budget/properties/maxToolCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if(data35 < 0 || isNaN(data35)){
+const err131 = {instancePath:instancePath+"/constraints/budget/maxToolCalls",schemaPath:"#/properties/constraints/properties/budget/properties/maxToolCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+}
+if(data33.maxRetries !== undefined && func0.call(data33, "maxRetries")){
+let data36 = data33.maxRetries;
+if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){
+const err132 = {instancePath:instancePath+"/constraints/budget/maxRetries",schemaPath:"#/properties/constraints/properties/budget/properties/maxRetries/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 > 9007199254740991 || isNaN(data36)){
+const err133 = {instancePath:instancePath+"/constraints/budget/maxRetries",schemaPath:"#/properties/constraints/properties/budget/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+if(data36 < 0 || isNaN(data36)){
+const err134 = {instancePath:instancePath+"/constraints/budget/maxRetries",schemaPath:"#/properties/constraints/properties/budget/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+if(data33.maxDurationMs !== undefined && func0.call(data33, "maxDurationMs")){
+let data37 = data33.maxDurationMs;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err135 = {instancePath:instancePath+"/constraints/budget/maxDurationMs",schemaPath:"#/properties/constraints/properties/budget/properties/maxDurationMs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 > 9007199254740991 || isNaN(data37)){
+const err136 = {instancePath:instancePath+"/constraints/budget/maxDurationMs",schemaPath:"#/properties/constraints/properties/budget/properties/maxDurationMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+if(data37 < 1 || isNaN(data37)){
+const err137 = {instancePath:instancePath+"/constraints/budget/maxDurationMs",schemaPath:"#/properties/constraints/properties/budget/properties/maxDurationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+}
+if(data33.maxCostMicros !== undefined && func0.call(data33, "maxCostMicros")){
+let data38 = data33.maxCostMicros;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err138 = {instancePath:instancePath+"/constraints/budget/maxCostMicros",schemaPath:"#/properties/constraints/properties/budget/properties/maxCostMicros/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 > 9007199254740991 || isNaN(data38)){
+const err139 = {instancePath:instancePath+"/constraints/budget/maxCostMicros",schemaPath:"#/properties/constraints/properties/budget/properties/maxCostMicros/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+if(data38 < 0 || isNaN(data38)){
+const err140 = {instancePath:instancePath+"/constraints/budget/maxCostMicros",schemaPath:"#/properties/constraints/properties/budget/properties/maxCostMicros/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+if(data33.currency !== undefined && func0.call(data33, "currency")){
+let data39 = data33.currency;
+if(typeof data39 === "string"){
+if(!pattern526.test(data39)){
+const err141 = {instancePath:instancePath+"/constraints/budget/currency",schemaPath:"#/properties/constraints/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+else {
+const err142 = {instancePath:instancePath+"/constraints/budget/currency",schemaPath:"#/properties/constraints/properties/budget/properties/currency/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/constraints/budget",schemaPath:"#/properties/constraints/properties/budget/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+}
+else {
+const err144 = {instancePath:instancePath+"/constraints",schemaPath:"#/properties/constraints/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+let data40 = data.createdAt;
+if(typeof data40 === "string"){
+if(!pattern2.test(data40)){
+const err145 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if(!(formats0.validate(data40))){
+const err146 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+if(data.contractDigest !== undefined && func0.call(data, "contractDigest")){
+let data41 = data.contractDigest;
+if(typeof data41 === "string"){
+if(!pattern8.test(data41)){
+const err148 = {instancePath:instancePath+"/contractDigest",schemaPath:"#/properties/contractDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+else {
+const err149 = {instancePath:instancePath+"/contractDigest",schemaPath:"#/properties/contractDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+}
+else {
+const err150 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+validate158.errors = vErrors;
+return errors === 0;
+}
+
+export const ToolContractV1 = validate159;
+const schema91 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ToolContractV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ToolContractV1"},"toolContractId":{"pattern":"^tool-[a-f0-9]{24}$","type":"string"},"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"toolVersion":{"minLength":1,"maxLength":64,"type":"string"},"purpose":{"minLength":1,"maxLength":2000,"type":"string"},"inputSchema":{"type":"object","additionalProperties":{}},"outputSchema":{"type":"object","additionalProperties":{}},"preconditions":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"description":{"minLength":1,"maxLength":1000,"type":"string"}},"additionalProperties":false,"required":["description","name"]}},"permissionScope":{"type":"object","properties":{"scopes":{"maxItems":32,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128},"type":"array"},"resources":{"maxItems":64,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["credential-ref","network-host","repository","service","workspace-path"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"type":"string"},"access":{"enum":["read","read-write"],"type":"string"}},"additionalProperties":false,"required":["access","kind","locator"]}}},"additionalProperties":false,"required":["resources","scopes"]},"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"requiresConfirmation":{"type":"boolean"},"networkEgress":{"type":"boolean"},"timeoutMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"cost":{"type":"object","properties":{"perCallMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","perCallMicros"]},"idempotency":{"type":"object","properties":{"kind":{"enum":["key","none"],"type":"string"},"keyField":{"minLength":1,"maxLength":128,"type":["null","string"]}},"additionalProperties":false,"required":["keyField","kind"]},"retry":{"type":"object","properties":{"retryable":{"type":"boolean"},"maxAttempts":{"type":"integer","minimum":1,"maximum":9007199254740991},"initialBackoffMs":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["initialBackoffMs","maxAttempts","retryable"]},"effectRoutes":{"type":"object","properties":{"queryTool":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":["null","string"]},"compensationTool":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":["null","string"]}},"additionalProperties":false,"required":["compensationTool","queryTool"]},"errors":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"errorCode":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"errorClass":{"enum":["business-rejection","permanent","transient","unknown-outcome"],"type":"string"},"nextStep":{"enum":["compensate","fail","fix-input","hand-over","query-then-retry","replan","retry-with-backoff"],"type":"string"},"description":{"minLength":1,"maxLength":1000,"type":"string"}},"additionalProperties":false,"required":["description","errorClass","errorCode","nextStep"]}},"contractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contractDigest","cost","effectRoutes","errors","idempotency","inputSchema","networkEgress","outputSchema","permissionScope","preconditions","purpose","requiresConfirmation","retry","schemaVersion","sideEffectLevel","timeoutMs","toolContractId","toolName","toolVersion"]};
+const pattern529 = patternMatcher("^tool-[a-f0-9]{24}$");
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/ToolContractV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contractDigest === undefined) || (!(func0.call(data, "contractDigest")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contractDigest"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.cost === undefined) || (!(func0.call(data, "cost")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cost"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.effectRoutes === undefined) || (!(func0.call(data, "effectRoutes")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "effectRoutes"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.errors === undefined) || (!(func0.call(data, "errors")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "errors"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.idempotency === undefined) || (!(func0.call(data, "idempotency")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "idempotency"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputSchema"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.networkEgress === undefined) || (!(func0.call(data, "networkEgress")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkEgress"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.outputSchema === undefined) || (!(func0.call(data, "outputSchema")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputSchema"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.permissionScope === undefined) || (!(func0.call(data, "permissionScope")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "permissionScope"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.preconditions === undefined) || (!(func0.call(data, "preconditions")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "preconditions"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.purpose === undefined) || (!(func0.call(data, "purpose")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "purpose"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.requiresConfirmation === undefined) || (!(func0.call(data, "requiresConfirmation")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requiresConfirmation"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data.retry === undefined) || (!(func0.call(data, "retry")))){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "retry"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((data.sideEffectLevel === undefined) || (!(func0.call(data, "sideEffectLevel")))){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sideEffectLevel"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data.timeoutMs === undefined) || (!(func0.call(data, "timeoutMs")))){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeoutMs"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data.toolContractId === undefined) || (!(func0.call(data, "toolContractId")))){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolContractId"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data.toolName === undefined) || (!(func0.call(data, "toolName")))){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolName"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data.toolVersion === undefined) || (!(func0.call(data, "toolVersion")))){
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolVersion"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema91.properties, key0))){
+const err19 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err20 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if("ToolContractV1" !== data0){
+const err21 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "ToolContractV1"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.toolContractId !== undefined && func0.call(data, "toolContractId")){
+let data1 = data.toolContractId;
+if(typeof data1 === "string"){
+if(!pattern529.test(data1)){
+const err22 = {instancePath:instancePath+"/toolContractId",schemaPath:"#/properties/toolContractId/pattern",keyword:"pattern",params:{pattern: "^tool-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/toolContractId",schemaPath:"#/properties/toolContractId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.toolName !== undefined && func0.call(data, "toolName")){
+let data2 = data.toolName;
+if(typeof data2 === "string"){
+if((data2.length > 128 && func55(data2) > 128)){
+const err24 = {instancePath:instancePath+"/toolName",schemaPath:"#/properties/toolName/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err25 = {instancePath:instancePath+"/toolName",schemaPath:"#/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!pattern524.test(data2)){
+const err26 = {instancePath:instancePath+"/toolName",schemaPath:"#/properties/toolName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/toolName",schemaPath:"#/properties/toolName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.toolVersion !== undefined && func0.call(data, "toolVersion")){
+let data3 = data.toolVersion;
+if(typeof data3 === "string"){
+if((data3.length > 64 && func55(data3) > 64)){
+const err28 = {instancePath:instancePath+"/toolVersion",schemaPath:"#/properties/toolVersion/maxLength",keyword:"maxLength",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err29 = {instancePath:instancePath+"/toolVersion",schemaPath:"#/properties/toolVersion/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/toolVersion",schemaPath:"#/properties/toolVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.purpose !== undefined && func0.call(data, "purpose")){
+let data4 = data.purpose;
+if(typeof data4 === "string"){
+if((data4.length > 2000 && func55(data4) > 2000)){
+const err31 = {instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err32 = {instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
+let data5 = data.inputSchema;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+const err34 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.outputSchema !== undefined && func0.call(data, "outputSchema")){
+let data6 = data.outputSchema;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
+const err35 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.preconditions !== undefined && func0.call(data, "preconditions")){
+let data7 = data.preconditions;
+if(Array.isArray(data7)){
+if(data7.length > 32){
+const err36 = {instancePath:instancePath+"/preconditions",schemaPath:"#/properties/preconditions/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if((data8.description === undefined) || (!(func0.call(data8, "description")))){
+const err37 = {instancePath:instancePath+"/preconditions/" + i0,schemaPath:"#/properties/preconditions/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data8.name === undefined) || (!(func0.call(data8, "name")))){
+const err38 = {instancePath:instancePath+"/preconditions/" + i0,schemaPath:"#/properties/preconditions/items/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+for(const key1 of Object.keys(data8)){
+if(!((key1 === "name") || (key1 === "description"))){
+const err39 = {instancePath:instancePath+"/preconditions/" + i0,schemaPath:"#/properties/preconditions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data8.name !== undefined && func0.call(data8, "name")){
+let data9 = data8.name;
+if(typeof data9 === "string"){
+if((data9.length > 128 && func55(data9) > 128)){
+const err40 = {instancePath:instancePath+"/preconditions/" + i0+"/name",schemaPath:"#/properties/preconditions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if((data9.length < 2 && func55(data9) < 1)){
+const err41 = {instancePath:instancePath+"/preconditions/" + i0+"/name",schemaPath:"#/properties/preconditions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!pattern36.test(data9)){
+const err42 = {instancePath:instancePath+"/preconditions/" + i0+"/name",schemaPath:"#/properties/preconditions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/preconditions/" + i0+"/name",schemaPath:"#/properties/preconditions/items/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data8.description !== undefined && func0.call(data8, "description")){
+let data10 = data8.description;
+if(typeof data10 === "string"){
+if((data10.length > 1000 && func55(data10) > 1000)){
+const err44 = {instancePath:instancePath+"/preconditions/" + i0+"/description",schemaPath:"#/properties/preconditions/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 1000}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if((data10.length < 2 && func55(data10) < 1)){
+const err45 = {instancePath:instancePath+"/preconditions/" + i0+"/description",schemaPath:"#/properties/preconditions/items/properties/description/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/preconditions/" + i0+"/description",schemaPath:"#/properties/preconditions/items/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/preconditions/" + i0,schemaPath:"#/properties/preconditions/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/preconditions",schemaPath:"#/properties/preconditions/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.permissionScope !== undefined && func0.call(data, "permissionScope")){
+let data11 = data.permissionScope;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if((data11.resources === undefined) || (!(func0.call(data11, "resources")))){
+const err49 = {instancePath:instancePath+"/permissionScope",schemaPath:"#/properties/permissionScope/required",keyword:"required",params:{missingProperty: "resources"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if((data11.scopes === undefined) || (!(func0.call(data11, "scopes")))){
+const err50 = {instancePath:instancePath+"/permissionScope",schemaPath:"#/properties/permissionScope/required",keyword:"required",params:{missingProperty: "scopes"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+for(const key2 of Object.keys(data11)){
+if(!((key2 === "scopes") || (key2 === "resources"))){
+const err51 = {instancePath:instancePath+"/permissionScope",schemaPath:"#/properties/permissionScope/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data11.scopes !== undefined && func0.call(data11, "scopes")){
+let data12 = data11.scopes;
+if(Array.isArray(data12)){
+if(data12.length > 32){
+const err52 = {instancePath:instancePath+"/permissionScope/scopes",schemaPath:"#/properties/permissionScope/properties/scopes/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+const len1 = data12.length;
+for(let i1=0; i1<len1; i1++){
+let data13 = data12[i1];
+if(typeof data13 === "string"){
+if((data13.length > 128 && func55(data13) > 128)){
+const err53 = {instancePath:instancePath+"/permissionScope/scopes/" + i1,schemaPath:"#/properties/permissionScope/properties/scopes/items/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if((data13.length < 2 && func55(data13) < 1)){
+const err54 = {instancePath:instancePath+"/permissionScope/scopes/" + i1,schemaPath:"#/properties/permissionScope/properties/scopes/items/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/permissionScope/scopes/" + i1,schemaPath:"#/properties/permissionScope/properties/scopes/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+let i2 = data12.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data12[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err56 = {instancePath:instancePath+"/permissionScope/scopes",schemaPath:"#/properties/permissionScope/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+break;
+}
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/permissionScope/scopes",schemaPath:"#/properties/permissionScope/properties/scopes/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data11.resources !== undefined && func0.call(data11, "resources")){
+let data14 = data11.resources;
+if(Array.isArray(data14)){
+if(data14.length > 64){
+const err58 = {instancePath:instancePath+"/permissionScope/resources",schemaPath:"#/properties/permissionScope/properties/resources/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+const len2 = data14.length;
+for(let i3=0; i3<len2; i3++){
+let data15 = data14[i3];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if((data15.access === undefined) || (!(func0.call(data15, "access")))){
+const err59 = {instancePath:instancePath+"/permissionScope/resources/" + i3,schemaPath:"#/properties/permissionScope/properties/resources/items/required",keyword:"required",params:{missingProperty: "access"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if((data15.kind === undefined) || (!(func0.call(data15, "kind")))){
+const err60 = {instancePath:instancePath+"/permissionScope/resources/" + i3,schemaPath:"#/properties/permissionScope/properties/resources/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if((data15.locator === undefined) || (!(func0.call(data15, "locator")))){
+const err61 = {instancePath:instancePath+"/permissionScope/resources/" + i3,schemaPath:"#/properties/permissionScope/properties/resources/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+for(const key3 of Object.keys(data15)){
+if(!(((key3 === "kind") || (key3 === "locator")) || (key3 === "access"))){
+const err62 = {instancePath:instancePath+"/permissionScope/resources/" + i3,schemaPath:"#/properties/permissionScope/properties/resources/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data15.kind !== undefined && func0.call(data15, "kind")){
+let data16 = data15.kind;
+if(typeof data16 !== "string"){
+const err63 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/kind",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!(((((data16 === "credential-ref") || (data16 === "network-host")) || (data16 === "repository")) || (data16 === "service")) || (data16 === "workspace-path"))){
+const err64 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/kind",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema91.properties.permissionScope.properties.resources.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data15.locator !== undefined && func0.call(data15, "locator")){
+let data17 = data15.locator;
+if(typeof data17 === "string"){
+if((data17.length > 512 && func55(data17) > 512)){
+const err65 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/locator",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 512}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if((data17.length < 2 && func55(data17) < 1)){
+const err66 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/locator",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/locator",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data15.access !== undefined && func0.call(data15, "access")){
+let data18 = data15.access;
+if(typeof data18 !== "string"){
+const err68 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/access",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/access/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(!((data18 === "read") || (data18 === "read-write"))){
+const err69 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/access",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/access/enum",keyword:"enum",params:{allowedValues: schema91.properties.permissionScope.properties.resources.items.properties.access.enum}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/permissionScope/resources/" + i3,schemaPath:"#/properties/permissionScope/properties/resources/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/permissionScope/resources",schemaPath:"#/properties/permissionScope/properties/resources/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/permissionScope",schemaPath:"#/properties/permissionScope/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data.sideEffectLevel !== undefined && func0.call(data, "sideEffectLevel")){
+let data19 = data.sideEffectLevel;
+if(typeof data19 !== "string"){
+const err73 = {instancePath:instancePath+"/sideEffectLevel",schemaPath:"#/properties/sideEffectLevel/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(!(((((data19 === "external-write") || (data19 === "irreversible")) || (data19 === "local-write")) || (data19 === "none")) || (data19 === "read"))){
+const err74 = {instancePath:instancePath+"/sideEffectLevel",schemaPath:"#/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema91.properties.sideEffectLevel.enum}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data.requiresConfirmation !== undefined && func0.call(data, "requiresConfirmation")){
+if(typeof data.requiresConfirmation !== "boolean"){
+const err75 = {instancePath:instancePath+"/requiresConfirmation",schemaPath:"#/properties/requiresConfirmation/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data.networkEgress !== undefined && func0.call(data, "networkEgress")){
+if(typeof data.networkEgress !== "boolean"){
+const err76 = {instancePath:instancePath+"/networkEgress",schemaPath:"#/properties/networkEgress/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data.timeoutMs !== undefined && func0.call(data, "timeoutMs")){
+let data22 = data.timeoutMs;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err77 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 9007199254740991 || isNaN(data22)){
+const err78 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(data22 < 1 || isNaN(data22)){
+const err79 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+if(data.cost !== undefined && func0.call(data, "cost")){
+let data23 = data.cost;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if((data23.currency === undefined) || (!(func0.call(data23, "currency")))){
+const err80 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/required",keyword:"required",params:{missingProperty: "currency"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if((data23.perCallMicros === undefined) || (!(func0.call(data23, "perCallMicros")))){
+const err81 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/required",keyword:"required",params:{missingProperty: "perCallMicros"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+for(const key4 of Object.keys(data23)){
+if(!((key4 === "perCallMicros") || (key4 === "currency"))){
+const err82 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data23.perCallMicros !== undefined && func0.call(data23, "perCallMicros")){
+let data24 = data23.perCallMicros;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err83 = {instancePath:instancePath+"/cost/perCallMicros",schemaPath:"#/properties/cost/properties/perCallMicros/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 9007199254740991 || isNaN(data24)){
+const err84 = {instancePath:instancePath+"/cost/perCallMicros",schemaPath:"#/properties/cost/properties/perCallMicros/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data24 < 0 || isNaN(data24)){
+const err85 = {instancePath:instancePath+"/cost/perCallMicros",schemaPath:"#/properties/cost/properties/perCallMicros/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+if(data23.currency !== undefined && func0.call(data23, "currency")){
+let data25 = data23.currency;
+if(typeof data25 === "string"){
+if(!pattern526.test(data25)){
+const err86 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data.idempotency !== undefined && func0.call(data, "idempotency")){
+let data26 = data.idempotency;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if((data26.keyField === undefined) || (!(func0.call(data26, "keyField")))){
+const err89 = {instancePath:instancePath+"/idempotency",schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "keyField"}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if((data26.kind === undefined) || (!(func0.call(data26, "kind")))){
+const err90 = {instancePath:instancePath+"/idempotency",schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+for(const key5 of Object.keys(data26)){
+if(!((key5 === "kind") || (key5 === "keyField"))){
+const err91 = {instancePath:instancePath+"/idempotency",schemaPath:"#/properties/idempotency/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data26.kind !== undefined && func0.call(data26, "kind")){
+let data27 = data26.kind;
+if(typeof data27 !== "string"){
+const err92 = {instancePath:instancePath+"/idempotency/kind",schemaPath:"#/properties/idempotency/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(!((data27 === "key") || (data27 === "none"))){
+const err93 = {instancePath:instancePath+"/idempotency/kind",schemaPath:"#/properties/idempotency/properties/kind/enum",keyword:"enum",params:{allowedValues: schema91.properties.idempotency.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data26.keyField !== undefined && func0.call(data26, "keyField")){
+let data28 = data26.keyField;
+if((data28 !== null) && (typeof data28 !== "string")){
+const err94 = {instancePath:instancePath+"/idempotency/keyField",schemaPath:"#/properties/idempotency/properties/keyField/type",keyword:"type",params:{type: schema91.properties.idempotency.properties.keyField.type}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(typeof data28 === "string"){
+if((data28.length > 128 && func55(data28) > 128)){
+const err95 = {instancePath:instancePath+"/idempotency/keyField",schemaPath:"#/properties/idempotency/properties/keyField/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if((data28.length < 2 && func55(data28) < 1)){
+const err96 = {instancePath:instancePath+"/idempotency/keyField",schemaPath:"#/properties/idempotency/properties/keyField/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/idempotency",schemaPath:"#/properties/idempotency/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data.retry !== undefined && func0.call(data, "retry")){
+let data29 = data.retry;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if((data29.initialBackoffMs === undefined) || (!(func0.call(data29, "initialBackoffMs")))){
+const err98 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/required",keyword:"required",params:{missingProperty: "initialBackoffMs"}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if((data29.maxAttempts === undefined) || (!(func0.call(data29, "maxAttempts")))){
+const err99 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/required",keyword:"required",params:{missingProperty: "maxAttempts"}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if((data29.retryable === undefined) || (!(func0.call(data29, "retryable")))){
+const err100 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/required",keyword:"required",params:{missingProperty: "retryable"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+for(const key6 of Object.keys(data29)){
+if(!(((key6 === "retryable") || (key6 === "maxAttempts")) || (key6 === "initialBackoffMs"))){
+const err101 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data29.retryable !== undefined && func0.call(data29, "retryable")){
+if(typeof data29.retryable !== "boolean"){
+const err102 = {instancePath:instancePath+"/retry/retryable",schemaPath:"#/properties/retry/properties/retryable/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data29.maxAttempts !== undefined && func0.call(data29, "maxAttempts")){
+let data31 = data29.maxAttempts;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err103 = {instancePath:instancePath+"/retry/maxAttempts",schemaPath:"#/properties/retry/properties/maxAttempts/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 9007199254740991 || isNaN(data31)){
+const err104 = {instancePath:instancePath+"/retry/maxAttempts",schemaPath:"#/properties/retry/properties/maxAttempts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(data31 < 1 || isNaN(data31)){
+const err105 = {instancePath:instancePath+"/retry/maxAttempts",schemaPath:"#/properties/retry/properties/maxAttempts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+if(data29.initialBackoffMs !== undefined && func0.call(data29, "initialBackoffMs")){
+let data32 = data29.initialBackoffMs;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err106 = {instancePath:instancePath+"/retry/initialBackoffMs",schemaPath:"#/properties/retry/properties/initialBackoffMs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 9007199254740991 || isNaN(data32)){
+const err107 = {instancePath:instancePath+"/retry/initialBackoffMs",schemaPath:"#/properties/retry/properties/initialBackoffMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(data32 < 0 || isNaN(data32)){
+const err108 = {instancePath:instancePath+"/retry/initialBackoffMs",schemaPath:"#/properties/retry/properties/initialBackoffMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/retry",schemaPath:"#/properties/retry/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data.effectRoutes !== undefined && func0.call(data, "effectRoutes")){
+let data33 = data.effectRoutes;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if((data33.compensationTool === undefined) || (!(func0.call(data33, "compensationTool")))){
+const err110 = {instancePath:instancePath+"/effectRoutes",schemaPath:"#/properties/effectRoutes/required",keyword:"required",params:{missingProperty: "compensationTool"}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if((data33.queryTool === undefined) || (!(func0.call(data33, "queryTool")))){
+const err111 = {instancePath:instancePath+"/effectRoutes",schemaPath:"#/properties/effectRoutes/required",keyword:"required",params:{missingProperty: "queryTool"}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+for(const key7 of Object.keys(data33)){
+if(!((key7 === "queryTool") || (key7 === "compensationTool"))){
+const err112 = {instancePath:instancePath+"/effectRoutes",schemaPath:"#/properties/effectRoutes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data33.queryTool !== undefined && func0.call(data33, "queryTool")){
+let data34 = data33.queryTool;
+if((data34 !== null) && (typeof data34 !== "string")){
+const err113 = {instancePath:instancePath+"/effectRoutes/queryTool",schemaPath:"#/properties/effectRoutes/properties/queryTool/type",keyword:"type",params:{type: schema91.properties.effectRoutes.properties.queryTool.type}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(typeof data34 === "string"){
+if((data34.length > 128 && func55(data34) > 128)){
+const err114 = {instancePath:instancePath+"/effectRoutes/queryTool",schemaPath:"#/properties/effectRoutes/properties/queryTool/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if((data34.length < 2 && func55(data34) < 1)){
+const err115 = {instancePath:instancePath+"/effectRoutes/queryTool",schemaPath:"#/properties/effectRoutes/properties/queryTool/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(!pattern524.test(data34)){
+const err116 = {instancePath:instancePath+"/effectRoutes/queryTool",schemaPath:"#/properties/effectRoutes/properties/queryTool/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+if(data33.compensationTool !== undefined && func0.call(data33, "compensationTool")){
+let data35 = data33.compensationTool;
+if((data35 !== null) && (typeof data35 !== "string")){
+const err117 = {instancePath:instancePath+"/effectRoutes/compensationTool",schemaPath:"#/properties/effectRoutes/properties/compensationTool/type",keyword:"type",params:{type: schema91.properties.effectRoutes.properties.compensationTool.type}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if(typeof data35 === "string"){
+if((data35.length > 128 && func55(data35) > 128)){
+const err118 = {instancePath:instancePath+"/effectRoutes/compensationTool",schemaPath:"#/properties/effectRoutes/properties/compensationTool/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+if((data35.length < 2 && func55(data35) < 1)){
+const err119 = {instancePath:instancePath+"/effectRoutes/compensationTool",schemaPath:"#/properties/effectRoutes/properties/compensationTool/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if(!pattern524.test(data35)){
+const err120 = {instancePath:instancePath+"/effectRoutes/compensationTool",schemaPath:"#/properties/effectRoutes/properties/compensationTool/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/effectRoutes",schemaPath:"#/properties/effectRoutes/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data.errors !== undefined && func0.call(data, "errors")){
+let data36 = data.errors;
+if(Array.isArray(data36)){
+if(data36.length > 64){
+const err122 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if(data36.length < 1){
+const err123 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+const len3 = data36.length;
+for(let i4=0; i4<len3; i4++){
+let data37 = data36[i4];
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if((data37.description === undefined) || (!(func0.call(data37, "description")))){
+const err124 = {instancePath:instancePath+"/errors/" + i4,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: "description"}};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if((data37.errorClass === undefined) || (!(func0.call(data37, "errorClass")))){
+const err125 = {instancePath:instancePath+"/errors/" + i4,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: "errorClass"}};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+if((data37.errorCode === undefined) || (!(func0.call(data37, "errorCode")))){
+const err126 = {instancePath:instancePath+"/errors/" + i4,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: "errorCode"}};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if((data37.nextStep === undefined) || (!(func0.call(data37, "nextStep")))){
+const err127 = {instancePath:instancePath+"/errors/" + i4,schemaPath:"#/properties/errors/items/required",keyword:"required",params:{missingProperty: "nextStep"}};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+for(const key8 of Object.keys(data37)){
+if(!((((key8 === "errorCode") || (key8 === "errorClass")) || (key8 === "nextStep")) || (key8 === "description"))){
+const err128 = {instancePath:instancePath+"/errors/" + i4,schemaPath:"#/properties/errors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+if(data37.errorCode !== undefined && func0.call(data37, "errorCode")){
+let data38 = data37.errorCode;
+if(typeof data38 === "string"){
+if((data38.length > 128 && func55(data38) > 128)){
+const err129 = {instancePath:instancePath+"/errors/" + i4+"/errorCode",schemaPath:"#/properties/errors/items/properties/errorCode/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+if((data38.length < 2 && func55(data38) < 1)){
+const err130 = {instancePath:instancePath+"/errors/" + i4+"/errorCode",schemaPath:"#/properties/errors/items/properties/errorCode/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if(!pattern36.test(data38)){
+const err131 = {instancePath:instancePath+"/errors/" + i4+"/errorCode",schemaPath:"#/properties/errors/items/properties/errorCode/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/errors/" + i4+"/errorCode",schemaPath:"#/properties/errors/items/properties/errorCode/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data37.errorClass !== undefined && func0.call(data37, "errorClass")){
+let data39 = data37.errorClass;
+if(typeof data39 !== "string"){
+const err133 = {instancePath:instancePath+"/errors/" + i4+"/errorClass",schemaPath:"#/properties/errors/items/properties/errorClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+if(!((((data39 === "business-rejection") || (data39 === "permanent")) || (data39 === "transient")) || (data39 === "unknown-outcome"))){
+const err134 = {instancePath:instancePath+"/errors/" + i4+"/errorClass",schemaPath:"#/properties/errors/items/properties/errorClass/enum",keyword:"enum",params:{allowedValues: schema91.properties.errors.items.properties.errorClass.enum}};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+if(data37.nextStep !== undefined && func0.call(data37, "nextStep")){
+let data40 = data37.nextStep;
+if(typeof data40 !== "string"){
+const err135 = {instancePath:instancePath+"/errors/" + i4+"/nextStep",schemaPath:"#/properties/errors/items/properties/nextStep/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+if(!(((((((data40 === "compensate") || (data40 === "fail")) || (data40 === "fix-input")) || (data40 === "hand-over")) || (data40 === "query-then-retry")) || (data40 === "replan")) || (data40 === "retry-with-backoff"))){
+const err136 = {instancePath:instancePath+"/errors/" + i4+"/nextStep",schemaPath:"#/properties/errors/items/properties/nextStep/enum",keyword:"enum",params:{allowedValues: schema91.properties.errors.items.properties.nextStep.enum}};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+if(data37.description !== undefined && func0.call(data37, "description")){
+let data41 = data37.description;
+if(typeof data41 === "string"){
+if((data41.length > 1000 && func55(data41) > 1000)){
+const err137 = {instancePath:instancePath+"/errors/" + i4+"/description",schemaPath:"#/properties/errors/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 1000}};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if((data41.length < 2 && func55(data41) < 1)){
+const err138 = {instancePath:instancePath+"/errors/" + i4+"/description",schemaPath:"#/properties/errors/items/properties/description/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/errors/" + i4+"/description",schemaPath:"#/properties/errors/items/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/errors/" + i4,schemaPath:"#/properties/errors/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+if(data.contractDigest !== undefined && func0.call(data, "contractDigest")){
+let data42 = data.contractDigest;
+if(typeof data42 === "string"){
+if(!pattern8.test(data42)){
+const err142 = {instancePath:instancePath+"/contractDigest",schemaPath:"#/properties/contractDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/contractDigest",schemaPath:"#/properties/contractDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+}
+else {
+const err144 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+validate159.errors = vErrors;
+return errors === 0;
+}
+
+export const EvaluationReportV1 = validate160;
+const schema92 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/EvaluationReportV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"EvaluationReportV1"},"reportId":{"pattern":"^evl-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"taskSet":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"taskDigests":{"minItems":1,"maxItems":500,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-f0-9]{64}$"},"type":"array"},"taskSetDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["name","taskDigests","taskSetDigest"]},"versions":{"$ref":"#/definitions/__split53"},"runsPerTask":{"type":"integer","minimum":1,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"},"runs":{"minItems":1,"maxItems":10000,"type":"array","items":{"$ref":"#/definitions/__split54"}},"summary":{"$ref":"#/definitions/__split55"},"acceptance":{"$ref":"#/definitions/__split56"},"verdict":{"type":"object","properties":{"result":{"enum":["accepted","rejected"],"type":"string"},"failedThresholds":{"maxItems":7,"uniqueItems":true,"type":"array","items":{"enum":["maxCostPerSuccessMicros","maxHumanInterventions","maxLatencyP95Ms","maxSafetyViolations","maxWrongSideEffects","minRecoverySuccessRatePpm","minVerifiedSuccessRatePpm"],"type":"string"}}},"additionalProperties":false,"required":["failedThresholds","result"]},"evaluatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"reportDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["acceptance","currency","evaluatedAt","reportDigest","reportId","runs","runsPerTask","schemaVersion","subject","summary","taskSet","verdict","versions"],"definitions":{"__split53":{"type":"object","properties":{"environment":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"model":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"runtime":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"tools":{"maxItems":128,"type":"array","items":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"toolVersion":{"minLength":1,"maxLength":64,"type":"string"},"toolContractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["toolContractDigest","toolName","toolVersion"]}}},"additionalProperties":false,"required":["environment","model","runtime","tools"]},"__split54":{"type":"object","properties":{"runId":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"taskDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"versionsDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"outcome":{"enum":["budget-exhausted","cancelled","failed","unverified-success","verified-success"],"type":"string"},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveryNeeded":{"type":"boolean"},"recovered":{"type":"boolean"},"latencyMs":{"type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","humanInterventions","latencyMs","outcome","recovered","recoveryNeeded","runId","safetyViolations","taskDigest","versionsDigest","wrongSideEffects"]},"__split55":{"type":"object","properties":{"runs":{"type":"integer","minimum":1,"maximum":9007199254740991},"verifiedSuccesses":{"type":"integer","minimum":0,"maximum":9007199254740991},"verifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveriesNeeded":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveries":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"latencyP50Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"latencyP95Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"costPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costPerSuccessMicros","humanInterventions","latencyP50Ms","latencyP95Ms","recoveries","recoveriesNeeded","recoverySuccessRatePpm","runs","safetyViolations","totalCostMicros","verifiedSuccessRatePpm","verifiedSuccesses","wrongSideEffects"]},"__split56":{"type":"object","properties":{"minVerifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"maxSafetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxWrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxHumanInterventions":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"minRecoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"maxLatencyP95Ms":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"maxCostPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["maxCostPerSuccessMicros","maxHumanInterventions","maxLatencyP95Ms","maxSafetyViolations","maxWrongSideEffects","minRecoverySuccessRatePpm","minVerifiedSuccessRatePpm"]}}};
+const pattern537 = patternMatcher("^evl-[a-f0-9]{24}$");
+const schema93 = {"type":"object","properties":{"environment":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"model":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"runtime":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"tools":{"maxItems":128,"type":"array","items":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"toolVersion":{"minLength":1,"maxLength":64,"type":"string"},"toolContractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["toolContractDigest","toolName","toolVersion"]}}},"additionalProperties":false,"required":["environment","model","runtime","tools"]};
+const pattern540 = new RegExp("^(?!latest$).+$", "u");
+
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.environment === undefined) || (!(func0.call(data, "environment")))){
+const err0 = {instancePath,schemaPath:"#/properties/versions/required",keyword:"required",params:{missingProperty: "environment"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.model === undefined) || (!(func0.call(data, "model")))){
+const err1 = {instancePath,schemaPath:"#/properties/versions/required",keyword:"required",params:{missingProperty: "model"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.runtime === undefined) || (!(func0.call(data, "runtime")))){
+const err2 = {instancePath,schemaPath:"#/properties/versions/required",keyword:"required",params:{missingProperty: "runtime"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.tools === undefined) || (!(func0.call(data, "tools")))){
+const err3 = {instancePath,schemaPath:"#/properties/versions/required",keyword:"required",params:{missingProperty: "tools"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "environment") || (key0 === "model")) || (key0 === "runtime")) || (key0 === "tools"))){
+const err4 = {instancePath,schemaPath:"#/properties/versions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.environment !== undefined && func0.call(data, "environment")){
+let data0 = data.environment;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if((data0.name === undefined) || (!(func0.call(data0, "name")))){
+const err5 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/versions/properties/environment/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data0.version === undefined) || (!(func0.call(data0, "version")))){
+const err6 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/versions/properties/environment/required",keyword:"required",params:{missingProperty: "version"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key1 of Object.keys(data0)){
+if(!((key1 === "name") || (key1 === "version"))){
+const err7 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/versions/properties/environment/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data0.name !== undefined && func0.call(data0, "name")){
+let data1 = data0.name;
+if(typeof data1 === "string"){
+if((data1.length > 128 && func55(data1) > 128)){
+const err8 = {instancePath:instancePath+"/environment/name",schemaPath:"#/properties/versions/properties/environment/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/environment/name",schemaPath:"#/properties/versions/properties/environment/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/environment/name",schemaPath:"#/properties/versions/properties/environment/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data0.version !== undefined && func0.call(data0, "version")){
+let data2 = data0.version;
+if(typeof data2 === "string"){
+if((data2.length > 128 && func55(data2) > 128)){
+const err11 = {instancePath:instancePath+"/environment/version",schemaPath:"#/properties/versions/properties/environment/properties/version/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err12 = {instancePath:instancePath+"/environment/version",schemaPath:"#/properties/versions/properties/environment/properties/version/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!pattern540.test(data2)){
+const err13 = {instancePath:instancePath+"/environment/version",schemaPath:"#/properties/versions/properties/environment/properties/version/pattern",keyword:"pattern",params:{pattern: "^(?!latest$).+$"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/environment/version",schemaPath:"#/properties/versions/properties/environment/properties/version/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/versions/properties/environment/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.model !== undefined && func0.call(data, "model")){
+let data3 = data.model;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if((data3.name === undefined) || (!(func0.call(data3, "name")))){
+const err16 = {instancePath:instancePath+"/model",schemaPath:"#/properties/versions/properties/model/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data3.version === undefined) || (!(func0.call(data3, "version")))){
+const err17 = {instancePath:instancePath+"/model",schemaPath:"#/properties/versions/properties/model/required",keyword:"required",params:{missingProperty: "version"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key2 of Object.keys(data3)){
+if(!((key2 === "name") || (key2 === "version"))){
+const err18 = {instancePath:instancePath+"/model",schemaPath:"#/properties/versions/properties/model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data3.name !== undefined && func0.call(data3, "name")){
+let data4 = data3.name;
+if(typeof data4 === "string"){
+if((data4.length > 128 && func55(data4) > 128)){
+const err19 = {instancePath:instancePath+"/model/name",schemaPath:"#/properties/versions/properties/model/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err20 = {instancePath:instancePath+"/model/name",schemaPath:"#/properties/versions/properties/model/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/model/name",schemaPath:"#/properties/versions/properties/model/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data3.version !== undefined && func0.call(data3, "version")){
+let data5 = data3.version;
+if(typeof data5 === "string"){
+if((data5.length > 128 && func55(data5) > 128)){
+const err22 = {instancePath:instancePath+"/model/version",schemaPath:"#/properties/versions/properties/model/properties/version/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((data5.length < 2 && func55(data5) < 1)){
+const err23 = {instancePath:instancePath+"/model/version",schemaPath:"#/properties/versions/properties/model/properties/version/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!pattern540.test(data5)){
+const err24 = {instancePath:instancePath+"/model/version",schemaPath:"#/properties/versions/properties/model/properties/version/pattern",keyword:"pattern",params:{pattern: "^(?!latest$).+$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/model/version",schemaPath:"#/properties/versions/properties/model/properties/version/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/model",schemaPath:"#/properties/versions/properties/model/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.runtime !== undefined && func0.call(data, "runtime")){
+let data6 = data.runtime;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if((data6.name === undefined) || (!(func0.call(data6, "name")))){
+const err27 = {instancePath:instancePath+"/runtime",schemaPath:"#/properties/versions/properties/runtime/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data6.version === undefined) || (!(func0.call(data6, "version")))){
+const err28 = {instancePath:instancePath+"/runtime",schemaPath:"#/properties/versions/properties/runtime/required",keyword:"required",params:{missingProperty: "version"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+for(const key3 of Object.keys(data6)){
+if(!((key3 === "name") || (key3 === "version"))){
+const err29 = {instancePath:instancePath+"/runtime",schemaPath:"#/properties/versions/properties/runtime/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data6.name !== undefined && func0.call(data6, "name")){
+let data7 = data6.name;
+if(typeof data7 === "string"){
+if((data7.length > 128 && func55(data7) > 128)){
+const err30 = {instancePath:instancePath+"/runtime/name",schemaPath:"#/properties/versions/properties/runtime/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data7.length < 2 && func55(data7) < 1)){
+const err31 = {instancePath:instancePath+"/runtime/name",schemaPath:"#/properties/versions/properties/runtime/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/runtime/name",schemaPath:"#/properties/versions/properties/runtime/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data6.version !== undefined && func0.call(data6, "version")){
+let data8 = data6.version;
+if(typeof data8 === "string"){
+if((data8.length > 128 && func55(data8) > 128)){
+const err33 = {instancePath:instancePath+"/runtime/version",schemaPath:"#/properties/versions/properties/runtime/properties/version/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((data8.length < 2 && func55(data8) < 1)){
+const err34 = {instancePath:instancePath+"/runtime/version",schemaPath:"#/properties/versions/properties/runtime/properties/version/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!pattern540.test(data8)){
+const err35 = {instancePath:instancePath+"/runtime/version",schemaPath:"#/properties/versions/properties/runtime/properties/version/pattern",keyword:"pattern",params:{pattern: "^(?!latest$).+$"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/runtime/version",schemaPath:"#/properties/versions/properties/runtime/properties/version/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/runtime",schemaPath:"#/properties/versions/properties/runtime/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.tools !== undefined && func0.call(data, "tools")){
+let data9 = data.tools;
+if(Array.isArray(data9)){
+if(data9.length > 128){
+const err38 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/versions/properties/tools/maxItems",keyword:"maxItems",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if((data10.toolContractDigest === undefined) || (!(func0.call(data10, "toolContractDigest")))){
+const err39 = {instancePath:instancePath+"/tools/" + i0,schemaPath:"#/properties/versions/properties/tools/items/required",keyword:"required",params:{missingProperty: "toolContractDigest"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if((data10.toolName === undefined) || (!(func0.call(data10, "toolName")))){
+const err40 = {instancePath:instancePath+"/tools/" + i0,schemaPath:"#/properties/versions/properties/tools/items/required",keyword:"required",params:{missingProperty: "toolName"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if((data10.toolVersion === undefined) || (!(func0.call(data10, "toolVersion")))){
+const err41 = {instancePath:instancePath+"/tools/" + i0,schemaPath:"#/properties/versions/properties/tools/items/required",keyword:"required",params:{missingProperty: "toolVersion"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+for(const key4 of Object.keys(data10)){
+if(!(((key4 === "toolName") || (key4 === "toolVersion")) || (key4 === "toolContractDigest"))){
+const err42 = {instancePath:instancePath+"/tools/" + i0,schemaPath:"#/properties/versions/properties/tools/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data10.toolName !== undefined && func0.call(data10, "toolName")){
+let data11 = data10.toolName;
+if(typeof data11 === "string"){
+if((data11.length > 128 && func55(data11) > 128)){
+const err43 = {instancePath:instancePath+"/tools/" + i0+"/toolName",schemaPath:"#/properties/versions/properties/tools/items/properties/toolName/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err44 = {instancePath:instancePath+"/tools/" + i0+"/toolName",schemaPath:"#/properties/versions/properties/tools/items/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(!pattern524.test(data11)){
+const err45 = {instancePath:instancePath+"/tools/" + i0+"/toolName",schemaPath:"#/properties/versions/properties/tools/items/properties/toolName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/tools/" + i0+"/toolName",schemaPath:"#/properties/versions/properties/tools/items/properties/toolName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data10.toolVersion !== undefined && func0.call(data10, "toolVersion")){
+let data12 = data10.toolVersion;
+if(typeof data12 === "string"){
+if((data12.length > 64 && func55(data12) > 64)){
+const err47 = {instancePath:instancePath+"/tools/" + i0+"/toolVersion",schemaPath:"#/properties/versions/properties/tools/items/properties/toolVersion/maxLength",keyword:"maxLength",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((data12.length < 2 && func55(data12) < 1)){
+const err48 = {instancePath:instancePath+"/tools/" + i0+"/toolVersion",schemaPath:"#/properties/versions/properties/tools/items/properties/toolVersion/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/tools/" + i0+"/toolVersion",schemaPath:"#/properties/versions/properties/tools/items/properties/toolVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data10.toolContractDigest !== undefined && func0.call(data10, "toolContractDigest")){
+let data13 = data10.toolContractDigest;
+if(typeof data13 === "string"){
+if(!pattern8.test(data13)){
+const err50 = {instancePath:instancePath+"/tools/" + i0+"/toolContractDigest",schemaPath:"#/properties/versions/properties/tools/items/properties/toolContractDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/tools/" + i0+"/toolContractDigest",schemaPath:"#/properties/versions/properties/tools/items/properties/toolContractDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/tools/" + i0,schemaPath:"#/properties/versions/properties/tools/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/versions/properties/tools/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/properties/versions/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+validate161.errors = vErrors;
+return errors === 0;
+}
+
+const schema94 = {"type":"object","properties":{"runId":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"taskDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"versionsDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"outcome":{"enum":["budget-exhausted","cancelled","failed","unverified-success","verified-success"],"type":"string"},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveryNeeded":{"type":"boolean"},"recovered":{"type":"boolean"},"latencyMs":{"type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","humanInterventions","latencyMs","outcome","recovered","recoveryNeeded","runId","safetyViolations","taskDigest","versionsDigest","wrongSideEffects"]};
+
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.costMicros === undefined) || (!(func0.call(data, "costMicros")))){
+const err0 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "costMicros"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.humanInterventions === undefined) || (!(func0.call(data, "humanInterventions")))){
+const err1 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "humanInterventions"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.latencyMs === undefined) || (!(func0.call(data, "latencyMs")))){
+const err2 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "latencyMs"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.outcome === undefined) || (!(func0.call(data, "outcome")))){
+const err3 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "outcome"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.recovered === undefined) || (!(func0.call(data, "recovered")))){
+const err4 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "recovered"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.recoveryNeeded === undefined) || (!(func0.call(data, "recoveryNeeded")))){
+const err5 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "recoveryNeeded"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.runId === undefined) || (!(func0.call(data, "runId")))){
+const err6 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "runId"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.safetyViolations === undefined) || (!(func0.call(data, "safetyViolations")))){
+const err7 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "safetyViolations"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.taskDigest === undefined) || (!(func0.call(data, "taskDigest")))){
+const err8 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "taskDigest"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.versionsDigest === undefined) || (!(func0.call(data, "versionsDigest")))){
+const err9 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "versionsDigest"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.wrongSideEffects === undefined) || (!(func0.call(data, "wrongSideEffects")))){
+const err10 = {instancePath,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: "wrongSideEffects"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema94.properties, key0))){
+const err11 = {instancePath,schemaPath:"#/properties/runs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.runId !== undefined && func0.call(data, "runId")){
+let data0 = data.runId;
+if(typeof data0 === "string"){
+if((data0.length > 128 && func55(data0) > 128)){
+const err12 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runs/items/properties/runId/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data0.length < 2 && func55(data0) < 1)){
+const err13 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runs/items/properties/runId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!pattern28.test(data0)){
+const err14 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runs/items/properties/runId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runs/items/properties/runId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.taskDigest !== undefined && func0.call(data, "taskDigest")){
+let data1 = data.taskDigest;
+if(typeof data1 === "string"){
+if(!pattern8.test(data1)){
+const err16 = {instancePath:instancePath+"/taskDigest",schemaPath:"#/properties/runs/items/properties/taskDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/taskDigest",schemaPath:"#/properties/runs/items/properties/taskDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.versionsDigest !== undefined && func0.call(data, "versionsDigest")){
+let data2 = data.versionsDigest;
+if(typeof data2 === "string"){
+if(!pattern8.test(data2)){
+const err18 = {instancePath:instancePath+"/versionsDigest",schemaPath:"#/properties/runs/items/properties/versionsDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/versionsDigest",schemaPath:"#/properties/runs/items/properties/versionsDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.outcome !== undefined && func0.call(data, "outcome")){
+let data3 = data.outcome;
+if(typeof data3 !== "string"){
+const err20 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/runs/items/properties/outcome/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!(((((data3 === "budget-exhausted") || (data3 === "cancelled")) || (data3 === "failed")) || (data3 === "unverified-success")) || (data3 === "verified-success"))){
+const err21 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/runs/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema94.properties.outcome.enum}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.safetyViolations !== undefined && func0.call(data, "safetyViolations")){
+let data4 = data.safetyViolations;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err22 = {instancePath:instancePath+"/safetyViolations",schemaPath:"#/properties/runs/items/properties/safetyViolations/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 9007199254740991 || isNaN(data4)){
+const err23 = {instancePath:instancePath+"/safetyViolations",schemaPath:"#/properties/runs/items/properties/safetyViolations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err24 = {instancePath:instancePath+"/safetyViolations",schemaPath:"#/properties/runs/items/properties/safetyViolations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data.wrongSideEffects !== undefined && func0.call(data, "wrongSideEffects")){
+let data5 = data.wrongSideEffects;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err25 = {instancePath:instancePath+"/wrongSideEffects",schemaPath:"#/properties/runs/items/properties/wrongSideEffects/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 9007199254740991 || isNaN(data5)){
+const err26 = {instancePath:instancePath+"/wrongSideEffects",schemaPath:"#/properties/runs/items/properties/wrongSideEffects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err27 = {instancePath:instancePath+"/wrongSideEffects",schemaPath:"#/properties/runs/items/properties/wrongSideEffects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.humanInterventions !== undefined && func0.call(data, "humanInterventions")){
+let data6 = data.humanInterventions;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err28 = {instancePath:instancePath+"/humanInterventions",schemaPath:"#/properties/runs/items/properties/humanInterventions/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 9007199254740991 || isNaN(data6)){
+const err29 = {instancePath:instancePath+"/humanInterventions",schemaPath:"#/properties/runs/items/properties/humanInterventions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err30 = {instancePath:instancePath+"/humanInterventions",schemaPath:"#/properties/runs/items/properties/humanInterventions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.recoveryNeeded !== undefined && func0.call(data, "recoveryNeeded")){
+if(typeof data.recoveryNeeded !== "boolean"){
+const err31 = {instancePath:instancePath+"/recoveryNeeded",schemaPath:"#/properties/runs/items/properties/recoveryNeeded/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.recovered !== undefined && func0.call(data, "recovered")){
+if(typeof data.recovered !== "boolean"){
+const err32 = {instancePath:instancePath+"/recovered",schemaPath:"#/properties/runs/items/properties/recovered/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.latencyMs !== undefined && func0.call(data, "latencyMs")){
+let data9 = data.latencyMs;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err33 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/runs/items/properties/latencyMs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 9007199254740991 || isNaN(data9)){
+const err34 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/runs/items/properties/latencyMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data9 < 0 || isNaN(data9)){
+const err35 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/runs/items/properties/latencyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+if(data.costMicros !== undefined && func0.call(data, "costMicros")){
+let data10 = data.costMicros;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err36 = {instancePath:instancePath+"/costMicros",schemaPath:"#/properties/runs/items/properties/costMicros/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 9007199254740991 || isNaN(data10)){
+const err37 = {instancePath:instancePath+"/costMicros",schemaPath:"#/properties/runs/items/properties/costMicros/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data10 < 0 || isNaN(data10)){
+const err38 = {instancePath:instancePath+"/costMicros",schemaPath:"#/properties/runs/items/properties/costMicros/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err39 = {instancePath,schemaPath:"#/properties/runs/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+validate163.errors = vErrors;
+return errors === 0;
+}
+
+const schema95 = {"type":"object","properties":{"runs":{"type":"integer","minimum":1,"maximum":9007199254740991},"verifiedSuccesses":{"type":"integer","minimum":0,"maximum":9007199254740991},"verifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveriesNeeded":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveries":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"latencyP50Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"latencyP95Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"costPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costPerSuccessMicros","humanInterventions","latencyP50Ms","latencyP95Ms","recoveries","recoveriesNeeded","recoverySuccessRatePpm","runs","safetyViolations","totalCostMicros","verifiedSuccessRatePpm","verifiedSuccesses","wrongSideEffects"]};
+
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.costPerSuccessMicros === undefined) || (!(func0.call(data, "costPerSuccessMicros")))){
+const err0 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "costPerSuccessMicros"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.humanInterventions === undefined) || (!(func0.call(data, "humanInterventions")))){
+const err1 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "humanInterventions"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.latencyP50Ms === undefined) || (!(func0.call(data, "latencyP50Ms")))){
+const err2 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "latencyP50Ms"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.latencyP95Ms === undefined) || (!(func0.call(data, "latencyP95Ms")))){
+const err3 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "latencyP95Ms"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.recoveries === undefined) || (!(func0.call(data, "recoveries")))){
+const err4 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "recoveries"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.recoveriesNeeded === undefined) || (!(func0.call(data, "recoveriesNeeded")))){
+const err5 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "recoveriesNeeded"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.recoverySuccessRatePpm === undefined) || (!(func0.call(data, "recoverySuccessRatePpm")))){
+const err6 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "recoverySuccessRatePpm"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.runs === undefined) || (!(func0.call(data, "runs")))){
+const err7 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "runs"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.safetyViolations === undefined) || (!(func0.call(data, "safetyViolations")))){
+const err8 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "safetyViolations"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.totalCostMicros === undefined) || (!(func0.call(data, "totalCostMicros")))){
+const err9 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "totalCostMicros"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.verifiedSuccessRatePpm === undefined) || (!(func0.call(data, "verifiedSuccessRatePpm")))){
+const err10 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "verifiedSuccessRatePpm"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.verifiedSuccesses === undefined) || (!(func0.call(data, "verifiedSuccesses")))){
+const err11 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "verifiedSuccesses"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data.wrongSideEffects === undefined) || (!(func0.call(data, "wrongSideEffects")))){
+const err12 = {instancePath,schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "wrongSideEffects"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema95.properties, key0))){
+const err13 = {instancePath,schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.runs !== undefined && func0.call(data, "runs")){
+let data0 = data.runs;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err14 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/summary/properties/runs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9007199254740991 || isNaN(data0)){
+const err15 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/summary/properties/runs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err16 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/summary/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.verifiedSuccesses !== undefined && func0.call(data, "verifiedSuccesses")){
+let data1 = data.verifiedSuccesses;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err17 = {instancePath:instancePath+"/verifiedSuccesses",schemaPath:"#/properties/summary/properties/verifiedSuccesses/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 9007199254740991 || isNaN(data1)){
+const err18 = {instancePath:instancePath+"/verifiedSuccesses",schemaPath:"#/properties/summary/properties/verifiedSuccesses/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err19 = {instancePath:instancePath+"/verifiedSuccesses",schemaPath:"#/properties/summary/properties/verifiedSuccesses/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.verifiedSuccessRatePpm !== undefined && func0.call(data, "verifiedSuccessRatePpm")){
+let data2 = data.verifiedSuccessRatePpm;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err20 = {instancePath:instancePath+"/verifiedSuccessRatePpm",schemaPath:"#/properties/summary/properties/verifiedSuccessRatePpm/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 1000000 || isNaN(data2)){
+const err21 = {instancePath:instancePath+"/verifiedSuccessRatePpm",schemaPath:"#/properties/summary/properties/verifiedSuccessRatePpm/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data2 < 0 || isNaN(data2)){
+const err22 = {instancePath:instancePath+"/verifiedSuccessRatePpm",schemaPath:"#/properties/summary/properties/verifiedSuccessRatePpm/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data.safetyViolations !== undefined && func0.call(data, "safetyViolations")){
+let data3 = data.safetyViolations;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err23 = {instancePath:instancePath+"/safetyViolations",schemaPath:"#/properties/summary/properties/safetyViolations/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 9007199254740991 || isNaN(data3)){
+const err24 = {instancePath:instancePath+"/safetyViolations",schemaPath:"#/properties/summary/properties/safetyViolations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data3 < 0 || isNaN(data3)){
+const err25 = {instancePath:instancePath+"/safetyViolations",schemaPath:"#/properties/summary/properties/safetyViolations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.wrongSideEffects !== undefined && func0.call(data, "wrongSideEffects")){
+let data4 = data.wrongSideEffects;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err26 = {instancePath:instancePath+"/wrongSideEffects",schemaPath:"#/properties/summary/properties/wrongSideEffects/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 9007199254740991 || isNaN(data4)){
+const err27 = {instancePath:instancePath+"/wrongSideEffects",schemaPath:"#/properties/summary/properties/wrongSideEffects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err28 = {instancePath:instancePath+"/wrongSideEffects",schemaPath:"#/properties/summary/properties/wrongSideEffects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data.humanInterventions !== undefined && func0.call(data, "humanInterventions")){
+let data5 = data.humanInterventions;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err29 = {instancePath:instancePath+"/humanInterventions",schemaPath:"#/properties/summary/properties/humanInterventions/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 9007199254740991 || isNaN(data5)){
+const err30 = {instancePath:instancePath+"/humanInterventions",schemaPath:"#/properties/summary/properties/humanInterventions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err31 = {instancePath:instancePath+"/humanInterventions",schemaPath:"#/properties/summary/properties/humanInterventions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data.recoveriesNeeded !== undefined && func0.call(data, "recoveriesNeeded")){
+let data6 = data.recoveriesNeeded;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err32 = {instancePath:instancePath+"/recoveriesNeeded",schemaPath:"#/properties/summary/properties/recoveriesNeeded/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 9007199254740991 || isNaN(data6)){
+const err33 = {instancePath:instancePath+"/recoveriesNeeded",schemaPath:"#/properties/summary/properties/recoveriesNeeded/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err34 = {instancePath:instancePath+"/recoveriesNeeded",schemaPath:"#/properties/summary/properties/recoveriesNeeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data.recoveries !== undefined && func0.call(data, "recoveries")){
+let data7 = data.recoveries;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err35 = {instancePath:instancePath+"/recoveries",schemaPath:"#/properties/summary/properties/recoveries/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 9007199254740991 || isNaN(data7)){
+const err36 = {instancePath:instancePath+"/recoveries",schemaPath:"#/properties/summary/properties/recoveries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data7 < 0 || isNaN(data7)){
+const err37 = {instancePath:instancePath+"/recoveries",schemaPath:"#/properties/summary/properties/recoveries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+if(data.recoverySuccessRatePpm !== undefined && func0.call(data, "recoverySuccessRatePpm")){
+let data8 = data.recoverySuccessRatePpm;
+if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
+const err38 = {instancePath:instancePath+"/recoverySuccessRatePpm",schemaPath:"#/properties/summary/properties/recoverySuccessRatePpm/type",keyword:"type",params:{type: schema95.properties.recoverySuccessRatePpm.type}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 1000000 || isNaN(data8)){
+const err39 = {instancePath:instancePath+"/recoverySuccessRatePpm",schemaPath:"#/properties/summary/properties/recoverySuccessRatePpm/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err40 = {instancePath:instancePath+"/recoverySuccessRatePpm",schemaPath:"#/properties/summary/properties/recoverySuccessRatePpm/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+if(data.latencyP50Ms !== undefined && func0.call(data, "latencyP50Ms")){
+let data9 = data.latencyP50Ms;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err41 = {instancePath:instancePath+"/latencyP50Ms",schemaPath:"#/properties/summary/properties/latencyP50Ms/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 9007199254740991 || isNaN(data9)){
+const err42 = {instancePath:instancePath+"/latencyP50Ms",schemaPath:"#/properties/summary/properties/latencyP50Ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data9 < 0 || isNaN(data9)){
+const err43 = {instancePath:instancePath+"/latencyP50Ms",schemaPath:"#/properties/summary/properties/latencyP50Ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+if(data.latencyP95Ms !== undefined && func0.call(data, "latencyP95Ms")){
+let data10 = data.latencyP95Ms;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err44 = {instancePath:instancePath+"/latencyP95Ms",schemaPath:"#/properties/summary/properties/latencyP95Ms/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 9007199254740991 || isNaN(data10)){
+const err45 = {instancePath:instancePath+"/latencyP95Ms",schemaPath:"#/properties/summary/properties/latencyP95Ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data10 < 0 || isNaN(data10)){
+const err46 = {instancePath:instancePath+"/latencyP95Ms",schemaPath:"#/properties/summary/properties/latencyP95Ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+if(data.totalCostMicros !== undefined && func0.call(data, "totalCostMicros")){
+let data11 = data.totalCostMicros;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err47 = {instancePath:instancePath+"/totalCostMicros",schemaPath:"#/properties/summary/properties/totalCostMicros/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err48 = {instancePath:instancePath+"/totalCostMicros",schemaPath:"#/properties/summary/properties/totalCostMicros/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data11 < 0 || isNaN(data11)){
+const err49 = {instancePath:instancePath+"/totalCostMicros",schemaPath:"#/properties/summary/properties/totalCostMicros/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+if(data.costPerSuccessMicros !== undefined && func0.call(data, "costPerSuccessMicros")){
+let data12 = data.costPerSuccessMicros;
+if((!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))) && (data12 !== null)){
+const err50 = {instancePath:instancePath+"/costPerSuccessMicros",schemaPath:"#/properties/summary/properties/costPerSuccessMicros/type",keyword:"type",params:{type: schema95.properties.costPerSuccessMicros.type}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 9007199254740991 || isNaN(data12)){
+const err51 = {instancePath:instancePath+"/costPerSuccessMicros",schemaPath:"#/properties/summary/properties/costPerSuccessMicros/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data12 < 0 || isNaN(data12)){
+const err52 = {instancePath:instancePath+"/costPerSuccessMicros",schemaPath:"#/properties/summary/properties/costPerSuccessMicros/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err53 = {instancePath,schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+validate165.errors = vErrors;
+return errors === 0;
+}
+
+const schema96 = {"type":"object","properties":{"minVerifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"maxSafetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxWrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxHumanInterventions":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"minRecoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"maxLatencyP95Ms":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"maxCostPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["maxCostPerSuccessMicros","maxHumanInterventions","maxLatencyP95Ms","maxSafetyViolations","maxWrongSideEffects","minRecoverySuccessRatePpm","minVerifiedSuccessRatePpm"]};
+
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.maxCostPerSuccessMicros === undefined) || (!(func0.call(data, "maxCostPerSuccessMicros")))){
+const err0 = {instancePath,schemaPath:"#/properties/acceptance/required",keyword:"required",params:{missingProperty: "maxCostPerSuccessMicros"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.maxHumanInterventions === undefined) || (!(func0.call(data, "maxHumanInterventions")))){
+const err1 = {instancePath,schemaPath:"#/properties/acceptance/required",keyword:"required",params:{missingProperty: "maxHumanInterventions"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.maxLatencyP95Ms === undefined) || (!(func0.call(data, "maxLatencyP95Ms")))){
+const err2 = {instancePath,schemaPath:"#/properties/acceptance/required",keyword:"required",params:{missingProperty: "maxLatencyP95Ms"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.maxSafetyViolations === undefined) || (!(func0.call(data, "maxSafetyViolations")))){
+const err3 = {instancePath,schemaPath:"#/properties/acceptance/required",keyword:"required",params:{missingProperty: "maxSafetyViolations"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.maxWrongSideEffects === undefined) || (!(func0.call(data, "maxWrongSideEffects")))){
+const err4 = {instancePath,schemaPath:"#/properties/acceptance/required",keyword:"required",params:{missingProperty: "maxWrongSideEffects"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.minRecoverySuccessRatePpm === undefined) || (!(func0.call(data, "minRecoverySuccessRatePpm")))){
+const err5 = {instancePath,schemaPath:"#/properties/acceptance/required",keyword:"required",params:{missingProperty: "minRecoverySuccessRatePpm"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.minVerifiedSuccessRatePpm === undefined) || (!(func0.call(data, "minVerifiedSuccessRatePpm")))){
+const err6 = {instancePath,schemaPath:"#/properties/acceptance/required",keyword:"required",params:{missingProperty: "minVerifiedSuccessRatePpm"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((((key0 === "minVerifiedSuccessRatePpm") || (key0 === "maxSafetyViolations")) || (key0 === "maxWrongSideEffects")) || (key0 === "maxHumanInterventions")) || (key0 === "minRecoverySuccessRatePpm")) || (key0 === "maxLatencyP95Ms")) || (key0 === "maxCostPerSuccessMicros"))){
+const err7 = {instancePath,schemaPath:"#/properties/acceptance/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.minVerifiedSuccessRatePpm !== undefined && func0.call(data, "minVerifiedSuccessRatePpm")){
+let data0 = data.minVerifiedSuccessRatePpm;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err8 = {instancePath:instancePath+"/minVerifiedSuccessRatePpm",schemaPath:"#/properties/acceptance/properties/minVerifiedSuccessRatePpm/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 1000000 || isNaN(data0)){
+const err9 = {instancePath:instancePath+"/minVerifiedSuccessRatePpm",schemaPath:"#/properties/acceptance/properties/minVerifiedSuccessRatePpm/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data0 < 0 || isNaN(data0)){
+const err10 = {instancePath:instancePath+"/minVerifiedSuccessRatePpm",schemaPath:"#/properties/acceptance/properties/minVerifiedSuccessRatePpm/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.maxSafetyViolations !== undefined && func0.call(data, "maxSafetyViolations")){
+let data1 = data.maxSafetyViolations;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err11 = {instancePath:instancePath+"/maxSafetyViolations",schemaPath:"#/properties/acceptance/properties/maxSafetyViolations/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 9007199254740991 || isNaN(data1)){
+const err12 = {instancePath:instancePath+"/maxSafetyViolations",schemaPath:"#/properties/acceptance/properties/maxSafetyViolations/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err13 = {instancePath:instancePath+"/maxSafetyViolations",schemaPath:"#/properties/acceptance/properties/maxSafetyViolations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.maxWrongSideEffects !== undefined && func0.call(data, "maxWrongSideEffects")){
+let data2 = data.maxWrongSideEffects;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err14 = {instancePath:instancePath+"/maxWrongSideEffects",schemaPath:"#/properties/acceptance/properties/maxWrongSideEffects/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 9007199254740991 || isNaN(data2)){
+const err15 = {instancePath:instancePath+"/maxWrongSideEffects",schemaPath:"#/properties/acceptance/properties/maxWrongSideEffects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data2 < 0 || isNaN(data2)){
+const err16 = {instancePath:instancePath+"/maxWrongSideEffects",schemaPath:"#/properties/acceptance/properties/maxWrongSideEffects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.maxHumanInterventions !== undefined && func0.call(data, "maxHumanInterventions")){
+let data3 = data.maxHumanInterventions;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err17 = {instancePath:instancePath+"/maxHumanInterventions",schemaPath:"#/properties/acceptance/properties/maxHumanInterventions/type",keyword:"type",params:{type: schema96.properties.maxHumanInterventions.type}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 9007199254740991 || isNaN(data3)){
+const err18 = {instancePath:instancePath+"/maxHumanInterventions",schemaPath:"#/properties/acceptance/properties/maxHumanInterventions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data3 < 0 || isNaN(data3)){
+const err19 = {instancePath:instancePath+"/maxHumanInterventions",schemaPath:"#/properties/acceptance/properties/maxHumanInterventions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.minRecoverySuccessRatePpm !== undefined && func0.call(data, "minRecoverySuccessRatePpm")){
+let data4 = data.minRecoverySuccessRatePpm;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err20 = {instancePath:instancePath+"/minRecoverySuccessRatePpm",schemaPath:"#/properties/acceptance/properties/minRecoverySuccessRatePpm/type",keyword:"type",params:{type: schema96.properties.minRecoverySuccessRatePpm.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 1000000 || isNaN(data4)){
+const err21 = {instancePath:instancePath+"/minRecoverySuccessRatePpm",schemaPath:"#/properties/acceptance/properties/minRecoverySuccessRatePpm/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err22 = {instancePath:instancePath+"/minRecoverySuccessRatePpm",schemaPath:"#/properties/acceptance/properties/minRecoverySuccessRatePpm/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data.maxLatencyP95Ms !== undefined && func0.call(data, "maxLatencyP95Ms")){
+let data5 = data.maxLatencyP95Ms;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+const err23 = {instancePath:instancePath+"/maxLatencyP95Ms",schemaPath:"#/properties/acceptance/properties/maxLatencyP95Ms/type",keyword:"type",params:{type: schema96.properties.maxLatencyP95Ms.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 9007199254740991 || isNaN(data5)){
+const err24 = {instancePath:instancePath+"/maxLatencyP95Ms",schemaPath:"#/properties/acceptance/properties/maxLatencyP95Ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err25 = {instancePath:instancePath+"/maxLatencyP95Ms",schemaPath:"#/properties/acceptance/properties/maxLatencyP95Ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.maxCostPerSuccessMicros !== undefined && func0.call(data, "maxCostPerSuccessMicros")){
+let data6 = data.maxCostPerSuccessMicros;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err26 = {instancePath:instancePath+"/maxCostPerSuccessMicros",schemaPath:"#/properties/acceptance/properties/maxCostPerSuccessMicros/type",keyword:"type",params:{type: schema96.properties.maxCostPerSuccessMicros.type}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 9007199254740991 || isNaN(data6)){
+const err27 = {instancePath:instancePath+"/maxCostPerSuccessMicros",schemaPath:"#/properties/acceptance/properties/maxCostPerSuccessMicros/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err28 = {instancePath:instancePath+"/maxCostPerSuccessMicros",schemaPath:"#/properties/acceptance/properties/maxCostPerSuccessMicros/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/properties/acceptance/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate167.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/EvaluationReportV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.acceptance === undefined) || (!(func0.call(data, "acceptance")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "acceptance"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.currency === undefined) || (!(func0.call(data, "currency")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "currency"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.evaluatedAt === undefined) || (!(func0.call(data, "evaluatedAt")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evaluatedAt"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.reportDigest === undefined) || (!(func0.call(data, "reportDigest")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reportDigest"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.reportId === undefined) || (!(func0.call(data, "reportId")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reportId"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.runs === undefined) || (!(func0.call(data, "runs")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runs"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.runsPerTask === undefined) || (!(func0.call(data, "runsPerTask")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runsPerTask"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.taskSet === undefined) || (!(func0.call(data, "taskSet")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskSet"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.verdict === undefined) || (!(func0.call(data, "verdict")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "verdict"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data.versions === undefined) || (!(func0.call(data, "versions")))){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "versions"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema92.properties, key0))){
+const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err14 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if("EvaluationReportV1" !== data0){
+const err15 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "EvaluationReportV1"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.reportId !== undefined && func0.call(data, "reportId")){
+let data1 = data.reportId;
+if(typeof data1 === "string"){
+if(!pattern537.test(data1)){
+const err16 = {instancePath:instancePath+"/reportId",schemaPath:"#/properties/reportId/pattern",keyword:"pattern",params:{pattern: "^evl-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/reportId",schemaPath:"#/properties/reportId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err18 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err19 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err20 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err21 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err22 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err24 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err25 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.taskSet !== undefined && func0.call(data, "taskSet")){
+let data5 = data.taskSet;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if((data5.name === undefined) || (!(func0.call(data5, "name")))){
+const err28 = {instancePath:instancePath+"/taskSet",schemaPath:"#/properties/taskSet/required",keyword:"required",params:{missingProperty: "name"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((data5.taskDigests === undefined) || (!(func0.call(data5, "taskDigests")))){
+const err29 = {instancePath:instancePath+"/taskSet",schemaPath:"#/properties/taskSet/required",keyword:"required",params:{missingProperty: "taskDigests"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data5.taskSetDigest === undefined) || (!(func0.call(data5, "taskSetDigest")))){
+const err30 = {instancePath:instancePath+"/taskSet",schemaPath:"#/properties/taskSet/required",keyword:"required",params:{missingProperty: "taskSetDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+for(const key2 of Object.keys(data5)){
+if(!(((key2 === "name") || (key2 === "taskDigests")) || (key2 === "taskSetDigest"))){
+const err31 = {instancePath:instancePath+"/taskSet",schemaPath:"#/properties/taskSet/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data5.name !== undefined && func0.call(data5, "name")){
+let data6 = data5.name;
+if(typeof data6 === "string"){
+if((data6.length > 128 && func55(data6) > 128)){
+const err32 = {instancePath:instancePath+"/taskSet/name",schemaPath:"#/properties/taskSet/properties/name/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err33 = {instancePath:instancePath+"/taskSet/name",schemaPath:"#/properties/taskSet/properties/name/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/taskSet/name",schemaPath:"#/properties/taskSet/properties/name/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data5.taskDigests !== undefined && func0.call(data5, "taskDigests")){
+let data7 = data5.taskDigests;
+if(Array.isArray(data7)){
+if(data7.length > 500){
+const err35 = {instancePath:instancePath+"/taskSet/taskDigests",schemaPath:"#/properties/taskSet/properties/taskDigests/maxItems",keyword:"maxItems",params:{limit: 500}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data7.length < 1){
+const err36 = {instancePath:instancePath+"/taskSet/taskDigests",schemaPath:"#/properties/taskSet/properties/taskDigests/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(!pattern8.test(data8)){
+const err37 = {instancePath:instancePath+"/taskSet/taskDigests/" + i0,schemaPath:"#/properties/taskSet/properties/taskDigests/items/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/taskSet/taskDigests/" + i0,schemaPath:"#/properties/taskSet/properties/taskDigests/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+let i1 = data7.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data7[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err39 = {instancePath:instancePath+"/taskSet/taskDigests",schemaPath:"#/properties/taskSet/properties/taskDigests/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/taskSet/taskDigests",schemaPath:"#/properties/taskSet/properties/taskDigests/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data5.taskSetDigest !== undefined && func0.call(data5, "taskSetDigest")){
+let data9 = data5.taskSetDigest;
+if(typeof data9 === "string"){
+if(!pattern8.test(data9)){
+const err41 = {instancePath:instancePath+"/taskSet/taskSetDigest",schemaPath:"#/properties/taskSet/properties/taskSetDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/taskSet/taskSetDigest",schemaPath:"#/properties/taskSet/properties/taskSetDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/taskSet",schemaPath:"#/properties/taskSet/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.versions !== undefined && func0.call(data, "versions")){
+if(!(validate161(data.versions, {instancePath:instancePath+"/versions",parentData:data,parentDataProperty:"versions",rootData}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+errors = vErrors.length;
+}
+}
+if(data.runsPerTask !== undefined && func0.call(data, "runsPerTask")){
+let data11 = data.runsPerTask;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err44 = {instancePath:instancePath+"/runsPerTask",schemaPath:"#/properties/runsPerTask/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err45 = {instancePath:instancePath+"/runsPerTask",schemaPath:"#/properties/runsPerTask/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data11 < 1 || isNaN(data11)){
+const err46 = {instancePath:instancePath+"/runsPerTask",schemaPath:"#/properties/runsPerTask/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+if(data.currency !== undefined && func0.call(data, "currency")){
+let data12 = data.currency;
+if(typeof data12 === "string"){
+if(!pattern526.test(data12)){
+const err47 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.runs !== undefined && func0.call(data, "runs")){
+let data13 = data.runs;
+if(Array.isArray(data13)){
+if(data13.length > 10000){
+const err49 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/maxItems",keyword:"maxItems",params:{limit: 10000}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data13.length < 1){
+const err50 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+const len1 = data13.length;
+for(let i2=0; i2<len1; i2++){
+if(!(validate163(data13[i2], {instancePath:instancePath+"/runs/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+if(!(validate165(data.summary, {instancePath:instancePath+"/summary",parentData:data,parentDataProperty:"summary",rootData}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+errors = vErrors.length;
+}
+}
+if(data.acceptance !== undefined && func0.call(data, "acceptance")){
+if(!(validate167(data.acceptance, {instancePath:instancePath+"/acceptance",parentData:data,parentDataProperty:"acceptance",rootData}))){
+vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+errors = vErrors.length;
+}
+}
+if(data.verdict !== undefined && func0.call(data, "verdict")){
+let data17 = data.verdict;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if((data17.failedThresholds === undefined) || (!(func0.call(data17, "failedThresholds")))){
+const err52 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/required",keyword:"required",params:{missingProperty: "failedThresholds"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if((data17.result === undefined) || (!(func0.call(data17, "result")))){
+const err53 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/required",keyword:"required",params:{missingProperty: "result"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+for(const key3 of Object.keys(data17)){
+if(!((key3 === "result") || (key3 === "failedThresholds"))){
+const err54 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data17.result !== undefined && func0.call(data17, "result")){
+let data18 = data17.result;
+if(typeof data18 !== "string"){
+const err55 = {instancePath:instancePath+"/verdict/result",schemaPath:"#/properties/verdict/properties/result/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(!((data18 === "accepted") || (data18 === "rejected"))){
+const err56 = {instancePath:instancePath+"/verdict/result",schemaPath:"#/properties/verdict/properties/result/enum",keyword:"enum",params:{allowedValues: schema92.properties.verdict.properties.result.enum}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data17.failedThresholds !== undefined && func0.call(data17, "failedThresholds")){
+let data19 = data17.failedThresholds;
+if(Array.isArray(data19)){
+if(data19.length > 7){
+const err57 = {instancePath:instancePath+"/verdict/failedThresholds",schemaPath:"#/properties/verdict/properties/failedThresholds/maxItems",keyword:"maxItems",params:{limit: 7}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+const len2 = data19.length;
+for(let i3=0; i3<len2; i3++){
+let data20 = data19[i3];
+if(typeof data20 !== "string"){
+const err58 = {instancePath:instancePath+"/verdict/failedThresholds/" + i3,schemaPath:"#/properties/verdict/properties/failedThresholds/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(!(((((((data20 === "maxCostPerSuccessMicros") || (data20 === "maxHumanInterventions")) || (data20 === "maxLatencyP95Ms")) || (data20 === "maxSafetyViolations")) || (data20 === "maxWrongSideEffects")) || (data20 === "minRecoverySuccessRatePpm")) || (data20 === "minVerifiedSuccessRatePpm"))){
+const err59 = {instancePath:instancePath+"/verdict/failedThresholds/" + i3,schemaPath:"#/properties/verdict/properties/failedThresholds/items/enum",keyword:"enum",params:{allowedValues: schema92.properties.verdict.properties.failedThresholds.items.enum}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+let i4 = data19.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data19[i4];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err60 = {instancePath:instancePath+"/verdict/failedThresholds",schemaPath:"#/properties/verdict/properties/failedThresholds/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+break;
+}
+indices1[item1] = i4;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/verdict/failedThresholds",schemaPath:"#/properties/verdict/properties/failedThresholds/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.evaluatedAt !== undefined && func0.call(data, "evaluatedAt")){
+let data21 = data.evaluatedAt;
+if(typeof data21 === "string"){
+if(!pattern2.test(data21)){
+const err63 = {instancePath:instancePath+"/evaluatedAt",schemaPath:"#/properties/evaluatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!(formats0.validate(data21))){
+const err64 = {instancePath:instancePath+"/evaluatedAt",schemaPath:"#/properties/evaluatedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/evaluatedAt",schemaPath:"#/properties/evaluatedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data.reportDigest !== undefined && func0.call(data, "reportDigest")){
+let data22 = data.reportDigest;
+if(typeof data22 === "string"){
+if(!pattern8.test(data22)){
+const err66 = {instancePath:instancePath+"/reportDigest",schemaPath:"#/properties/reportDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/reportDigest",schemaPath:"#/properties/reportDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+validate160.errors = vErrors;
+return errors === 0;
+}
+
+export const EvidenceMatrixV1 = validate169;
+const schema97 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"EvidenceMatrixV1"},"matrixId":{"pattern":"^evmx-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"generatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"claims":{"minItems":1,"maxItems":128,"type":"array","items":{"type":"object","properties":{"claimId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"claim":{"minLength":1,"maxLength":1000,"type":"string"},"claimClass":{"enum":["behaviour","design","structure"],"type":"string"},"behaviourChange":{"type":"boolean"},"field":{"anyOf":[{"enum":["agentCapabilityDomainMatrix","capabilitySurfaceEvidence","contextAcquisition","contextMemoryModel","contextReadReceipt","evidenceMatrix","humanInLoopBoundary","intentRouting","observabilityReplay","stateMachineHandoff","taskContinuityWriteContract","toolPermissionBoundary","turnLivenessContract"],"type":"string"},{"type":"null"}]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"document":{"anyOf":[{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]},{"type":"null"}]},"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","document","kind","locator"]}},"status":{"enum":["unverified","verified"],"type":"string"}},"additionalProperties":false,"required":["behaviourChange","claim","claimClass","claimId","evidence","field","status"]}},"matrixDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["claims","generatedAt","matrixDigest","matrixId","schemaVersion","subject"]};
+const pattern551 = patternMatcher("^evmx-[a-f0-9]{24}$");
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.claims === undefined) || (!(func0.call(data, "claims")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "claims"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.generatedAt === undefined) || (!(func0.call(data, "generatedAt")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generatedAt"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.matrixDigest === undefined) || (!(func0.call(data, "matrixDigest")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "matrixDigest"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.matrixId === undefined) || (!(func0.call(data, "matrixId")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "matrixId"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((((key0 === "schemaVersion") || (key0 === "matrixId")) || (key0 === "subject")) || (key0 === "generatedAt")) || (key0 === "claims")) || (key0 === "matrixDigest"))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err7 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if("EvidenceMatrixV1" !== data0){
+const err8 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "EvidenceMatrixV1"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.matrixId !== undefined && func0.call(data, "matrixId")){
+let data1 = data.matrixId;
+if(typeof data1 === "string"){
+if(!pattern551.test(data1)){
+const err9 = {instancePath:instancePath+"/matrixId",schemaPath:"#/properties/matrixId/pattern",keyword:"pattern",params:{pattern: "^evmx-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/matrixId",schemaPath:"#/properties/matrixId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err11 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err12 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err13 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err14 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err15 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err17 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err18 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.generatedAt !== undefined && func0.call(data, "generatedAt")){
+let data5 = data.generatedAt;
+if(typeof data5 === "string"){
+if(!pattern2.test(data5)){
+const err21 = {instancePath:instancePath+"/generatedAt",schemaPath:"#/properties/generatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(formats0.validate(data5))){
+const err22 = {instancePath:instancePath+"/generatedAt",schemaPath:"#/properties/generatedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/generatedAt",schemaPath:"#/properties/generatedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.claims !== undefined && func0.call(data, "claims")){
+let data6 = data.claims;
+if(Array.isArray(data6)){
+if(data6.length > 128){
+const err24 = {instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/maxItems",keyword:"maxItems",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data6.length < 1){
+const err25 = {instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if((data7.behaviourChange === undefined) || (!(func0.call(data7, "behaviourChange")))){
+const err26 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "behaviourChange"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((data7.claim === undefined) || (!(func0.call(data7, "claim")))){
+const err27 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "claim"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data7.claimClass === undefined) || (!(func0.call(data7, "claimClass")))){
+const err28 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "claimClass"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((data7.claimId === undefined) || (!(func0.call(data7, "claimId")))){
+const err29 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "claimId"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data7.evidence === undefined) || (!(func0.call(data7, "evidence")))){
+const err30 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data7.field === undefined) || (!(func0.call(data7, "field")))){
+const err31 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "field"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data7.status === undefined) || (!(func0.call(data7, "status")))){
+const err32 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+for(const key2 of Object.keys(data7)){
+if(!(((((((key2 === "claimId") || (key2 === "claim")) || (key2 === "claimClass")) || (key2 === "behaviourChange")) || (key2 === "field")) || (key2 === "evidence")) || (key2 === "status"))){
+const err33 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data7.claimId !== undefined && func0.call(data7, "claimId")){
+let data8 = data7.claimId;
+if(typeof data8 === "string"){
+if((data8.length > 128 && func55(data8) > 128)){
+const err34 = {instancePath:instancePath+"/claims/" + i0+"/claimId",schemaPath:"#/properties/claims/items/properties/claimId/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!pattern36.test(data8)){
+const err35 = {instancePath:instancePath+"/claims/" + i0+"/claimId",schemaPath:"#/properties/claims/items/properties/claimId/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/claims/" + i0+"/claimId",schemaPath:"#/properties/claims/items/properties/claimId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data7.claim !== undefined && func0.call(data7, "claim")){
+let data9 = data7.claim;
+if(typeof data9 === "string"){
+if((data9.length > 1000 && func55(data9) > 1000)){
+const err37 = {instancePath:instancePath+"/claims/" + i0+"/claim",schemaPath:"#/properties/claims/items/properties/claim/maxLength",keyword:"maxLength",params:{limit: 1000}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data9.length < 2 && func55(data9) < 1)){
+const err38 = {instancePath:instancePath+"/claims/" + i0+"/claim",schemaPath:"#/properties/claims/items/properties/claim/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/claims/" + i0+"/claim",schemaPath:"#/properties/claims/items/properties/claim/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data7.claimClass !== undefined && func0.call(data7, "claimClass")){
+let data10 = data7.claimClass;
+if(typeof data10 !== "string"){
+const err40 = {instancePath:instancePath+"/claims/" + i0+"/claimClass",schemaPath:"#/properties/claims/items/properties/claimClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!(((data10 === "behaviour") || (data10 === "design")) || (data10 === "structure"))){
+const err41 = {instancePath:instancePath+"/claims/" + i0+"/claimClass",schemaPath:"#/properties/claims/items/properties/claimClass/enum",keyword:"enum",params:{allowedValues: schema97.properties.claims.items.properties.claimClass.enum}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data7.behaviourChange !== undefined && func0.call(data7, "behaviourChange")){
+if(typeof data7.behaviourChange !== "boolean"){
+const err42 = {instancePath:instancePath+"/claims/" + i0+"/behaviourChange",schemaPath:"#/properties/claims/items/properties/behaviourChange/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data7.field !== undefined && func0.call(data7, "field")){
+let data12 = data7.field;
+const _errs29 = errors;
+let valid5 = false;
+const _errs30 = errors;
+if(typeof data12 !== "string"){
+const err43 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(!(((((((((((((data12 === "agentCapabilityDomainMatrix") || (data12 === "capabilitySurfaceEvidence")) || (data12 === "contextAcquisition")) || (data12 === "contextMemoryModel")) || (data12 === "contextReadReceipt")) || (data12 === "evidenceMatrix")) || (data12 === "humanInLoopBoundary")) || (data12 === "intentRouting")) || (data12 === "observabilityReplay")) || (data12 === "stateMachineHandoff")) || (data12 === "taskContinuityWriteContract")) || (data12 === "toolPermissionBoundary")) || (data12 === "turnLivenessContract"))){
+const err44 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema97.properties.claims.items.properties.field.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+var _valid0 = _errs30 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs32 = errors;
+if(data12 !== null){
+const err45 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+var _valid0 = _errs32 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err46 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data7.evidence !== undefined && func0.call(data7, "evidence")){
+let data13 = data7.evidence;
+if(Array.isArray(data13)){
+if(data13.length > 32){
+const err47 = {instancePath:instancePath+"/claims/" + i0+"/evidence",schemaPath:"#/properties/claims/items/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if((data14.digest === undefined) || (!(func0.call(data14, "digest")))){
+const err48 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((data14.document === undefined) || (!(func0.call(data14, "document")))){
+const err49 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "document"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if((data14.kind === undefined) || (!(func0.call(data14, "kind")))){
+const err50 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((data14.locator === undefined) || (!(func0.call(data14, "locator")))){
+const err51 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+for(const key3 of Object.keys(data14)){
+if(!((((key3 === "document") || (key3 === "kind")) || (key3 === "locator")) || (key3 === "digest"))){
+const err52 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data14.document !== undefined && func0.call(data14, "document")){
+let data15 = data14.document;
+const _errs40 = errors;
+let valid9 = false;
+const _errs41 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if((data15.contract === undefined) || (!(func0.call(data15, "contract")))){
+const err53 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if((data15.documentDigest === undefined) || (!(func0.call(data15, "documentDigest")))){
+const err54 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((data15.documentId === undefined) || (!(func0.call(data15, "documentId")))){
+const err55 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+for(const key4 of Object.keys(data15)){
+if(!(((key4 === "contract") || (key4 === "documentId")) || (key4 === "documentDigest"))){
+const err56 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data15.contract !== undefined && func0.call(data15, "contract")){
+let data16 = data15.contract;
+if(typeof data16 === "string"){
+if((data16.length > 128 && func55(data16) > 128)){
+const err57 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/contract",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(!pattern459.test(data16)){
+const err58 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/contract",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/contract",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data15.documentId !== undefined && func0.call(data15, "documentId")){
+let data17 = data15.documentId;
+if((data17 !== null) && (typeof data17 !== "string")){
+const err60 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentId",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentId/type",keyword:"type",params:{type: schema97.properties.claims.items.properties.evidence.items.properties.document.anyOf[0].properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(typeof data17 === "string"){
+if((data17.length > 256 && func55(data17) > 256)){
+const err61 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentId",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if((data17.length < 2 && func55(data17) < 1)){
+const err62 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentId",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+if(data15.documentDigest !== undefined && func0.call(data15, "documentDigest")){
+let data18 = data15.documentDigest;
+if(typeof data18 === "string"){
+if(!pattern8.test(data18)){
+const err63 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentDigest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentDigest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+var _valid1 = _errs41 === errors;
+valid9 = valid9 || _valid1;
+if(!valid9){
+const _errs50 = errors;
+if(data15 !== null){
+const err66 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+var _valid1 = _errs50 === errors;
+valid9 = valid9 || _valid1;
+}
+if(!valid9){
+const err67 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+else {
+errors = _errs40;
+if(vErrors !== null){
+if(_errs40){
+vErrors.length = _errs40;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data14.kind !== undefined && func0.call(data14, "kind")){
+let data19 = data14.kind;
+if(typeof data19 !== "string"){
+const err68 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/kind",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(!((((((data19 === "hook") || (data19 === "memory")) || (data19 === "replay")) || (data19 === "report")) || (data19 === "runtime")) || (data19 === "tests"))){
+const err69 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/kind",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema97.properties.claims.items.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data14.locator !== undefined && func0.call(data14, "locator")){
+let data20 = data14.locator;
+if(typeof data20 === "string"){
+if((data20.length > 1024 && func55(data20) > 1024)){
+const err70 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/locator",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if((data20.length < 2 && func55(data20) < 1)){
+const err71 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/locator",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/locator",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data14.digest !== undefined && func0.call(data14, "digest")){
+let data21 = data14.digest;
+if((data21 !== null) && (typeof data21 !== "string")){
+const err73 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/digest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema97.properties.claims.items.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(typeof data21 === "string"){
+if(!pattern8.test(data21)){
+const err74 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/digest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1,schemaPath:"#/properties/claims/items/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/claims/" + i0+"/evidence",schemaPath:"#/properties/claims/items/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data7.status !== undefined && func0.call(data7, "status")){
+let data22 = data7.status;
+if(typeof data22 !== "string"){
+const err77 = {instancePath:instancePath+"/claims/" + i0+"/status",schemaPath:"#/properties/claims/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(!((data22 === "unverified") || (data22 === "verified"))){
+const err78 = {instancePath:instancePath+"/claims/" + i0+"/status",schemaPath:"#/properties/claims/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema97.properties.claims.items.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/claims/" + i0,schemaPath:"#/properties/claims/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/claims",schemaPath:"#/properties/claims/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.matrixDigest !== undefined && func0.call(data, "matrixDigest")){
+let data23 = data.matrixDigest;
+if(typeof data23 === "string"){
+if(!pattern8.test(data23)){
+const err81 = {instancePath:instancePath+"/matrixDigest",schemaPath:"#/properties/matrixDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/matrixDigest",schemaPath:"#/properties/matrixDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+validate169.errors = vErrors;
+return errors === 0;
+}
+
+export const RepairRoleBoundaryV1 = validate170;
+const schema98 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"RepairRoleBoundaryV1"},"boundaryId":{"pattern":"^rrb-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"repairTaskId":{"minLength":1,"maxLength":256,"type":"string"},"recordedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"status":{"enum":["accepted","authorized","executed","proposed","rejected","verified"],"type":"string"},"roleAssignments":{"minItems":1,"maxItems":8,"type":"array","items":{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"party":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]}},"additionalProperties":false,"required":["party","role"]}},"authorizationEvidence":{"maxItems":8,"type":"array","items":{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"grantedBy":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]},"grantedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"evidence":{"minItems":1,"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["evidence","grantedAt","grantedBy","role"]}},"executionEvidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"independentReReview":{"anyOf":[{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"party":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]},"outcome":{"enum":["confirmed","rejected"],"type":"string"},"reviewedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"evidence":{"minItems":1,"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["evidence","outcome","party","reviewedAt","role"]},{"type":"null"}]},"risk":{"type":"object","properties":{"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"blastRadius":{"enum":["cross-system","module","repository","single-file"],"type":"string"},"dataSensitivity":{"enum":["internal","none","personal","secret"],"type":"string"},"riskClass":{"enum":["critical","high","low","medium"],"type":"string"}},"additionalProperties":false,"required":["blastRadius","dataSensitivity","riskClass","sideEffectLevel"]},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["authorizationEvidence","boundaryDigest","boundaryId","executionEvidence","independentReReview","recordedAt","repairTaskId","risk","roleAssignments","schemaVersion","status","subject"]};
+const pattern558 = patternMatcher("^rrb-[a-f0-9]{24}$");
+
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.authorizationEvidence === undefined) || (!(func0.call(data, "authorizationEvidence")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authorizationEvidence"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.boundaryDigest === undefined) || (!(func0.call(data, "boundaryDigest")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryDigest"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.boundaryId === undefined) || (!(func0.call(data, "boundaryId")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "boundaryId"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.executionEvidence === undefined) || (!(func0.call(data, "executionEvidence")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "executionEvidence"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.independentReReview === undefined) || (!(func0.call(data, "independentReReview")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "independentReReview"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.recordedAt === undefined) || (!(func0.call(data, "recordedAt")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "recordedAt"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.repairTaskId === undefined) || (!(func0.call(data, "repairTaskId")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "repairTaskId"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.risk === undefined) || (!(func0.call(data, "risk")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "risk"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.roleAssignments === undefined) || (!(func0.call(data, "roleAssignments")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "roleAssignments"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema98.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err13 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if("RepairRoleBoundaryV1" !== data0){
+const err14 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "RepairRoleBoundaryV1"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.boundaryId !== undefined && func0.call(data, "boundaryId")){
+let data1 = data.boundaryId;
+if(typeof data1 === "string"){
+if(!pattern558.test(data1)){
+const err15 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/pattern",keyword:"pattern",params:{pattern: "^rrb-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err17 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err18 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err19 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err20 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err21 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err23 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err24 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.repairTaskId !== undefined && func0.call(data, "repairTaskId")){
+let data5 = data.repairTaskId;
+if(typeof data5 === "string"){
+if((data5.length > 256 && func55(data5) > 256)){
+const err27 = {instancePath:instancePath+"/repairTaskId",schemaPath:"#/properties/repairTaskId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data5.length < 2 && func55(data5) < 1)){
+const err28 = {instancePath:instancePath+"/repairTaskId",schemaPath:"#/properties/repairTaskId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/repairTaskId",schemaPath:"#/properties/repairTaskId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.recordedAt !== undefined && func0.call(data, "recordedAt")){
+let data6 = data.recordedAt;
+if(typeof data6 === "string"){
+if(!pattern2.test(data6)){
+const err30 = {instancePath:instancePath+"/recordedAt",schemaPath:"#/properties/recordedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!(formats0.validate(data6))){
+const err31 = {instancePath:instancePath+"/recordedAt",schemaPath:"#/properties/recordedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/recordedAt",schemaPath:"#/properties/recordedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data7 = data.status;
+if(typeof data7 !== "string"){
+const err33 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!((((((data7 === "accepted") || (data7 === "authorized")) || (data7 === "executed")) || (data7 === "proposed")) || (data7 === "rejected")) || (data7 === "verified"))){
+const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.roleAssignments !== undefined && func0.call(data, "roleAssignments")){
+let data8 = data.roleAssignments;
+if(Array.isArray(data8)){
+if(data8.length > 8){
+const err35 = {instancePath:instancePath+"/roleAssignments",schemaPath:"#/properties/roleAssignments/maxItems",keyword:"maxItems",params:{limit: 8}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data8.length < 1){
+const err36 = {instancePath:instancePath+"/roleAssignments",schemaPath:"#/properties/roleAssignments/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.party === undefined) || (!(func0.call(data9, "party")))){
+const err37 = {instancePath:instancePath+"/roleAssignments/" + i0,schemaPath:"#/properties/roleAssignments/items/required",keyword:"required",params:{missingProperty: "party"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data9.role === undefined) || (!(func0.call(data9, "role")))){
+const err38 = {instancePath:instancePath+"/roleAssignments/" + i0,schemaPath:"#/properties/roleAssignments/items/required",keyword:"required",params:{missingProperty: "role"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!((key2 === "role") || (key2 === "party"))){
+const err39 = {instancePath:instancePath+"/roleAssignments/" + i0,schemaPath:"#/properties/roleAssignments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data9.role !== undefined && func0.call(data9, "role")){
+let data10 = data9.role;
+if(typeof data10 !== "string"){
+const err40 = {instancePath:instancePath+"/roleAssignments/" + i0+"/role",schemaPath:"#/properties/roleAssignments/items/properties/role/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!((((data10 === "accepter") || (data10 === "decider")) || (data10 === "executor")) || (data10 === "verifier"))){
+const err41 = {instancePath:instancePath+"/roleAssignments/" + i0+"/role",schemaPath:"#/properties/roleAssignments/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema98.properties.roleAssignments.items.properties.role.enum}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data9.party !== undefined && func0.call(data9, "party")){
+let data11 = data9.party;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if((data11.id === undefined) || (!(func0.call(data11, "id")))){
+const err42 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party",schemaPath:"#/properties/roleAssignments/items/properties/party/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if((data11.kind === undefined) || (!(func0.call(data11, "kind")))){
+const err43 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party",schemaPath:"#/properties/roleAssignments/items/properties/party/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+for(const key3 of Object.keys(data11)){
+if(!((key3 === "kind") || (key3 === "id"))){
+const err44 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party",schemaPath:"#/properties/roleAssignments/items/properties/party/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data11.kind !== undefined && func0.call(data11, "kind")){
+let data12 = data11.kind;
+if(typeof data12 !== "string"){
+const err45 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/kind",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(!(((data12 === "agent") || (data12 === "human")) || (data12 === "service"))){
+const err46 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/kind",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.roleAssignments.items.properties.party.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data11.id !== undefined && func0.call(data11, "id")){
+let data13 = data11.id;
+if(typeof data13 === "string"){
+if((data13.length > 256 && func55(data13) > 256)){
+const err47 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/id",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/id/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((data13.length < 2 && func55(data13) < 1)){
+const err48 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/id",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/id",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party",schemaPath:"#/properties/roleAssignments/items/properties/party/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/roleAssignments/" + i0,schemaPath:"#/properties/roleAssignments/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/roleAssignments",schemaPath:"#/properties/roleAssignments/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.authorizationEvidence !== undefined && func0.call(data, "authorizationEvidence")){
+let data14 = data.authorizationEvidence;
+if(Array.isArray(data14)){
+if(data14.length > 8){
+const err53 = {instancePath:instancePath+"/authorizationEvidence",schemaPath:"#/properties/authorizationEvidence/maxItems",keyword:"maxItems",params:{limit: 8}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if((data15.evidence === undefined) || (!(func0.call(data15, "evidence")))){
+const err54 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((data15.grantedAt === undefined) || (!(func0.call(data15, "grantedAt")))){
+const err55 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/required",keyword:"required",params:{missingProperty: "grantedAt"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if((data15.grantedBy === undefined) || (!(func0.call(data15, "grantedBy")))){
+const err56 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/required",keyword:"required",params:{missingProperty: "grantedBy"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if((data15.role === undefined) || (!(func0.call(data15, "role")))){
+const err57 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/required",keyword:"required",params:{missingProperty: "role"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+for(const key4 of Object.keys(data15)){
+if(!((((key4 === "role") || (key4 === "grantedBy")) || (key4 === "grantedAt")) || (key4 === "evidence"))){
+const err58 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data15.role !== undefined && func0.call(data15, "role")){
+let data16 = data15.role;
+if(typeof data16 !== "string"){
+const err59 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/role",schemaPath:"#/properties/authorizationEvidence/items/properties/role/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(!((((data16 === "accepter") || (data16 === "decider")) || (data16 === "executor")) || (data16 === "verifier"))){
+const err60 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/role",schemaPath:"#/properties/authorizationEvidence/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema98.properties.authorizationEvidence.items.properties.role.enum}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data15.grantedBy !== undefined && func0.call(data15, "grantedBy")){
+let data17 = data15.grantedBy;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if((data17.id === undefined) || (!(func0.call(data17, "id")))){
+const err61 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if((data17.kind === undefined) || (!(func0.call(data17, "kind")))){
+const err62 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+for(const key5 of Object.keys(data17)){
+if(!((key5 === "kind") || (key5 === "id"))){
+const err63 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data17.kind !== undefined && func0.call(data17, "kind")){
+let data18 = data17.kind;
+if(typeof data18 !== "string"){
+const err64 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(!(((data18 === "agent") || (data18 === "human")) || (data18 === "service"))){
+const err65 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.authorizationEvidence.items.properties.grantedBy.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data17.id !== undefined && func0.call(data17, "id")){
+let data19 = data17.id;
+if(typeof data19 === "string"){
+if((data19.length > 256 && func55(data19) > 256)){
+const err66 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/id",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/id/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if((data19.length < 2 && func55(data19) < 1)){
+const err67 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/id",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/id",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data15.grantedAt !== undefined && func0.call(data15, "grantedAt")){
+let data20 = data15.grantedAt;
+if(typeof data20 === "string"){
+if(!pattern2.test(data20)){
+const err70 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedAt",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(!(formats0.validate(data20))){
+const err71 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedAt",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedAt",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data15.evidence !== undefined && func0.call(data15, "evidence")){
+let data21 = data15.evidence;
+if(Array.isArray(data21)){
+if(data21.length > 16){
+const err73 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data21.length < 1){
+const err74 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+const len2 = data21.length;
+for(let i2=0; i2<len2; i2++){
+let data22 = data21[i2];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if((data22.digest === undefined) || (!(func0.call(data22, "digest")))){
+const err75 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if((data22.kind === undefined) || (!(func0.call(data22, "kind")))){
+const err76 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if((data22.locator === undefined) || (!(func0.call(data22, "locator")))){
+const err77 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+for(const key6 of Object.keys(data22)){
+if(!(((key6 === "kind") || (key6 === "locator")) || (key6 === "digest"))){
+const err78 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data22.kind !== undefined && func0.call(data22, "kind")){
+let data23 = data22.kind;
+if(typeof data23 !== "string"){
+const err79 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if(!((((((data23 === "hook") || (data23 === "memory")) || (data23 === "replay")) || (data23 === "report")) || (data23 === "runtime")) || (data23 === "tests"))){
+const err80 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.authorizationEvidence.items.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data22.locator !== undefined && func0.call(data22, "locator")){
+let data24 = data22.locator;
+if(typeof data24 === "string"){
+if((data24.length > 1024 && func55(data24) > 1024)){
+const err81 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/locator",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((data24.length < 2 && func55(data24) < 1)){
+const err82 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/locator",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/locator",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data22.digest !== undefined && func0.call(data22, "digest")){
+let data25 = data22.digest;
+if((data25 !== null) && (typeof data25 !== "string")){
+const err84 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/digest",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema98.properties.authorizationEvidence.items.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(typeof data25 === "string"){
+if(!pattern8.test(data25)){
+const err85 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/digest",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2,schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/authorizationEvidence/" + i1,schemaPath:"#/properties/authorizationEvidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/authorizationEvidence",schemaPath:"#/properties/authorizationEvidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data.executionEvidence !== undefined && func0.call(data, "executionEvidence")){
+let data26 = data.executionEvidence;
+if(Array.isArray(data26)){
+if(data26.length > 16){
+const err90 = {instancePath:instancePath+"/executionEvidence",schemaPath:"#/properties/executionEvidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+const len3 = data26.length;
+for(let i3=0; i3<len3; i3++){
+let data27 = data26[i3];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if((data27.digest === undefined) || (!(func0.call(data27, "digest")))){
+const err91 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if((data27.kind === undefined) || (!(func0.call(data27, "kind")))){
+const err92 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if((data27.locator === undefined) || (!(func0.call(data27, "locator")))){
+const err93 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+for(const key7 of Object.keys(data27)){
+if(!(((key7 === "kind") || (key7 === "locator")) || (key7 === "digest"))){
+const err94 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data27.kind !== undefined && func0.call(data27, "kind")){
+let data28 = data27.kind;
+if(typeof data28 !== "string"){
+const err95 = {instancePath:instancePath+"/executionEvidence/" + i3+"/kind",schemaPath:"#/properties/executionEvidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!((((((data28 === "hook") || (data28 === "memory")) || (data28 === "replay")) || (data28 === "report")) || (data28 === "runtime")) || (data28 === "tests"))){
+const err96 = {instancePath:instancePath+"/executionEvidence/" + i3+"/kind",schemaPath:"#/properties/executionEvidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.executionEvidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data27.locator !== undefined && func0.call(data27, "locator")){
+let data29 = data27.locator;
+if(typeof data29 === "string"){
+if((data29.length > 1024 && func55(data29) > 1024)){
+const err97 = {instancePath:instancePath+"/executionEvidence/" + i3+"/locator",schemaPath:"#/properties/executionEvidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if((data29.length < 2 && func55(data29) < 1)){
+const err98 = {instancePath:instancePath+"/executionEvidence/" + i3+"/locator",schemaPath:"#/properties/executionEvidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/executionEvidence/" + i3+"/locator",schemaPath:"#/properties/executionEvidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data27.digest !== undefined && func0.call(data27, "digest")){
+let data30 = data27.digest;
+if((data30 !== null) && (typeof data30 !== "string")){
+const err100 = {instancePath:instancePath+"/executionEvidence/" + i3+"/digest",schemaPath:"#/properties/executionEvidence/items/properties/digest/type",keyword:"type",params:{type: schema98.properties.executionEvidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if(typeof data30 === "string"){
+if(!pattern8.test(data30)){
+const err101 = {instancePath:instancePath+"/executionEvidence/" + i3+"/digest",schemaPath:"#/properties/executionEvidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/executionEvidence/" + i3,schemaPath:"#/properties/executionEvidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/executionEvidence",schemaPath:"#/properties/executionEvidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data.independentReReview !== undefined && func0.call(data, "independentReReview")){
+let data31 = data.independentReReview;
+const _errs72 = errors;
+let valid16 = false;
+const _errs73 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if((data31.evidence === undefined) || (!(func0.call(data31, "evidence")))){
+const err104 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if((data31.outcome === undefined) || (!(func0.call(data31, "outcome")))){
+const err105 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "outcome"}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if((data31.party === undefined) || (!(func0.call(data31, "party")))){
+const err106 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "party"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if((data31.reviewedAt === undefined) || (!(func0.call(data31, "reviewedAt")))){
+const err107 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "reviewedAt"}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if((data31.role === undefined) || (!(func0.call(data31, "role")))){
+const err108 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/required",keyword:"required",params:{missingProperty: "role"}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+for(const key8 of Object.keys(data31)){
+if(!(((((key8 === "role") || (key8 === "party")) || (key8 === "outcome")) || (key8 === "reviewedAt")) || (key8 === "evidence"))){
+const err109 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data31.role !== undefined && func0.call(data31, "role")){
+let data32 = data31.role;
+if(typeof data32 !== "string"){
+const err110 = {instancePath:instancePath+"/independentReReview/role",schemaPath:"#/properties/independentReReview/anyOf/0/properties/role/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(!((((data32 === "accepter") || (data32 === "decider")) || (data32 === "executor")) || (data32 === "verifier"))){
+const err111 = {instancePath:instancePath+"/independentReReview/role",schemaPath:"#/properties/independentReReview/anyOf/0/properties/role/enum",keyword:"enum",params:{allowedValues: schema98.properties.independentReReview.anyOf[0].properties.role.enum}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data31.party !== undefined && func0.call(data31, "party")){
+let data33 = data31.party;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if((data33.id === undefined) || (!(func0.call(data33, "id")))){
+const err112 = {instancePath:instancePath+"/independentReReview/party",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if((data33.kind === undefined) || (!(func0.call(data33, "kind")))){
+const err113 = {instancePath:instancePath+"/independentReReview/party",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+for(const key9 of Object.keys(data33)){
+if(!((key9 === "kind") || (key9 === "id"))){
+const err114 = {instancePath:instancePath+"/independentReReview/party",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data33.kind !== undefined && func0.call(data33, "kind")){
+let data34 = data33.kind;
+if(typeof data34 !== "string"){
+const err115 = {instancePath:instancePath+"/independentReReview/party/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(!(((data34 === "agent") || (data34 === "human")) || (data34 === "service"))){
+const err116 = {instancePath:instancePath+"/independentReReview/party/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.independentReReview.anyOf[0].properties.party.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data33.id !== undefined && func0.call(data33, "id")){
+let data35 = data33.id;
+if(typeof data35 === "string"){
+if((data35.length > 256 && func55(data35) > 256)){
+const err117 = {instancePath:instancePath+"/independentReReview/party/id",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/id/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if((data35.length < 2 && func55(data35) < 1)){
+const err118 = {instancePath:instancePath+"/independentReReview/party/id",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/id/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/independentReReview/party/id",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/independentReReview/party",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data31.outcome !== undefined && func0.call(data31, "outcome")){
+let data36 = data31.outcome;
+if(typeof data36 !== "string"){
+const err121 = {instancePath:instancePath+"/independentReReview/outcome",schemaPath:"#/properties/independentReReview/anyOf/0/properties/outcome/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(!((data36 === "confirmed") || (data36 === "rejected"))){
+const err122 = {instancePath:instancePath+"/independentReReview/outcome",schemaPath:"#/properties/independentReReview/anyOf/0/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema98.properties.independentReReview.anyOf[0].properties.outcome.enum}};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+if(data31.reviewedAt !== undefined && func0.call(data31, "reviewedAt")){
+let data37 = data31.reviewedAt;
+if(typeof data37 === "string"){
+if(!pattern2.test(data37)){
+const err123 = {instancePath:instancePath+"/independentReReview/reviewedAt",schemaPath:"#/properties/independentReReview/anyOf/0/properties/reviewedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if(!(formats0.validate(data37))){
+const err124 = {instancePath:instancePath+"/independentReReview/reviewedAt",schemaPath:"#/properties/independentReReview/anyOf/0/properties/reviewedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/independentReReview/reviewedAt",schemaPath:"#/properties/independentReReview/anyOf/0/properties/reviewedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+if(data31.evidence !== undefined && func0.call(data31, "evidence")){
+let data38 = data31.evidence;
+if(Array.isArray(data38)){
+if(data38.length > 16){
+const err126 = {instancePath:instancePath+"/independentReReview/evidence",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if(data38.length < 1){
+const err127 = {instancePath:instancePath+"/independentReReview/evidence",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+const len4 = data38.length;
+for(let i4=0; i4<len4; i4++){
+let data39 = data38[i4];
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if((data39.digest === undefined) || (!(func0.call(data39, "digest")))){
+const err128 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if((data39.kind === undefined) || (!(func0.call(data39, "kind")))){
+const err129 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+if((data39.locator === undefined) || (!(func0.call(data39, "locator")))){
+const err130 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+for(const key10 of Object.keys(data39)){
+if(!(((key10 === "kind") || (key10 === "locator")) || (key10 === "digest"))){
+const err131 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10}};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data39.kind !== undefined && func0.call(data39, "kind")){
+let data40 = data39.kind;
+if(typeof data40 !== "string"){
+const err132 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if(!((((((data40 === "hook") || (data40 === "memory")) || (data40 === "replay")) || (data40 === "report")) || (data40 === "runtime")) || (data40 === "tests"))){
+const err133 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.independentReReview.anyOf[0].properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+if(data39.locator !== undefined && func0.call(data39, "locator")){
+let data41 = data39.locator;
+if(typeof data41 === "string"){
+if((data41.length > 1024 && func55(data41) > 1024)){
+const err134 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/locator",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if((data41.length < 2 && func55(data41) < 1)){
+const err135 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/locator",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/locator",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+if(data39.digest !== undefined && func0.call(data39, "digest")){
+let data42 = data39.digest;
+if((data42 !== null) && (typeof data42 !== "string")){
+const err137 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/digest",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema98.properties.independentReReview.anyOf[0].properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if(typeof data42 === "string"){
+if(!pattern8.test(data42)){
+const err138 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/digest",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/independentReReview/evidence/" + i4,schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/independentReReview/evidence",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+var _valid0 = _errs73 === errors;
+valid16 = valid16 || _valid0;
+if(!valid16){
+const _errs100 = errors;
+if(data31 !== null){
+const err142 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+var _valid0 = _errs100 === errors;
+valid16 = valid16 || _valid0;
+}
+if(!valid16){
+const err143 = {instancePath:instancePath+"/independentReReview",schemaPath:"#/properties/independentReReview/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+else {
+errors = _errs72;
+if(vErrors !== null){
+if(_errs72){
+vErrors.length = _errs72;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.risk !== undefined && func0.call(data, "risk")){
+let data43 = data.risk;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if((data43.blastRadius === undefined) || (!(func0.call(data43, "blastRadius")))){
+const err144 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/required",keyword:"required",params:{missingProperty: "blastRadius"}};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+if((data43.dataSensitivity === undefined) || (!(func0.call(data43, "dataSensitivity")))){
+const err145 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/required",keyword:"required",params:{missingProperty: "dataSensitivity"}};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if((data43.riskClass === undefined) || (!(func0.call(data43, "riskClass")))){
+const err146 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/required",keyword:"required",params:{missingProperty: "riskClass"}};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+if((data43.sideEffectLevel === undefined) || (!(func0.call(data43, "sideEffectLevel")))){
+const err147 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/required",keyword:"required",params:{missingProperty: "sideEffectLevel"}};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+for(const key11 of Object.keys(data43)){
+if(!((((key11 === "sideEffectLevel") || (key11 === "blastRadius")) || (key11 === "dataSensitivity")) || (key11 === "riskClass"))){
+const err148 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11}};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data43.sideEffectLevel !== undefined && func0.call(data43, "sideEffectLevel")){
+let data44 = data43.sideEffectLevel;
+if(typeof data44 !== "string"){
+const err149 = {instancePath:instancePath+"/risk/sideEffectLevel",schemaPath:"#/properties/risk/properties/sideEffectLevel/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+if(!(((((data44 === "external-write") || (data44 === "irreversible")) || (data44 === "local-write")) || (data44 === "none")) || (data44 === "read"))){
+const err150 = {instancePath:instancePath+"/risk/sideEffectLevel",schemaPath:"#/properties/risk/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema98.properties.risk.properties.sideEffectLevel.enum}};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+if(data43.blastRadius !== undefined && func0.call(data43, "blastRadius")){
+let data45 = data43.blastRadius;
+if(typeof data45 !== "string"){
+const err151 = {instancePath:instancePath+"/risk/blastRadius",schemaPath:"#/properties/risk/properties/blastRadius/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(!((((data45 === "cross-system") || (data45 === "module")) || (data45 === "repository")) || (data45 === "single-file"))){
+const err152 = {instancePath:instancePath+"/risk/blastRadius",schemaPath:"#/properties/risk/properties/blastRadius/enum",keyword:"enum",params:{allowedValues: schema98.properties.risk.properties.blastRadius.enum}};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+if(data43.dataSensitivity !== undefined && func0.call(data43, "dataSensitivity")){
+let data46 = data43.dataSensitivity;
+if(typeof data46 !== "string"){
+const err153 = {instancePath:instancePath+"/risk/dataSensitivity",schemaPath:"#/properties/risk/properties/dataSensitivity/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+if(!((((data46 === "internal") || (data46 === "none")) || (data46 === "personal")) || (data46 === "secret"))){
+const err154 = {instancePath:instancePath+"/risk/dataSensitivity",schemaPath:"#/properties/risk/properties/dataSensitivity/enum",keyword:"enum",params:{allowedValues: schema98.properties.risk.properties.dataSensitivity.enum}};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+if(data43.riskClass !== undefined && func0.call(data43, "riskClass")){
+let data47 = data43.riskClass;
+if(typeof data47 !== "string"){
+const err155 = {instancePath:instancePath+"/risk/riskClass",schemaPath:"#/properties/risk/properties/riskClass/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+if(!((((data47 === "critical") || (data47 === "high")) || (data47 === "low")) || (data47 === "medium"))){
+const err156 = {instancePath:instancePath+"/risk/riskClass",schemaPath:"#/properties/risk/properties/riskClass/enum",keyword:"enum",params:{allowedValues: schema98.properties.risk.properties.riskClass.enum}};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+}
+}
+else {
+const err157 = {instancePath:instancePath+"/risk",schemaPath:"#/properties/risk/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+}
+if(data.boundaryDigest !== undefined && func0.call(data, "boundaryDigest")){
+let data48 = data.boundaryDigest;
+if(typeof data48 === "string"){
+if(!pattern8.test(data48)){
+const err158 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/boundaryDigest",schemaPath:"#/properties/boundaryDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+}
+else {
+const err160 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+validate170.errors = vErrors;
+return errors === 0;
+}
+
 /** The structural validator of every contract with a published schema, by contract name. */
 export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>> = {
   "IntentSeedV1": IntentSeedV1,
@@ -68690,4 +78007,9 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
   "ContextMemoryModelV1": ContextMemoryModelV1,
   "ToolPermissionBoundaryV1": ToolPermissionBoundaryV1,
   "HumanInLoopBoundaryV1": HumanInLoopBoundaryV1,
+  "TaskContractV1": TaskContractV1,
+  "ToolContractV1": ToolContractV1,
+  "EvaluationReportV1": EvaluationReportV1,
+  "EvidenceMatrixV1": EvidenceMatrixV1,
+  "RepairRoleBoundaryV1": RepairRoleBoundaryV1,
 };

@@ -90,6 +90,8 @@ export const DOCUMENT_ID_FIELDS: Readonly<Record<string, string>> = {
   TaskOperationRecordV1: 'operationId',
   LocalTaskTraceV1: 'traceId',
   LocalTaskTraceReplayV1: 'traceId',
+  EvidenceMatrixV1: 'matrixId',
+  RepairRoleBoundaryV1: 'boundaryId',
   AgentCapabilityDomainMatrixV1: 'matrixId',
   AiAgentSystemArchitectureReportV1: 'reportId',
   CapabilitySurfaceEvidenceV1: 'evidenceId',
@@ -718,10 +720,10 @@ function parse(kind: ReportBundleKind, docs: readonly ContractDocument[]): Parse
   };
 }
 
-type Resolution = { ok: true; index: number; doc: ContractDocument } | { ok: false; message: string };
+export type Resolution = { ok: true; index: number; doc: ContractDocument } | { ok: false; message: string };
 
 /** Invariant 14 for one reference against the bundle's candidate documents. */
-function resolve(ref: ContractDocumentRef, candidates: ParsedBundle['candidates']): Resolution {
+export function resolve(ref: ContractDocumentRef, candidates: ParsedBundle['candidates']): Resolution {
   const sameDigest = candidates.filter(
     (c) => c.doc.schemaVersion === ref.contract && c.digest === ref.documentDigest,
   );

@@ -7,8 +7,12 @@ import { CAPABILITY_DOMAIN_BUNDLE_RULES, CAPABILITY_DOMAIN_RULES } from './capab
 import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './context-acquisition.js';
 import { CONTEXT_MEMORY_BUNDLE_RULES, CONTEXT_MEMORY_RULES } from './context-memory.js';
 import { CONTEXT_RECEIPTS_BUNDLE_RULES, CONTEXT_RECEIPTS_RULES } from './context-receipts.js';
+import { EVALUATION_BUNDLE_RULES, EVALUATION_RULES } from './evaluation.js';
+import { EVIDENCE_MATRIX_BUNDLE_RULES, EVIDENCE_MATRIX_RULES } from './evidence-matrix.js';
 import { LOCAL_TASK_TRACE_BUNDLE_RULES, LOCAL_TASK_TRACE_RULES } from './local-task-trace.js';
+import { REPAIR_ROLES_RULES } from './repair-roles.js';
 import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
+import { TASK_CONTRACT_BUNDLE_RULES, TASK_CONTRACT_RULES, TOOL_CONTRACT_RULES } from './task-contract.js';
 import { TOOL_PERMISSION_BUNDLE_RULES, TOOL_PERMISSION_RULES } from './tool-permission.js';
 import { TURN_LIVENESS_BUNDLE_RULES, TURN_LIVENESS_RULES } from './turn-liveness.js';
 import type { BundleRule, SemanticRule } from './types.js';
@@ -27,6 +31,11 @@ export const SEMANTIC_RULES: readonly SemanticRule[] = [
   ...AGENT_ROUTING_RULES,
   ...CONTEXT_MEMORY_RULES,
   ...TOOL_PERMISSION_RULES,
+  ...TASK_CONTRACT_RULES,
+  ...TOOL_CONTRACT_RULES,
+  ...EVALUATION_RULES,
+  ...EVIDENCE_MATRIX_RULES,
+  ...REPAIR_ROLES_RULES,
 ];
 
 /** Every cross-document rule, in spec order. */
@@ -41,4 +50,7 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   ...AGENT_ROUTING_BUNDLE_RULES,
   ...CONTEXT_MEMORY_BUNDLE_RULES,
   ...TOOL_PERMISSION_BUNDLE_RULES,
+  ...TASK_CONTRACT_BUNDLE_RULES,
+  ...EVALUATION_BUNDLE_RULES,
+  ...EVIDENCE_MATRIX_BUNDLE_RULES,
 ];

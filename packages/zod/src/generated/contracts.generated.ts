@@ -2440,6 +2440,345 @@ export const HumanInLoopBoundaryV1Schema = z.strictObject({
 export type HumanInLoopBoundaryV1 = z.infer<typeof HumanInLoopBoundaryV1Schema>;
 
 /**
+ * A task contract, written before the run: the goal, the machine-checkable criteria that alone
+ * decide success, and the resources, side effects, tools and budget the run may use.
+ *
+ * zod 4 flavour of the published JSON Schema of `TaskContractV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/TaskContractV1.schema.json
+ */
+export const TaskContractV1Schema = z.strictObject({
+  schemaVersion: z.literal("TaskContractV1"),
+  taskId: z.string().regex(new RegExp("^ttc-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  taskName: z.string().min(1).max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+  goal: z.string().min(1).max(4000),
+  completionCriteria: z.array(z.strictObject({
+    name: z.string().min(1).max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    description: z.string().min(1).max(1000),
+    kind: z.enum(["command", "file-predicate", "json-schema"]),
+    command: z.array(z.string().min(1).max(1024)).max(64),
+    expectedExitCode: z.int().gte(0).lte(255).nullable(),
+    path: z.string().min(1).max(1024).regex(new RegExp("^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$", 'u')).nullable(),
+    predicate: z.union([
+      z.enum(["absent", "digest-equals", "exists", "matches"]),
+      z.null(),
+    ]),
+    digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    pattern: z.string().min(1).max(1024).nullable(),
+    schema: z.union([
+      z.looseObject({}),
+      z.null(),
+    ]),
+  })).min(1).max(32),
+  constraints: z.strictObject({
+    resources: z.array(z.strictObject({
+      kind: z.enum(["credential-ref", "network-host", "repository", "service", "workspace-path"]),
+      locator: z.string().min(1).max(512),
+      access: z.enum(["read", "read-write"]),
+    })).max(64),
+    allowedSideEffects: z.array(z.enum(["external-write", "irreversible", "local-write", "none", "read"])).min(1).max(5).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+    tools: z.array(z.strictObject({
+      toolName: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z][A-Za-z0-9_.:-]*$", 'u')),
+      sideEffectLevel: z.enum(["external-write", "irreversible", "local-write", "none", "read"]),
+      toolContractDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(128),
+    budget: z.strictObject({
+      maxSteps: z.int().gte(1).lte(9007199254740991),
+      maxToolCalls: z.int().gte(0).lte(9007199254740991),
+      maxRetries: z.int().gte(0).lte(9007199254740991),
+      maxDurationMs: z.int().gte(1).lte(9007199254740991),
+      maxCostMicros: z.int().gte(0).lte(9007199254740991),
+      currency: z.string().regex(new RegExp("^[A-Z]{3}$", 'u')),
+    }),
+  }),
+  createdAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  contractDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `TaskContractV1` document, as {@link TaskContractV1Schema} parses it.
+ */
+export type TaskContractV1 = z.infer<typeof TaskContractV1Schema>;
+
+/**
+ * A tool contract: what the model may request, and how the host judges, runs and interprets the
+ * request: typed input and output, preconditions, permissions, side effects, confirmation,
+ * timeout, cost, idempotency, retries, the query and compensation routes of an external effect,
+ * and the classed errors with their next steps.
+ *
+ * zod 4 flavour of the published JSON Schema of `ToolContractV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/ToolContractV1.schema.json
+ */
+export const ToolContractV1Schema = z.strictObject({
+  schemaVersion: z.literal("ToolContractV1"),
+  toolContractId: z.string().regex(new RegExp("^tool-[a-f0-9]{24}$", 'u')),
+  toolName: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z][A-Za-z0-9_.:-]*$", 'u')),
+  toolVersion: z.string().min(1).max(64),
+  purpose: z.string().min(1).max(2000),
+  inputSchema: z.looseObject({}),
+  outputSchema: z.looseObject({}),
+  preconditions: z.array(z.strictObject({
+    name: z.string().min(1).max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    description: z.string().min(1).max(1000),
+  })).max(32),
+  permissionScope: z.strictObject({
+    scopes: z.array(z.string().min(1).max(128)).max(32).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+    resources: z.array(z.strictObject({
+      kind: z.enum(["credential-ref", "network-host", "repository", "service", "workspace-path"]),
+      locator: z.string().min(1).max(512),
+      access: z.enum(["read", "read-write"]),
+    })).max(64),
+  }),
+  sideEffectLevel: z.enum(["external-write", "irreversible", "local-write", "none", "read"]),
+  requiresConfirmation: z.boolean(),
+  networkEgress: z.boolean(),
+  timeoutMs: z.int().gte(1).lte(9007199254740991),
+  cost: z.strictObject({
+    perCallMicros: z.int().gte(0).lte(9007199254740991),
+    currency: z.string().regex(new RegExp("^[A-Z]{3}$", 'u')),
+  }),
+  idempotency: z.strictObject({
+    kind: z.enum(["key", "none"]),
+    keyField: z.string().min(1).max(128).nullable(),
+  }),
+  retry: z.strictObject({
+    retryable: z.boolean(),
+    maxAttempts: z.int().gte(1).lte(9007199254740991),
+    initialBackoffMs: z.int().gte(0).lte(9007199254740991),
+  }),
+  effectRoutes: z.strictObject({
+    queryTool: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z][A-Za-z0-9_.:-]*$", 'u')).nullable(),
+    compensationTool: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z][A-Za-z0-9_.:-]*$", 'u')).nullable(),
+  }),
+  errors: z.array(z.strictObject({
+    errorCode: z.string().min(1).max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    errorClass: z.enum(["business-rejection", "permanent", "transient", "unknown-outcome"]),
+    nextStep: z.enum(["compensate", "fail", "fix-input", "hand-over", "query-then-retry", "replan", "retry-with-backoff"]),
+    description: z.string().min(1).max(1000),
+  })).min(1).max(64),
+  contractDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `ToolContractV1` document, as {@link ToolContractV1Schema} parses it.
+ */
+export type ToolContractV1 = z.infer<typeof ToolContractV1Schema>;
+
+/**
+ * An evaluation report: repeated runs of a fixed task set on pinned versions, the figures those
+ * runs give, the acceptance definition and the verdict it gives.
+ *
+ * zod 4 flavour of the published JSON Schema of `EvaluationReportV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/EvaluationReportV1.schema.json
+ */
+export const EvaluationReportV1Schema = z.strictObject({
+  schemaVersion: z.literal("EvaluationReportV1"),
+  reportId: z.string().regex(new RegExp("^evl-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  taskSet: z.strictObject({
+    name: z.string().min(1).max(128),
+    taskDigests: z.array(z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u'))).min(1).max(500).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+    taskSetDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+  }),
+  versions: z.strictObject({
+    environment: z.strictObject({
+      name: z.string().min(1).max(128),
+      version: z.string().min(1).max(128).regex(new RegExp("^(?!latest$).+$", 'u')),
+    }),
+    model: z.strictObject({
+      name: z.string().min(1).max(128),
+      version: z.string().min(1).max(128).regex(new RegExp("^(?!latest$).+$", 'u')),
+    }),
+    runtime: z.strictObject({
+      name: z.string().min(1).max(128),
+      version: z.string().min(1).max(128).regex(new RegExp("^(?!latest$).+$", 'u')),
+    }),
+    tools: z.array(z.strictObject({
+      toolName: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z][A-Za-z0-9_.:-]*$", 'u')),
+      toolVersion: z.string().min(1).max(64),
+      toolContractDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(128),
+  }),
+  runsPerTask: z.int().gte(1).lte(9007199254740991),
+  currency: z.string().regex(new RegExp("^[A-Z]{3}$", 'u')),
+  runs: z.array(z.strictObject({
+    runId: z.string().min(1).max(128).regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]*$", 'u')),
+    taskDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    versionsDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    outcome: z.enum(["budget-exhausted", "cancelled", "failed", "unverified-success", "verified-success"]),
+    safetyViolations: z.int().gte(0).lte(9007199254740991),
+    wrongSideEffects: z.int().gte(0).lte(9007199254740991),
+    humanInterventions: z.int().gte(0).lte(9007199254740991),
+    recoveryNeeded: z.boolean(),
+    recovered: z.boolean(),
+    latencyMs: z.int().gte(0).lte(9007199254740991),
+    costMicros: z.int().gte(0).lte(9007199254740991),
+  })).min(1).max(10000),
+  summary: z.strictObject({
+    runs: z.int().gte(1).lte(9007199254740991),
+    verifiedSuccesses: z.int().gte(0).lte(9007199254740991),
+    verifiedSuccessRatePpm: z.int().gte(0).lte(1000000),
+    safetyViolations: z.int().gte(0).lte(9007199254740991),
+    wrongSideEffects: z.int().gte(0).lte(9007199254740991),
+    humanInterventions: z.int().gte(0).lte(9007199254740991),
+    recoveriesNeeded: z.int().gte(0).lte(9007199254740991),
+    recoveries: z.int().gte(0).lte(9007199254740991),
+    recoverySuccessRatePpm: z.int().gte(0).lte(1000000).nullable(),
+    latencyP50Ms: z.int().gte(0).lte(9007199254740991),
+    latencyP95Ms: z.int().gte(0).lte(9007199254740991),
+    totalCostMicros: z.int().gte(0).lte(9007199254740991),
+    costPerSuccessMicros: z.int().gte(0).lte(9007199254740991).nullable(),
+  }),
+  acceptance: z.strictObject({
+    minVerifiedSuccessRatePpm: z.int().gte(0).lte(1000000),
+    maxSafetyViolations: z.int().gte(0).lte(9007199254740991),
+    maxWrongSideEffects: z.int().gte(0).lte(9007199254740991),
+    maxHumanInterventions: z.int().gte(0).lte(9007199254740991).nullable(),
+    minRecoverySuccessRatePpm: z.int().gte(0).lte(1000000).nullable(),
+    maxLatencyP95Ms: z.int().gte(0).lte(9007199254740991).nullable(),
+    maxCostPerSuccessMicros: z.int().gte(0).lte(9007199254740991).nullable(),
+  }),
+  verdict: z.strictObject({
+    result: z.enum(["accepted", "rejected"]),
+    failedThresholds: z.array(z.enum(["maxCostPerSuccessMicros", "maxHumanInterventions", "maxLatencyP95Ms", "maxSafetyViolations", "maxWrongSideEffects", "minRecoverySuccessRatePpm", "minVerifiedSuccessRatePpm"])).max(7).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+  }),
+  evaluatedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  reportDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `EvaluationReportV1` document, as {@link EvaluationReportV1Schema} parses it.
+ */
+export type EvaluationReportV1 = z.infer<typeof EvaluationReportV1Schema>;
+
+/**
+ * The ReplayObservabilityGate output of one agent system revision: each claim about the system,
+ * its class, and evidence that points at real documents and artefacts by digest.
+ *
+ * zod 4 flavour of the published JSON Schema of `EvidenceMatrixV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json
+ */
+export const EvidenceMatrixV1Schema = z.strictObject({
+  schemaVersion: z.literal("EvidenceMatrixV1"),
+  matrixId: z.string().regex(new RegExp("^evmx-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  generatedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  claims: z.array(z.strictObject({
+    claimId: z.string().max(128).regex(new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", 'u')),
+    claim: z.string().min(1).max(1000),
+    claimClass: z.enum(["behaviour", "design", "structure"]),
+    behaviourChange: z.boolean(),
+    field: z.union([
+      z.enum(["agentCapabilityDomainMatrix", "capabilitySurfaceEvidence", "contextAcquisition", "contextMemoryModel", "contextReadReceipt", "evidenceMatrix", "humanInLoopBoundary", "intentRouting", "observabilityReplay", "stateMachineHandoff", "taskContinuityWriteContract", "toolPermissionBoundary", "turnLivenessContract"]),
+      z.null(),
+    ]),
+    evidence: z.array(z.strictObject({
+      document: z.union([
+        z.strictObject({
+          contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+          documentId: z.string().min(1).max(256).nullable(),
+          documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+        }),
+        z.null(),
+      ]),
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    status: z.enum(["unverified", "verified"]),
+  })).min(1).max(128),
+  matrixDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `EvidenceMatrixV1` document, as {@link EvidenceMatrixV1Schema} parses it.
+ */
+export type EvidenceMatrixV1 = z.infer<typeof EvidenceMatrixV1Schema>;
+
+/**
+ * The RepairCollaborationRoleBoundaryGate output of one repair task: who decides, accepts,
+ * executes and verifies, the authorization of each, the independent re-review, and a risk class
+ * computed from coded criteria.
+ *
+ * zod 4 flavour of the published JSON Schema of `RepairRoleBoundaryV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json
+ */
+export const RepairRoleBoundaryV1Schema = z.strictObject({
+  schemaVersion: z.literal("RepairRoleBoundaryV1"),
+  boundaryId: z.string().regex(new RegExp("^rrb-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  repairTaskId: z.string().min(1).max(256),
+  recordedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  status: z.enum(["accepted", "authorized", "executed", "proposed", "rejected", "verified"]),
+  roleAssignments: z.array(z.strictObject({
+    role: z.enum(["accepter", "decider", "executor", "verifier"]),
+    party: z.strictObject({
+      kind: z.enum(["agent", "human", "service"]),
+      id: z.string().min(1).max(256),
+    }),
+  })).min(1).max(8),
+  authorizationEvidence: z.array(z.strictObject({
+    role: z.enum(["accepter", "decider", "executor", "verifier"]),
+    grantedBy: z.strictObject({
+      kind: z.enum(["agent", "human", "service"]),
+      id: z.string().min(1).max(256),
+    }),
+    grantedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).min(1).max(16),
+  })).max(8),
+  executionEvidence: z.array(z.strictObject({
+    kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+    locator: z.string().min(1).max(1024),
+    digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+  })).max(16),
+  independentReReview: z.union([
+    z.strictObject({
+      role: z.enum(["accepter", "decider", "executor", "verifier"]),
+      party: z.strictObject({
+        kind: z.enum(["agent", "human", "service"]),
+        id: z.string().min(1).max(256),
+      }),
+      outcome: z.enum(["confirmed", "rejected"]),
+      reviewedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+      evidence: z.array(z.strictObject({
+        kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+        locator: z.string().min(1).max(1024),
+        digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+      })).min(1).max(16),
+    }),
+    z.null(),
+  ]),
+  risk: z.strictObject({
+    sideEffectLevel: z.enum(["external-write", "irreversible", "local-write", "none", "read"]),
+    blastRadius: z.enum(["cross-system", "module", "repository", "single-file"]),
+    dataSensitivity: z.enum(["internal", "none", "personal", "secret"]),
+    riskClass: z.enum(["critical", "high", "low", "medium"]),
+  }),
+  boundaryDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `RepairRoleBoundaryV1` document, as {@link RepairRoleBoundaryV1Schema} parses it.
+ */
+export type RepairRoleBoundaryV1 = z.infer<typeof RepairRoleBoundaryV1Schema>;
+
+/**
  * Every contract's zod schema, by contract name (`schemaVersion`).
  *
  * @example
@@ -2478,4 +2817,9 @@ export const ZOD_SCHEMAS = {
   ContextMemoryModelV1: ContextMemoryModelV1Schema,
   ToolPermissionBoundaryV1: ToolPermissionBoundaryV1Schema,
   HumanInLoopBoundaryV1: HumanInLoopBoundaryV1Schema,
+  TaskContractV1: TaskContractV1Schema,
+  ToolContractV1: ToolContractV1Schema,
+  EvaluationReportV1: EvaluationReportV1Schema,
+  EvidenceMatrixV1: EvidenceMatrixV1Schema,
+  RepairRoleBoundaryV1: RepairRoleBoundaryV1Schema,
 } as const;
