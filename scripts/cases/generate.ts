@@ -10,6 +10,7 @@ import { CONTRACTS, GATES } from '@agent-contracts/schemas';
 import { KEYWORD_CODES } from '@agent-contracts/validators';
 import { LIVENESS_CASE_GROUPS, livenessCaseFiles } from './liveness.ts';
 import { requirementsOf } from './requirements.ts';
+import { runCaseFiles } from './run.ts';
 import { severalKeywordsCases } from './several-keywords.ts';
 import { storeCaseFiles } from './store.ts';
 
@@ -17,7 +18,7 @@ const conformance = fileURLToPath(new URL('../../conformance/', import.meta.url)
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const casesDir = join(conformance, 'cases');
 const check = process.argv.includes('--check');
-const GENERATED = ['validate', 'bundles', 'digest', 'store', ...LIVENESS_CASE_GROUPS];
+const GENERATED = ['validate', 'bundles', 'digest', 'store', 'run', ...LIVENESS_CASE_GROUPS];
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
@@ -185,6 +186,7 @@ files.set(
 
 for (const [f, data] of livenessCaseFiles()) files.set(f, json(data));
 for (const [f, text] of await storeCaseFiles()) files.set(f, text);
+for (const [f, data] of runCaseFiles()) files.set(f, json(data));
 
 const existing: string[] = [];
 for (const group of GENERATED) for (const f of list(join(casesDir, group))) existing.push(`${group}/${f}`);

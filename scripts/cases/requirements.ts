@@ -199,6 +199,9 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   // copied a payload value would differ.
   ['trace/LocalTaskTraceV1/append/refused-invalid-stored/', ['LTT-009', 'LTT-013', 'LTT-015', 'PROTO-006']],
   ['trace/LocalTaskTraceReplayV1/', ['LTT-014']],
+  // A runId or stateDigest that does not recompute is refused.
+  ['validate/RunStateV1/invalid/run-id-from-other-task', ['RUN-002']],
+  ['validate/RunStateV1/invalid/state-digest-after-edit', ['RUN-002']],
 ];
 
 /** Checked by every case: each step needs one reply with its id, and a declared method to exist. */

@@ -19,7 +19,10 @@ const IMPL = join(DIR, 'impl.py');
 // What needs a capability this implementation does not declare: `validate` / `validateBundle`
 // (contract:<Name>, bundle:<kind>) and the PostgreSQL-only fault scenario.
 const undeclared = (id: string) =>
-  id.startsWith('validate/') || id.startsWith('bundle/') || id === 'faults/field/pg-connections-dropped';
+  id.startsWith('validate/') ||
+  id.startsWith('bundle/') ||
+  id.startsWith('run/') ||
+  id === 'faults/field/pg-connections-dropped';
 
 describe('examples/python-reference (Python, standard library only, written from docs/)', () => {
   it('passes every golden case and fault scenario of what it declares; nothing fails', () => {
@@ -40,6 +43,12 @@ describe('examples/python-reference (Python, standard library only, written from
       clock: true,
       crashPoints: ['commit-before-write', 'commit-after-write'],
     });
+    // Written before the optional `run` capability existed, it does not declare it and still
+    // conforms: its run cases are not applicable, never failed (PROTO-700).
+    expect(Object.hasOwn(run.implementation.capabilities, 'run')).toBe(false);
+    const runCases = cases.filter((c) => c.id.startsWith('run/'));
+    expect(runCases.length).toBeGreaterThan(3);
+    expect(runCases.filter((c) => c.outcome !== 'not-applicable').map((c) => c.id)).toEqual([]);
     const notPassing = cases.filter((c) => c.outcome !== 'pass' && c.outcome !== 'not-applicable');
     expect(notPassing.map((c) => `${c.id}: ${c.outcome}: ${c.detail}`)).toEqual([]);
     // Not applicable is only what needs an undeclared capability: every declared area ran.

@@ -38,6 +38,7 @@ import {
 import { checkpointMethods } from './checkpoint.js';
 import { CRASH_POINTS, createCrashPoints } from './crash.js';
 import { createLiveness } from './liveness.js';
+import { runMethods } from './run.js';
 import { openStateStore } from './store.js';
 import { createTrace } from './trace.js';
 
@@ -175,6 +176,7 @@ export function createHandler(
           trace: true,
           clock: true,
           crashPoints: crash ? [...CRASH_POINTS] : [],
+          run: true,
         },
       };
     },
@@ -281,6 +283,7 @@ export function createHandler(
       : {}),
     ...liveness.methods,
     ...checkpointMethods(clock),
+    ...runMethods(clock),
     ...trace.methods,
   };
 

@@ -8,5 +8,6 @@
 export * from './checkpoint/index.js';
 export * from './clock.js';
 export * from './local-task-trace/index.js';
+export * from './run-control/index.js';
 export * from './task-continuity/index.js';
 export * from './turn-liveness/index.js';

@@ -90,6 +90,8 @@ const BROKEN: ReadonlyArray<
     'additionalProperties',
     'TraceOpenResult',
   ],
+  ['run', 'run.step', '/applied', 'wrong-type', '/result/applied', 'type', 'RunStepResult'],
+  ['run', 'run.step', '/state', 'extra', '/result/state/unexpected', 'additionalProperties', 'RunStepResult'],
 ];
 
 describe('a reply that breaks its schema fails the step, with the pointer and the keyword', () => {

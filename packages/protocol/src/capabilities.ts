@@ -17,6 +17,11 @@ export interface CapabilityEntry {
   readonly token: string;
   /** The characters a name of a `list` capability is made of (a regular expression source). */
   readonly name?: string;
+  /**
+   * `true` for a capability added after protocol v1 was released: `hello` may leave it out, and
+   * absence means not declared (docs/spec/decisions.md D-GEN-70).
+   */
+  readonly optional?: true;
 }
 
 /** Every capability, in the order of docs/protocol.md. */
@@ -30,6 +35,7 @@ export const CAPABILITIES = [
   { key: 'trace', kind: 'flag', token: 'trace' },
   { key: 'clock', kind: 'flag', token: 'clock' },
   { key: 'crashPoints', kind: 'list', token: 'crash', name: '[a-z0-9-]+' },
+  { key: 'run', kind: 'flag', token: 'run', optional: true },
 ] as const satisfies readonly CapabilityEntry[];
 
 // Compile-time: the list names every member of `Capabilities` and nothing else.
@@ -62,12 +68,13 @@ export function missingCapabilities(requires: readonly string[], caps: Capabilit
 
 /**
  * What is wrong with the `capabilities` of a `hello` result, or null when every capability is
- * declared with its type (a boolean, or an array of strings).
+ * declared with its type (a boolean, or an array of strings); an optional capability may be absent.
  */
 export function capabilitiesProblem(caps: unknown): string | null {
   if (!caps || typeof caps !== 'object' || Array.isArray(caps)) return '"capabilities" must be an object';
-  for (const c of CAPABILITIES) {
+  for (const c of CAPABILITIES as readonly CapabilityEntry[]) {
     const v = (caps as Record<string, unknown>)[c.key];
+    if (v === undefined && c.optional) continue;
     const ok =
       c.kind === 'list' ? Array.isArray(v) && v.every((x) => typeof x === 'string') : typeof v === 'boolean';
     if (!ok)

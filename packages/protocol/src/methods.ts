@@ -59,6 +59,9 @@ export interface MessageTypes {
   TraceCurrentResult: Messages.TraceCurrentResult;
   TraceLoadParams: Messages.TraceLoadParams;
   TraceRefusalData: Messages.TraceRefusalData;
+  RunStepParams: Messages.RunStepParams;
+  RunStepResult: Messages.RunStepResult;
+  RunRefusalData: Messages.RunRefusalData;
   StoreTaskParams: Messages.StoreTaskParams;
   StoreCommitStateParams: Messages.StoreCommitStateParams;
   StoreCommitOperationParams: Messages.StoreCommitOperationParams;
@@ -112,6 +115,9 @@ const LISTED: Record<MessageTypeName, true> = {
   TraceCurrentResult: true,
   TraceLoadParams: true,
   TraceRefusalData: true,
+  RunStepParams: true,
+  RunStepResult: true,
+  RunRefusalData: true,
   StoreTaskParams: true,
   StoreCommitStateParams: true,
   StoreCommitOperationParams: true,
@@ -181,6 +187,7 @@ export const METHODS: readonly MethodEntry[] = [
   m('store.replay', 'store', 'StoreTaskParams', 'StoreReplayResult', STORE_ERRORS),
   m('store.history', 'store', 'StoreTaskParams', 'StoreHistoryResult', STORE_ERRORS),
   m('crash.arm', 'crash', 'CrashArmParams', 'CrashArmResult'),
+  m('run.step', 'run', 'RunStepParams', 'RunStepResult', ['RunRefusalData']),
 ];
 
 /** The entry of a method of protocol v1, or undefined for a name it does not have. */

@@ -67,6 +67,7 @@ describe('capability vocabulary', () => {
       'trace',
       'clock',
       'crashPoints',
+      'run',
     ]);
     expect(new Set(CAPABILITIES.map((c) => c.token)).size).toBe(CAPABILITIES.length);
   });
@@ -107,5 +108,16 @@ describe('capability vocabulary', () => {
     );
     const { clock: _omitted, ...withoutClock } = ALL;
     expect(capabilitiesProblem(withoutClock)).toBe('"capabilities.clock" must be a boolean');
+  });
+
+  it('reads an optional capability left out of hello as not declared (PROTO-700)', () => {
+    // ALL is a v1 declaration written before `run` existed: it is well-formed without it.
+    expect('run' in ALL).toBe(false);
+    expect(capabilitiesProblem(ALL)).toBeNull();
+    expect(missingCapabilities(['run', 'clock'], ALL)).toEqual(['run']);
+    expect(missingCapabilities(['run'], { ...ALL, run: true })).toEqual([]);
+    expect(missingCapabilities(['run'], { ...ALL, run: false })).toEqual(['run']);
+    // Declared, it must still be a boolean.
+    expect(capabilitiesProblem({ ...ALL, run: 'yes' })).toBe('"capabilities.run" must be a boolean');
   });
 });

@@ -9,6 +9,7 @@ import { EVALUATION_CONTRACTS } from './contracts/evaluation.js';
 import { EVIDENCE_MATRIX_CONTRACTS } from './contracts/evidence-matrix.js';
 import { LOCAL_TASK_TRACE_CONTRACTS } from './contracts/local-task-trace.js';
 import { REPAIR_ROLES_CONTRACTS } from './contracts/repair-roles.js';
+import { RUN_STATE_CONTRACTS } from './contracts/run-state.js';
 import { TASK_CONTINUITY_CONTRACTS } from './contracts/task-continuity.js';
 import { TASK_CONTRACT_CONTRACTS } from './contracts/task-contract.js';
 import { TOOL_PERMISSION_CONTRACTS } from './contracts/tool-permission.js';
@@ -24,6 +25,7 @@ import { EVALUATION_DIGEST_RULES } from './digests/evaluation.js';
 import { EVIDENCE_MATRIX_DIGEST_RULES } from './digests/evidence-matrix.js';
 import { LOCAL_TASK_TRACE_DIGEST_RULES } from './digests/local-task-trace.js';
 import { REPAIR_ROLES_DIGEST_RULES } from './digests/repair-roles.js';
+import { RUN_STATE_DIGEST_RULES } from './digests/run-state.js';
 import { TASK_CONTINUITY_DIGEST_RULES } from './digests/task-continuity.js';
 import { TASK_CONTRACT_DIGEST_RULES } from './digests/task-contract.js';
 import { TOOL_PERMISSION_DIGEST_RULES } from './digests/tool-permission.js';
@@ -47,6 +49,7 @@ export const CONTRACTS: readonly ContractEntry[] = [
   ...EVALUATION_CONTRACTS,
   ...EVIDENCE_MATRIX_CONTRACTS,
   ...REPAIR_ROLES_CONTRACTS,
+  ...RUN_STATE_CONTRACTS,
 ];
 
 /** Every digest and derived-id rule of the spec. */
@@ -65,6 +68,7 @@ export const DIGEST_RULES: readonly DigestRule[] = [
   ...EVALUATION_DIGEST_RULES,
   ...EVIDENCE_MATRIX_DIGEST_RULES,
   ...REPAIR_ROLES_DIGEST_RULES,
+  ...RUN_STATE_DIGEST_RULES,
 ];
 
 /** Look a contract up by name; `undefined` when the spec has no such contract. */

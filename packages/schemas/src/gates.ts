@@ -13,6 +13,7 @@ export const GATES = {
   AgentEvaluationGate: 'docs/spec/agent-evaluation-gate.md',
   ReplayObservabilityGate: 'docs/spec/replay-observability-gate.md',
   RepairCollaborationRoleBoundaryGate: 'docs/spec/repair-collaboration-role-boundary-gate.md',
+  RunControlGate: 'docs/spec/run-control-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

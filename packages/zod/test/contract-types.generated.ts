@@ -41,5 +41,6 @@ export type Checks = [
   Mutual<Interfaces.EvaluationReportV1, Zod.EvaluationReportV1>,
   Mutual<Interfaces.EvidenceMatrixV1, Zod.EvidenceMatrixV1>,
   Mutual<Interfaces.RepairRoleBoundaryV1, Zod.RepairRoleBoundaryV1>,
+  Mutual<Interfaces.RunStateV1, Zod.RunStateV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;

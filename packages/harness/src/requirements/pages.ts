@@ -44,6 +44,7 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     prefix: 'RCR',
     gate: 'RepairCollaborationRoleBoundaryGate',
   },
+  { page: 'docs/spec/run-control-gate.md', prefix: 'RUN', gate: 'RunControlGate' },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 

@@ -108,6 +108,10 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
             "items": {
               "type": "string"
             }
+          },
+          "run": {
+            "description": "Whether `run.step` (the run controller) is implemented; optional, absent means not declared.",
+            "type": "boolean"
           }
         },
         "additionalProperties": false,
@@ -1441,6 +1445,506 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
     "required": [
       "code",
       "step"
+    ]
+  },
+  "RunStepParams": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/RunStepParams.schema.json",
+    "title": "RunStepParams",
+    "description": "Params of `run.step`.",
+    "type": "object",
+    "properties": {
+      "state": {
+        "description": "The run's current state as the previous step returned it, or `null` before `start`.",
+        "anyOf": [
+          {
+            "description": "The state of one agent run: its status and why, its hard limits and what it used of them, every\ntool call with its outcome, and the loop signals. Written by the run controller after every event.",
+            "$ref": "https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "event": {
+        "description": "The event to apply.",
+        "anyOf": [
+          {
+            "description": "`start`: a new run (the state before it is `null`).",
+            "type": "object",
+            "properties": {
+              "type": {
+                "description": "The event.",
+                "type": "string",
+                "const": "start"
+              },
+              "taskId": {
+                "description": "The task the run carries out (the id of its TaskContractV1).",
+                "minLength": 1,
+                "maxLength": 256,
+                "type": "string"
+              },
+              "mode": {
+                "description": "`bounded` or `until-done`.",
+                "enum": [
+                  "bounded",
+                  "until-done"
+                ],
+                "type": "string"
+              },
+              "controls": {
+                "description": "How the run is stopped or taken over.",
+                "type": "object",
+                "properties": {
+                  "cancellable": {
+                    "description": "Whether a cancel request reaches the run (and moves it to `cancelled`).",
+                    "type": "boolean"
+                  },
+                  "takeoverChannel": {
+                    "description": "Where an operator takes the run over, or `null` when nobody can.",
+                    "minLength": 1,
+                    "maxLength": 512,
+                    "type": [
+                      "null",
+                      "string"
+                    ]
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "cancellable",
+                  "takeoverChannel"
+                ]
+              },
+              "budget": {
+                "description": "The hard limits.",
+                "type": "object",
+                "properties": {
+                  "maxSteps": {
+                    "description": "Most steps (one model turn and the tool calls it makes is one step) the run may take.",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 9007199254740991
+                  },
+                  "maxToolCalls": {
+                    "description": "Most tool calls the run may make, all tools together.",
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  "maxRetries": {
+                    "description": "Most retries of failed tool calls the run may make, all calls together.",
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  "maxDurationMs": {
+                    "description": "Most wall-clock time the run may take, in milliseconds, from its start.",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 9007199254740991
+                  },
+                  "maxCostMicros": {
+                    "description": "Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).",
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  "currency": {
+                    "description": "Currency of `maxCostMicros`.",
+                    "pattern": "^[A-Z]{3}$",
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "currency",
+                  "maxCostMicros",
+                  "maxDurationMs",
+                  "maxRetries",
+                  "maxSteps",
+                  "maxToolCalls"
+                ]
+              },
+              "thresholds": {
+                "description": "The loop thresholds.",
+                "type": "object",
+                "properties": {
+                  "repeatedAction": {
+                    "description": "Consecutive calls of the same action (same `actionDigest`) that force a replan or takeover; at most 3.",
+                    "type": "integer",
+                    "minimum": 2,
+                    "maximum": 3
+                  },
+                  "repeatedError": {
+                    "description": "Consecutive failures with the same error (same tool, error class and error code) that force a replan or takeover; at most 3.",
+                    "type": "integer",
+                    "minimum": 2,
+                    "maximum": 3
+                  },
+                  "noProgressSteps": {
+                    "description": "Consecutive finished steps without a state change that force a replan or takeover; at most 10.",
+                    "type": "integer",
+                    "minimum": 2,
+                    "maximum": 10
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "noProgressSteps",
+                  "repeatedAction",
+                  "repeatedError"
+                ]
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "budget",
+              "controls",
+              "mode",
+              "taskId",
+              "thresholds",
+              "type"
+            ]
+          },
+          {
+            "description": "`step-started`: the model is asked for its next action (one step).",
+            "type": "object",
+            "properties": {
+              "type": {
+                "description": "The event.",
+                "type": "string",
+                "const": "step-started"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ]
+          },
+          {
+            "description": "`step-finished`: the step's actions are done and its result is verified.",
+            "type": "object",
+            "properties": {
+              "type": {
+                "description": "The event.",
+                "type": "string",
+                "const": "step-finished"
+              },
+              "costMicros": {
+                "description": "What the step cost (model and tools not reported by `tool-result`), in millionths of the budget's currency.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "stateChanged": {
+                "description": "Whether the step committed any change to the task state (a confirmed fact, an artefact, a verification result).",
+                "type": "boolean"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "costMicros",
+              "stateChanged",
+              "type"
+            ]
+          },
+          {
+            "description": "`tool-called`: the runtime is about to make a tool call.",
+            "type": "object",
+            "properties": {
+              "type": {
+                "description": "The event.",
+                "type": "string",
+                "const": "tool-called"
+              },
+              "callId": {
+                "description": "The call's id, unique within the run.",
+                "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$",
+                "type": "string"
+              },
+              "toolName": {
+                "description": "The tool.",
+                "minLength": 1,
+                "maxLength": 256,
+                "type": "string"
+              },
+              "actionDigest": {
+                "description": "digestOf(`{toolName, input}`): the same digest is the same action.",
+                "pattern": "^[a-f0-9]{64}$",
+                "type": "string"
+              },
+              "retryOf": {
+                "description": "The earlier call this one retries, or `null` for a first attempt.",
+                "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$",
+                "type": [
+                  "null",
+                  "string"
+                ]
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "actionDigest",
+              "callId",
+              "retryOf",
+              "toolName",
+              "type"
+            ]
+          },
+          {
+            "description": "`tool-result`: a call's outcome arrived.",
+            "type": "object",
+            "properties": {
+              "type": {
+                "description": "The event.",
+                "type": "string",
+                "const": "tool-result"
+              },
+              "callId": {
+                "description": "The call.",
+                "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$",
+                "type": "string"
+              },
+              "outcome": {
+                "description": "`succeeded` or `failed`.",
+                "enum": [
+                  "failed",
+                  "succeeded"
+                ],
+                "type": "string"
+              },
+              "errorClass": {
+                "description": "How it failed; non-null exactly when `outcome` is `failed` (a timed-out remote write is `unknown-outcome`).",
+                "anyOf": [
+                  {
+                    "enum": [
+                      "business-rejection",
+                      "permanent",
+                      "transient",
+                      "unknown-outcome"
+                    ],
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "errorCode": {
+                "description": "The tool's error code; non-null exactly when `outcome` is `failed`.",
+                "minLength": 1,
+                "maxLength": 128,
+                "type": [
+                  "null",
+                  "string"
+                ]
+              },
+              "costMicros": {
+                "description": "What the call cost, in millionths of the budget's currency.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "callId",
+              "costMicros",
+              "errorClass",
+              "errorCode",
+              "outcome",
+              "type"
+            ]
+          },
+          {
+            "description": "`tool-queried`: the runtime queried the external effect of an `unknown-outcome` call.",
+            "type": "object",
+            "properties": {
+              "type": {
+                "description": "The event.",
+                "type": "string",
+                "const": "tool-queried"
+              },
+              "callId": {
+                "description": "The call.",
+                "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$",
+                "type": "string"
+              },
+              "resolution": {
+                "description": "What the query found.",
+                "enum": [
+                  "effect-applied",
+                  "no-effect",
+                  "still-unknown"
+                ],
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "callId",
+              "resolution",
+              "type"
+            ]
+          },
+          {
+            "description": "An event without members of its own: a pause, a resume, a replan, a takeover, a cancel.",
+            "type": "object",
+            "properties": {
+              "type": {
+                "description": "`approval-requested` (pause for an approval), `approval-granted` (resume), `dependency-wait`\n(pause for a dependency), `dependency-ready` (resume), `replanned` (a new plan: the loop\ncounters reset and a blocked run resumes), `takeover` (a person takes the run over: blocked,\nhuman-takeover), `cancel` (the run is cancelled).",
+                "enum": [
+                  "approval-granted",
+                  "approval-requested",
+                  "cancel",
+                  "dependency-ready",
+                  "dependency-wait",
+                  "replanned",
+                  "takeover"
+                ],
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "type"
+            ]
+          },
+          {
+            "description": "`complete`: the task's completion criteria were checked.",
+            "type": "object",
+            "properties": {
+              "type": {
+                "description": "The event.",
+                "type": "string",
+                "const": "complete"
+              },
+              "outcome": {
+                "description": "`succeeded` when every completion criterion was checked and met, `failed` when one was not.",
+                "enum": [
+                  "failed",
+                  "succeeded"
+                ],
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "outcome",
+              "type"
+            ]
+          }
+        ]
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "event",
+      "state"
+    ]
+  },
+  "RunStepResult": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/RunStepResult.schema.json",
+    "title": "RunStepResult",
+    "description": "Result of `run.step`.",
+    "type": "object",
+    "properties": {
+      "state": {
+        "description": "The next state.",
+        "$ref": "https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json"
+      },
+      "applied": {
+        "description": "Whether the event took effect; `false` when the controller stopped the run instead of starting the work it announced.",
+        "type": "boolean"
+      },
+      "notice": {
+        "description": "Set when the controller stopped or paused the run itself, else `null`.",
+        "anyOf": [
+          {
+            "description": "A notice of an accepted step: the controller stopped or paused the run itself.",
+            "type": "object",
+            "properties": {
+              "code": {
+                "description": "`RUN_BUDGET_EXHAUSTED` (the run failed: a limit ran out) or `RUN_LOOP_DETECTED` (the run is blocked: a loop threshold was reached).",
+                "enum": [
+                  "RUN_BUDGET_EXHAUSTED",
+                  "RUN_LOOP_DETECTED"
+                ],
+                "type": "string"
+              },
+              "requiredAction": {
+                "description": "What the runtime does next: `start-a-new-run` or `replan-or-takeover`.",
+                "enum": [
+                  "replan-or-takeover",
+                  "start-a-new-run"
+                ],
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "code",
+              "requiredAction"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "applied",
+      "notice",
+      "state"
+    ]
+  },
+  "RunRefusalData": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/RunRefusalData.schema.json",
+    "title": "RunRefusalData",
+    "description": "Error `data` of a refused `run.step` (the state is unchanged).",
+    "type": "object",
+    "properties": {
+      "code": {
+        "description": "A `RUN_*` refusal code of docs/spec/run-control-gate.md.",
+        "type": "string"
+      },
+      "requiredAction": {
+        "description": "What the runtime does next (one token per code, listed on the page).",
+        "type": "string"
+      },
+      "issues": {
+        "description": "For `RUN_STATE_INVALID`: the issues of the state given (code and JSON Pointer), as `validate` reports them.",
+        "maxItems": 64,
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "description": "The issue code.",
+              "type": "string"
+            },
+            "path": {
+              "description": "JSON Pointer into `params.state`.",
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "code",
+            "path"
+          ]
+        }
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "code",
+      "requiredAction"
     ]
   },
   "StoreTaskParams": {

@@ -37,6 +37,8 @@ export interface Capabilities {
   readonly clock: boolean;
   /** Named crash points `crash.arm` accepts (a subset of `commit-before-write`, `commit-after-write`); scenarios require `crash:<point>`. */
   readonly crashPoints: readonly string[];
+  /** Whether `run.step` (the run controller) is implemented; optional, absent means not declared. */
+  readonly run?: boolean;
 }
 
 /** Result of `hello`. */

@@ -6,6 +6,7 @@ export * from './digest.js';
 export * from './error-data.js';
 export * from './hello.js';
 export * from './liveness.js';
+export * from './run.js';
 export * from './session.js';
 export * from './store.js';
 export * from './trace.js';

@@ -10,6 +10,7 @@ export * from './evaluation.js';
 export * from './evidence-matrix.js';
 export * from './local-task-trace.js';
 export * from './repair-roles.js';
+export * from './run-state.js';
 export * from './task-continuity.js';
 export * from './task-contract.js';
 export * from './tool-permission.js';

@@ -16590,5 +16590,463 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
       "status",
       "subject"
     ]
+  },
+  "RunStateV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json",
+    "title": "RunStateV1",
+    "description": "The state of one agent run: its status and why, its hard limits and what it used of them, every\ntool call with its outcome, and the loop signals. Written by the run controller after every event.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "RunStateV1"
+      },
+      "runId": {
+        "description": "`run-` + the first 24 hex characters of digestOf(`{taskId, startedAt}`).",
+        "pattern": "^run-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "taskId": {
+        "description": "The task the run carries out (the id of its TaskContractV1).",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "mode": {
+        "description": "`bounded` (the run stops at its completion criteria or a limit) or `until-done` (\"run until\ndone\"; valid only with a budget, cancellation and a takeover channel).",
+        "enum": [
+          "bounded",
+          "until-done"
+        ],
+        "type": "string"
+      },
+      "controls": {
+        "description": "How the run is stopped or taken over.",
+        "type": "object",
+        "properties": {
+          "cancellable": {
+            "description": "Whether a cancel request reaches the run (and moves it to `cancelled`).",
+            "type": "boolean"
+          },
+          "takeoverChannel": {
+            "description": "Where an operator takes the run over, or `null` when nobody can.",
+            "minLength": 1,
+            "maxLength": 512,
+            "type": [
+              "null",
+              "string"
+            ]
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "cancellable",
+          "takeoverChannel"
+        ]
+      },
+      "status": {
+        "description": "Where the run stands.",
+        "enum": [
+          "awaiting-approval",
+          "awaiting-dependency",
+          "blocked",
+          "cancelled",
+          "failed",
+          "running",
+          "succeeded"
+        ],
+        "type": "string"
+      },
+      "pauseReason": {
+        "description": "Why a paused run waits; `null` unless the status is a pause.",
+        "anyOf": [
+          {
+            "enum": [
+              "approval-pending",
+              "dependency-pending",
+              "human-takeover",
+              "loop-detected"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "terminalReason": {
+        "description": "Why a terminal run ended; `null` unless the status is terminal.",
+        "anyOf": [
+          {
+            "enum": [
+              "budget-exhausted",
+              "cancelled",
+              "completion-failed",
+              "completion-verified"
+            ],
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "budget": {
+        "description": "The hard limits.",
+        "type": "object",
+        "properties": {
+          "maxSteps": {
+            "description": "Most steps (one model turn and the tool calls it makes is one step) the run may take.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 9007199254740991
+          },
+          "maxToolCalls": {
+            "description": "Most tool calls the run may make, all tools together.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "maxRetries": {
+            "description": "Most retries of failed tool calls the run may make, all calls together.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "maxDurationMs": {
+            "description": "Most wall-clock time the run may take, in milliseconds, from its start.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 9007199254740991
+          },
+          "maxCostMicros": {
+            "description": "Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "currency": {
+            "description": "Currency of `maxCostMicros`.",
+            "pattern": "^[A-Z]{3}$",
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "currency",
+          "maxCostMicros",
+          "maxDurationMs",
+          "maxRetries",
+          "maxSteps",
+          "maxToolCalls"
+        ]
+      },
+      "usage": {
+        "description": "What the run used of them.",
+        "type": "object",
+        "properties": {
+          "steps": {
+            "description": "Steps taken.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "toolCalls": {
+            "description": "Tool calls made.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "retries": {
+            "description": "Retries made.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "elapsedMs": {
+            "description": "Milliseconds since the run started.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "costMicros": {
+            "description": "Cost spent, in millionths of the budget's currency.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "costMicros",
+          "elapsedMs",
+          "retries",
+          "steps",
+          "toolCalls"
+        ]
+      },
+      "loop": {
+        "description": "The loop signals.",
+        "type": "object",
+        "properties": {
+          "thresholds": {
+            "description": "The thresholds of this run.",
+            "type": "object",
+            "properties": {
+              "repeatedAction": {
+                "description": "Consecutive calls of the same action (same `actionDigest`) that force a replan or takeover; at most 3.",
+                "type": "integer",
+                "minimum": 2,
+                "maximum": 3
+              },
+              "repeatedError": {
+                "description": "Consecutive failures with the same error (same tool, error class and error code) that force a replan or takeover; at most 3.",
+                "type": "integer",
+                "minimum": 2,
+                "maximum": 3
+              },
+              "noProgressSteps": {
+                "description": "Consecutive finished steps without a state change that force a replan or takeover; at most 10.",
+                "type": "integer",
+                "minimum": 2,
+                "maximum": 10
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "noProgressSteps",
+              "repeatedAction",
+              "repeatedError"
+            ]
+          },
+          "lastActionDigest": {
+            "description": "`actionDigest` of the latest tool call, or `null` before the first one and after a replan.",
+            "pattern": "^[a-f0-9]{64}$",
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "repeatedActionCount": {
+            "description": "How many consecutive calls (the latest included) had `lastActionDigest`.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "lastErrorDigest": {
+            "description": "digestOf(`{toolName, errorClass, errorCode}`) of the latest failed call, or `null` when the\nlatest settled call succeeded, before any failure, and after a replan.",
+            "pattern": "^[a-f0-9]{64}$",
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "repeatedErrorCount": {
+            "description": "How many consecutive failures (the latest included) had `lastErrorDigest`.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "stepsWithoutStateChange": {
+            "description": "How many consecutive finished steps changed no task state.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "lastActionDigest",
+          "lastErrorDigest",
+          "repeatedActionCount",
+          "repeatedErrorCount",
+          "stepsWithoutStateChange",
+          "thresholds"
+        ]
+      },
+      "toolCalls": {
+        "description": "Every tool call of the run, in the order they were made.",
+        "maxItems": 1000,
+        "type": "array",
+        "items": {
+          "description": "One tool call of the run, with its outcome as far as it is known.",
+          "type": "object",
+          "properties": {
+            "callId": {
+              "description": "The call's id, unique within the run.",
+              "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$",
+              "type": "string"
+            },
+            "toolName": {
+              "description": "The tool, as its ToolContractV1 names it.",
+              "minLength": 1,
+              "maxLength": 256,
+              "type": "string"
+            },
+            "actionDigest": {
+              "description": "digestOf(`{toolName, input}`) as the runtime computes it: two calls with the same digest are\nthe same action (loop detection compares these).",
+              "pattern": "^[a-f0-9]{64}$",
+              "type": "string"
+            },
+            "step": {
+              "description": "The step (`usage.steps` when the call was made) the call belongs to.",
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 9007199254740991
+            },
+            "calledAt": {
+              "description": "When the call was made.",
+              "format": "date-time",
+              "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+              "type": "string"
+            },
+            "status": {
+              "description": "`in-flight` (no outcome yet), `succeeded` or `failed`.",
+              "enum": [
+                "failed",
+                "in-flight",
+                "succeeded"
+              ],
+              "type": "string"
+            },
+            "errorClass": {
+              "description": "How the call failed; non-null exactly when `status` is `failed`.",
+              "anyOf": [
+                {
+                  "enum": [
+                    "business-rejection",
+                    "permanent",
+                    "transient",
+                    "unknown-outcome"
+                  ],
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            },
+            "errorCode": {
+              "description": "The tool's error code; non-null exactly when `status` is `failed`.",
+              "minLength": 1,
+              "maxLength": 128,
+              "type": [
+                "null",
+                "string"
+              ]
+            },
+            "retryOf": {
+              "description": "The earlier call of this run that this call retries, or `null` for a first attempt.",
+              "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$",
+              "type": [
+                "null",
+                "string"
+              ]
+            },
+            "query": {
+              "description": "The query of the call's effect; non-null only when `errorClass` is `unknown-outcome`.",
+              "anyOf": [
+                {
+                  "description": "What the runtime learnt by querying the external effect of an `unknown-outcome` call.",
+                  "type": "object",
+                  "properties": {
+                    "queriedAt": {
+                      "description": "When the effect was queried.",
+                      "format": "date-time",
+                      "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+                      "type": "string"
+                    },
+                    "resolution": {
+                      "description": "What the query found: `effect-applied` (the call took effect; never retry it), `no-effect`\n(it did not; a retry is allowed), `still-unknown` (the query could not tell; no retry).",
+                      "enum": [
+                        "effect-applied",
+                        "no-effect",
+                        "still-unknown"
+                      ],
+                      "type": "string"
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "queriedAt",
+                    "resolution"
+                  ]
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "actionDigest",
+            "callId",
+            "calledAt",
+            "errorClass",
+            "errorCode",
+            "query",
+            "retryOf",
+            "status",
+            "step",
+            "toolName"
+          ]
+        }
+      },
+      "startedAt": {
+        "description": "When the run started.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "updatedAt": {
+        "description": "When the latest event was applied.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "endedAt": {
+        "description": "When the run reached a terminal state, or `null` while it has not.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "eventCount": {
+        "description": "How many events the controller applied, `start` included.",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 9007199254740991
+      },
+      "stateDigest": {
+        "description": "digestOf(the whole document without `stateDigest`).",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "budget",
+      "controls",
+      "endedAt",
+      "eventCount",
+      "loop",
+      "mode",
+      "pauseReason",
+      "runId",
+      "schemaVersion",
+      "startedAt",
+      "stateDigest",
+      "status",
+      "taskId",
+      "terminalReason",
+      "toolCalls",
+      "updatedAt",
+      "usage"
+    ]
   }
 };

@@ -77974,6 +77974,2272 @@ validate170.errors = vErrors;
 return errors === 0;
 }
 
+export const RunStateV1 = validate171;
+const schema99 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"RunStateV1"},"runId":{"pattern":"^run-[a-f0-9]{24}$","type":"string"},"taskId":{"minLength":1,"maxLength":256,"type":"string"},"mode":{"enum":["bounded","until-done"],"type":"string"},"controls":{"type":"object","properties":{"cancellable":{"type":"boolean"},"takeoverChannel":{"minLength":1,"maxLength":512,"type":["null","string"]}},"additionalProperties":false,"required":["cancellable","takeoverChannel"]},"status":{"enum":["awaiting-approval","awaiting-dependency","blocked","cancelled","failed","running","succeeded"],"type":"string"},"pauseReason":{"anyOf":[{"enum":["approval-pending","dependency-pending","human-takeover","loop-detected"],"type":"string"},{"type":"null"}]},"terminalReason":{"anyOf":[{"enum":["budget-exhausted","cancelled","completion-failed","completion-verified"],"type":"string"},{"type":"null"}]},"budget":{"type":"object","properties":{"maxSteps":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"usage":{"type":"object","properties":{"steps":{"type":"integer","minimum":0,"maximum":9007199254740991},"toolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"retries":{"type":"integer","minimum":0,"maximum":9007199254740991},"elapsedMs":{"type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","elapsedMs","retries","steps","toolCalls"]},"loop":{"type":"object","properties":{"thresholds":{"type":"object","properties":{"repeatedAction":{"type":"integer","minimum":2,"maximum":3},"repeatedError":{"type":"integer","minimum":2,"maximum":3},"noProgressSteps":{"type":"integer","minimum":2,"maximum":10}},"additionalProperties":false,"required":["noProgressSteps","repeatedAction","repeatedError"]},"lastActionDigest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]},"repeatedActionCount":{"type":"integer","minimum":0,"maximum":9007199254740991},"lastErrorDigest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]},"repeatedErrorCount":{"type":"integer","minimum":0,"maximum":9007199254740991},"stepsWithoutStateChange":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["lastActionDigest","lastErrorDigest","repeatedActionCount","repeatedErrorCount","stepsWithoutStateChange","thresholds"]},"toolCalls":{"maxItems":1000,"type":"array","items":{"type":"object","properties":{"callId":{"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"toolName":{"minLength":1,"maxLength":256,"type":"string"},"actionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"step":{"type":"integer","minimum":1,"maximum":9007199254740991},"calledAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"status":{"enum":["failed","in-flight","succeeded"],"type":"string"},"errorClass":{"anyOf":[{"enum":["business-rejection","permanent","transient","unknown-outcome"],"type":"string"},{"type":"null"}]},"errorCode":{"minLength":1,"maxLength":128,"type":["null","string"]},"retryOf":{"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":["null","string"]},"query":{"anyOf":[{"type":"object","properties":{"queriedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"resolution":{"enum":["effect-applied","no-effect","still-unknown"],"type":"string"}},"additionalProperties":false,"required":["queriedAt","resolution"]},{"type":"null"}]}},"additionalProperties":false,"required":["actionDigest","callId","calledAt","errorClass","errorCode","query","retryOf","status","step","toolName"]}},"startedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"updatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"endedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"eventCount":{"type":"integer","minimum":1,"maximum":9007199254740991},"stateDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["budget","controls","endedAt","eventCount","loop","mode","pauseReason","runId","schemaVersion","startedAt","stateDigest","status","taskId","terminalReason","toolCalls","updatedAt","usage"]};
+const pattern566 = patternMatcher("^run-[a-f0-9]{24}$");
+
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.budget === undefined) || (!(func0.call(data, "budget")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "budget"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.controls === undefined) || (!(func0.call(data, "controls")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "controls"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.endedAt === undefined) || (!(func0.call(data, "endedAt")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endedAt"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.eventCount === undefined) || (!(func0.call(data, "eventCount")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventCount"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.loop === undefined) || (!(func0.call(data, "loop")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "loop"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.mode === undefined) || (!(func0.call(data, "mode")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.pauseReason === undefined) || (!(func0.call(data, "pauseReason")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pauseReason"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.runId === undefined) || (!(func0.call(data, "runId")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.startedAt === undefined) || (!(func0.call(data, "startedAt")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "startedAt"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.stateDigest === undefined) || (!(func0.call(data, "stateDigest")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stateDigest"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data.taskId === undefined) || (!(func0.call(data, "taskId")))){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data.terminalReason === undefined) || (!(func0.call(data, "terminalReason")))){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "terminalReason"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((data.toolCalls === undefined) || (!(func0.call(data, "toolCalls")))){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolCalls"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data.updatedAt === undefined) || (!(func0.call(data, "updatedAt")))){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data.usage === undefined) || (!(func0.call(data, "usage")))){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "usage"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema99.properties, key0))){
+const err17 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err18 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if("RunStateV1" !== data0){
+const err19 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "RunStateV1"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.runId !== undefined && func0.call(data, "runId")){
+let data1 = data.runId;
+if(typeof data1 === "string"){
+if(!pattern566.test(data1)){
+const err20 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/pattern",keyword:"pattern",params:{pattern: "^run-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.taskId !== undefined && func0.call(data, "taskId")){
+let data2 = data.taskId;
+if(typeof data2 === "string"){
+if((data2.length > 256 && func55(data2) > 256)){
+const err22 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err23 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.mode !== undefined && func0.call(data, "mode")){
+let data3 = data.mode;
+if(typeof data3 !== "string"){
+const err25 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(!((data3 === "bounded") || (data3 === "until-done"))){
+const err26 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema99.properties.mode.enum}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.controls !== undefined && func0.call(data, "controls")){
+let data4 = data.controls;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.cancellable === undefined) || (!(func0.call(data4, "cancellable")))){
+const err27 = {instancePath:instancePath+"/controls",schemaPath:"#/properties/controls/required",keyword:"required",params:{missingProperty: "cancellable"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data4.takeoverChannel === undefined) || (!(func0.call(data4, "takeoverChannel")))){
+const err28 = {instancePath:instancePath+"/controls",schemaPath:"#/properties/controls/required",keyword:"required",params:{missingProperty: "takeoverChannel"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!((key1 === "cancellable") || (key1 === "takeoverChannel"))){
+const err29 = {instancePath:instancePath+"/controls",schemaPath:"#/properties/controls/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data4.cancellable !== undefined && func0.call(data4, "cancellable")){
+if(typeof data4.cancellable !== "boolean"){
+const err30 = {instancePath:instancePath+"/controls/cancellable",schemaPath:"#/properties/controls/properties/cancellable/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data4.takeoverChannel !== undefined && func0.call(data4, "takeoverChannel")){
+let data6 = data4.takeoverChannel;
+if((data6 !== null) && (typeof data6 !== "string")){
+const err31 = {instancePath:instancePath+"/controls/takeoverChannel",schemaPath:"#/properties/controls/properties/takeoverChannel/type",keyword:"type",params:{type: schema99.properties.controls.properties.takeoverChannel.type}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(typeof data6 === "string"){
+if((data6.length > 512 && func55(data6) > 512)){
+const err32 = {instancePath:instancePath+"/controls/takeoverChannel",schemaPath:"#/properties/controls/properties/takeoverChannel/maxLength",keyword:"maxLength",params:{limit: 512}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err33 = {instancePath:instancePath+"/controls/takeoverChannel",schemaPath:"#/properties/controls/properties/takeoverChannel/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/controls",schemaPath:"#/properties/controls/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data7 = data.status;
+if(typeof data7 !== "string"){
+const err35 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!(((((((data7 === "awaiting-approval") || (data7 === "awaiting-dependency")) || (data7 === "blocked")) || (data7 === "cancelled")) || (data7 === "failed")) || (data7 === "running")) || (data7 === "succeeded"))){
+const err36 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.pauseReason !== undefined && func0.call(data, "pauseReason")){
+let data8 = data.pauseReason;
+const _errs20 = errors;
+let valid2 = false;
+const _errs21 = errors;
+if(typeof data8 !== "string"){
+const err37 = {instancePath:instancePath+"/pauseReason",schemaPath:"#/properties/pauseReason/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(!((((data8 === "approval-pending") || (data8 === "dependency-pending")) || (data8 === "human-takeover")) || (data8 === "loop-detected"))){
+const err38 = {instancePath:instancePath+"/pauseReason",schemaPath:"#/properties/pauseReason/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.pauseReason.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var _valid0 = _errs21 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs23 = errors;
+if(data8 !== null){
+const err39 = {instancePath:instancePath+"/pauseReason",schemaPath:"#/properties/pauseReason/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err40 = {instancePath:instancePath+"/pauseReason",schemaPath:"#/properties/pauseReason/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+else {
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.terminalReason !== undefined && func0.call(data, "terminalReason")){
+let data9 = data.terminalReason;
+const _errs26 = errors;
+let valid3 = false;
+const _errs27 = errors;
+if(typeof data9 !== "string"){
+const err41 = {instancePath:instancePath+"/terminalReason",schemaPath:"#/properties/terminalReason/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!((((data9 === "budget-exhausted") || (data9 === "cancelled")) || (data9 === "completion-failed")) || (data9 === "completion-verified"))){
+const err42 = {instancePath:instancePath+"/terminalReason",schemaPath:"#/properties/terminalReason/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.terminalReason.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+var _valid1 = _errs27 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs29 = errors;
+if(data9 !== null){
+const err43 = {instancePath:instancePath+"/terminalReason",schemaPath:"#/properties/terminalReason/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+var _valid1 = _errs29 === errors;
+valid3 = valid3 || _valid1;
+}
+if(!valid3){
+const err44 = {instancePath:instancePath+"/terminalReason",schemaPath:"#/properties/terminalReason/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.budget !== undefined && func0.call(data, "budget")){
+let data10 = data.budget;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if((data10.currency === undefined) || (!(func0.call(data10, "currency")))){
+const err45 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "currency"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if((data10.maxCostMicros === undefined) || (!(func0.call(data10, "maxCostMicros")))){
+const err46 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxCostMicros"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if((data10.maxDurationMs === undefined) || (!(func0.call(data10, "maxDurationMs")))){
+const err47 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxDurationMs"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((data10.maxRetries === undefined) || (!(func0.call(data10, "maxRetries")))){
+const err48 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxRetries"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((data10.maxSteps === undefined) || (!(func0.call(data10, "maxSteps")))){
+const err49 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxSteps"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if((data10.maxToolCalls === undefined) || (!(func0.call(data10, "maxToolCalls")))){
+const err50 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxToolCalls"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+for(const key2 of Object.keys(data10)){
+if(!((((((key2 === "maxSteps") || (key2 === "maxToolCalls")) || (key2 === "maxRetries")) || (key2 === "maxDurationMs")) || (key2 === "maxCostMicros")) || (key2 === "currency"))){
+const err51 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data10.maxSteps !== undefined && func0.call(data10, "maxSteps")){
+let data11 = data10.maxSteps;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err52 = {instancePath:instancePath+"/budget/maxSteps",schemaPath:"#/properties/budget/properties/maxSteps/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err53 = {instancePath:instancePath+"/budget/maxSteps",schemaPath:"#/properties/budget/properties/maxSteps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data11 < 1 || isNaN(data11)){
+const err54 = {instancePath:instancePath+"/budget/maxSteps",schemaPath:"#/properties/budget/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+if(data10.maxToolCalls !== undefined && func0.call(data10, "maxToolCalls")){
+let data12 = data10.maxToolCalls;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err55 = {instancePath:instancePath+"/budget/maxToolCalls",schemaPath:"#/properties/budget/properties/maxToolCalls/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 9007199254740991 || isNaN(data12)){
+const err56 = {instancePath:instancePath+"/budget/maxToolCalls",schemaPath:"#/properties/budget/properties/maxToolCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data12 < 0 || isNaN(data12)){
+const err57 = {instancePath:instancePath+"/budget/maxToolCalls",schemaPath:"#/properties/budget/properties/maxToolCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+if(data10.maxRetries !== undefined && func0.call(data10, "maxRetries")){
+let data13 = data10.maxRetries;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err58 = {instancePath:instancePath+"/budget/maxRetries",schemaPath:"#/properties/budget/properties/maxRetries/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 9007199254740991 || isNaN(data13)){
+const err59 = {instancePath:instancePath+"/budget/maxRetries",schemaPath:"#/properties/budget/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(data13 < 0 || isNaN(data13)){
+const err60 = {instancePath:instancePath+"/budget/maxRetries",schemaPath:"#/properties/budget/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+if(data10.maxDurationMs !== undefined && func0.call(data10, "maxDurationMs")){
+let data14 = data10.maxDurationMs;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err61 = {instancePath:instancePath+"/budget/maxDurationMs",schemaPath:"#/properties/budget/properties/maxDurationMs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 9007199254740991 || isNaN(data14)){
+const err62 = {instancePath:instancePath+"/budget/maxDurationMs",schemaPath:"#/properties/budget/properties/maxDurationMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(data14 < 1 || isNaN(data14)){
+const err63 = {instancePath:instancePath+"/budget/maxDurationMs",schemaPath:"#/properties/budget/properties/maxDurationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+if(data10.maxCostMicros !== undefined && func0.call(data10, "maxCostMicros")){
+let data15 = data10.maxCostMicros;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err64 = {instancePath:instancePath+"/budget/maxCostMicros",schemaPath:"#/properties/budget/properties/maxCostMicros/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 9007199254740991 || isNaN(data15)){
+const err65 = {instancePath:instancePath+"/budget/maxCostMicros",schemaPath:"#/properties/budget/properties/maxCostMicros/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data15 < 0 || isNaN(data15)){
+const err66 = {instancePath:instancePath+"/budget/maxCostMicros",schemaPath:"#/properties/budget/properties/maxCostMicros/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+if(data10.currency !== undefined && func0.call(data10, "currency")){
+let data16 = data10.currency;
+if(typeof data16 === "string"){
+if(!pattern526.test(data16)){
+const err67 = {instancePath:instancePath+"/budget/currency",schemaPath:"#/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/budget/currency",schemaPath:"#/properties/budget/properties/currency/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data.usage !== undefined && func0.call(data, "usage")){
+let data17 = data.usage;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if((data17.costMicros === undefined) || (!(func0.call(data17, "costMicros")))){
+const err70 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/required",keyword:"required",params:{missingProperty: "costMicros"}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if((data17.elapsedMs === undefined) || (!(func0.call(data17, "elapsedMs")))){
+const err71 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/required",keyword:"required",params:{missingProperty: "elapsedMs"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if((data17.retries === undefined) || (!(func0.call(data17, "retries")))){
+const err72 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/required",keyword:"required",params:{missingProperty: "retries"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((data17.steps === undefined) || (!(func0.call(data17, "steps")))){
+const err73 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/required",keyword:"required",params:{missingProperty: "steps"}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if((data17.toolCalls === undefined) || (!(func0.call(data17, "toolCalls")))){
+const err74 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/required",keyword:"required",params:{missingProperty: "toolCalls"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+for(const key3 of Object.keys(data17)){
+if(!(((((key3 === "steps") || (key3 === "toolCalls")) || (key3 === "retries")) || (key3 === "elapsedMs")) || (key3 === "costMicros"))){
+const err75 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data17.steps !== undefined && func0.call(data17, "steps")){
+let data18 = data17.steps;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err76 = {instancePath:instancePath+"/usage/steps",schemaPath:"#/properties/usage/properties/steps/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 9007199254740991 || isNaN(data18)){
+const err77 = {instancePath:instancePath+"/usage/steps",schemaPath:"#/properties/usage/properties/steps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(data18 < 0 || isNaN(data18)){
+const err78 = {instancePath:instancePath+"/usage/steps",schemaPath:"#/properties/usage/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+if(data17.toolCalls !== undefined && func0.call(data17, "toolCalls")){
+let data19 = data17.toolCalls;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err79 = {instancePath:instancePath+"/usage/toolCalls",schemaPath:"#/properties/usage/properties/toolCalls/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 9007199254740991 || isNaN(data19)){
+const err80 = {instancePath:instancePath+"/usage/toolCalls",schemaPath:"#/properties/usage/properties/toolCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(data19 < 0 || isNaN(data19)){
+const err81 = {instancePath:instancePath+"/usage/toolCalls",schemaPath:"#/properties/usage/properties/toolCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+if(data17.retries !== undefined && func0.call(data17, "retries")){
+let data20 = data17.retries;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err82 = {instancePath:instancePath+"/usage/retries",schemaPath:"#/properties/usage/properties/retries/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 9007199254740991 || isNaN(data20)){
+const err83 = {instancePath:instancePath+"/usage/retries",schemaPath:"#/properties/usage/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(data20 < 0 || isNaN(data20)){
+const err84 = {instancePath:instancePath+"/usage/retries",schemaPath:"#/properties/usage/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+if(data17.elapsedMs !== undefined && func0.call(data17, "elapsedMs")){
+let data21 = data17.elapsedMs;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err85 = {instancePath:instancePath+"/usage/elapsedMs",schemaPath:"#/properties/usage/properties/elapsedMs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 9007199254740991 || isNaN(data21)){
+const err86 = {instancePath:instancePath+"/usage/elapsedMs",schemaPath:"#/properties/usage/properties/elapsedMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(data21 < 0 || isNaN(data21)){
+const err87 = {instancePath:instancePath+"/usage/elapsedMs",schemaPath:"#/properties/usage/properties/elapsedMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+if(data17.costMicros !== undefined && func0.call(data17, "costMicros")){
+let data22 = data17.costMicros;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err88 = {instancePath:instancePath+"/usage/costMicros",schemaPath:"#/properties/usage/properties/costMicros/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 9007199254740991 || isNaN(data22)){
+const err89 = {instancePath:instancePath+"/usage/costMicros",schemaPath:"#/properties/usage/properties/costMicros/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if(data22 < 0 || isNaN(data22)){
+const err90 = {instancePath:instancePath+"/usage/costMicros",schemaPath:"#/properties/usage/properties/costMicros/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/usage",schemaPath:"#/properties/usage/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data.loop !== undefined && func0.call(data, "loop")){
+let data23 = data.loop;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if((data23.lastActionDigest === undefined) || (!(func0.call(data23, "lastActionDigest")))){
+const err92 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/required",keyword:"required",params:{missingProperty: "lastActionDigest"}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if((data23.lastErrorDigest === undefined) || (!(func0.call(data23, "lastErrorDigest")))){
+const err93 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/required",keyword:"required",params:{missingProperty: "lastErrorDigest"}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if((data23.repeatedActionCount === undefined) || (!(func0.call(data23, "repeatedActionCount")))){
+const err94 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/required",keyword:"required",params:{missingProperty: "repeatedActionCount"}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if((data23.repeatedErrorCount === undefined) || (!(func0.call(data23, "repeatedErrorCount")))){
+const err95 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/required",keyword:"required",params:{missingProperty: "repeatedErrorCount"}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if((data23.stepsWithoutStateChange === undefined) || (!(func0.call(data23, "stepsWithoutStateChange")))){
+const err96 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/required",keyword:"required",params:{missingProperty: "stepsWithoutStateChange"}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if((data23.thresholds === undefined) || (!(func0.call(data23, "thresholds")))){
+const err97 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/required",keyword:"required",params:{missingProperty: "thresholds"}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+for(const key4 of Object.keys(data23)){
+if(!((((((key4 === "thresholds") || (key4 === "lastActionDigest")) || (key4 === "repeatedActionCount")) || (key4 === "lastErrorDigest")) || (key4 === "repeatedErrorCount")) || (key4 === "stepsWithoutStateChange"))){
+const err98 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data23.thresholds !== undefined && func0.call(data23, "thresholds")){
+let data24 = data23.thresholds;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if((data24.noProgressSteps === undefined) || (!(func0.call(data24, "noProgressSteps")))){
+const err99 = {instancePath:instancePath+"/loop/thresholds",schemaPath:"#/properties/loop/properties/thresholds/required",keyword:"required",params:{missingProperty: "noProgressSteps"}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if((data24.repeatedAction === undefined) || (!(func0.call(data24, "repeatedAction")))){
+const err100 = {instancePath:instancePath+"/loop/thresholds",schemaPath:"#/properties/loop/properties/thresholds/required",keyword:"required",params:{missingProperty: "repeatedAction"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if((data24.repeatedError === undefined) || (!(func0.call(data24, "repeatedError")))){
+const err101 = {instancePath:instancePath+"/loop/thresholds",schemaPath:"#/properties/loop/properties/thresholds/required",keyword:"required",params:{missingProperty: "repeatedError"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+for(const key5 of Object.keys(data24)){
+if(!(((key5 === "repeatedAction") || (key5 === "repeatedError")) || (key5 === "noProgressSteps"))){
+const err102 = {instancePath:instancePath+"/loop/thresholds",schemaPath:"#/properties/loop/properties/thresholds/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data24.repeatedAction !== undefined && func0.call(data24, "repeatedAction")){
+let data25 = data24.repeatedAction;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err103 = {instancePath:instancePath+"/loop/thresholds/repeatedAction",schemaPath:"#/properties/loop/properties/thresholds/properties/repeatedAction/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 3 || isNaN(data25)){
+const err104 = {instancePath:instancePath+"/loop/thresholds/repeatedAction",schemaPath:"#/properties/loop/properties/thresholds/properties/repeatedAction/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(data25 < 2 || isNaN(data25)){
+const err105 = {instancePath:instancePath+"/loop/thresholds/repeatedAction",schemaPath:"#/properties/loop/properties/thresholds/properties/repeatedAction/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+if(data24.repeatedError !== undefined && func0.call(data24, "repeatedError")){
+let data26 = data24.repeatedError;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err106 = {instancePath:instancePath+"/loop/thresholds/repeatedError",schemaPath:"#/properties/loop/properties/thresholds/properties/repeatedError/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 3 || isNaN(data26)){
+const err107 = {instancePath:instancePath+"/loop/thresholds/repeatedError",schemaPath:"#/properties/loop/properties/thresholds/properties/repeatedError/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(data26 < 2 || isNaN(data26)){
+const err108 = {instancePath:instancePath+"/loop/thresholds/repeatedError",schemaPath:"#/properties/loop/properties/thresholds/properties/repeatedError/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+}
+if(data24.noProgressSteps !== undefined && func0.call(data24, "noProgressSteps")){
+let data27 = data24.noProgressSteps;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err109 = {instancePath:instancePath+"/loop/thresholds/noProgressSteps",schemaPath:"#/properties/loop/properties/thresholds/properties/noProgressSteps/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 10 || isNaN(data27)){
+const err110 = {instancePath:instancePath+"/loop/thresholds/noProgressSteps",schemaPath:"#/properties/loop/properties/thresholds/properties/noProgressSteps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(data27 < 2 || isNaN(data27)){
+const err111 = {instancePath:instancePath+"/loop/thresholds/noProgressSteps",schemaPath:"#/properties/loop/properties/thresholds/properties/noProgressSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/loop/thresholds",schemaPath:"#/properties/loop/properties/thresholds/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data23.lastActionDigest !== undefined && func0.call(data23, "lastActionDigest")){
+let data28 = data23.lastActionDigest;
+if((data28 !== null) && (typeof data28 !== "string")){
+const err113 = {instancePath:instancePath+"/loop/lastActionDigest",schemaPath:"#/properties/loop/properties/lastActionDigest/type",keyword:"type",params:{type: schema99.properties.loop.properties.lastActionDigest.type}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+if(typeof data28 === "string"){
+if(!pattern8.test(data28)){
+const err114 = {instancePath:instancePath+"/loop/lastActionDigest",schemaPath:"#/properties/loop/properties/lastActionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+if(data23.repeatedActionCount !== undefined && func0.call(data23, "repeatedActionCount")){
+let data29 = data23.repeatedActionCount;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err115 = {instancePath:instancePath+"/loop/repeatedActionCount",schemaPath:"#/properties/loop/properties/repeatedActionCount/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 9007199254740991 || isNaN(data29)){
+const err116 = {instancePath:instancePath+"/loop/repeatedActionCount",schemaPath:"#/properties/loop/properties/repeatedActionCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+if(data29 < 0 || isNaN(data29)){
+const err117 = {instancePath:instancePath+"/loop/repeatedActionCount",schemaPath:"#/properties/loop/properties/repeatedActionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+if(data23.lastErrorDigest !== undefined && func0.call(data23, "lastErrorDigest")){
+let data30 = data23.lastErrorDigest;
+if((data30 !== null) && (typeof data30 !== "string")){
+const err118 = {instancePath:instancePath+"/loop/lastErrorDigest",schemaPath:"#/properties/loop/properties/lastErrorDigest/type",keyword:"type",params:{type: schema99.properties.loop.properties.lastErrorDigest.type}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+if(typeof data30 === "string"){
+if(!pattern8.test(data30)){
+const err119 = {instancePath:instancePath+"/loop/lastErrorDigest",schemaPath:"#/properties/loop/properties/lastErrorDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+if(data23.repeatedErrorCount !== undefined && func0.call(data23, "repeatedErrorCount")){
+let data31 = data23.repeatedErrorCount;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err120 = {instancePath:instancePath+"/loop/repeatedErrorCount",schemaPath:"#/properties/loop/properties/repeatedErrorCount/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 9007199254740991 || isNaN(data31)){
+const err121 = {instancePath:instancePath+"/loop/repeatedErrorCount",schemaPath:"#/properties/loop/properties/repeatedErrorCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(data31 < 0 || isNaN(data31)){
+const err122 = {instancePath:instancePath+"/loop/repeatedErrorCount",schemaPath:"#/properties/loop/properties/repeatedErrorCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+if(data23.stepsWithoutStateChange !== undefined && func0.call(data23, "stepsWithoutStateChange")){
+let data32 = data23.stepsWithoutStateChange;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err123 = {instancePath:instancePath+"/loop/stepsWithoutStateChange",schemaPath:"#/properties/loop/properties/stepsWithoutStateChange/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 9007199254740991 || isNaN(data32)){
+const err124 = {instancePath:instancePath+"/loop/stepsWithoutStateChange",schemaPath:"#/properties/loop/properties/stepsWithoutStateChange/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if(data32 < 0 || isNaN(data32)){
+const err125 = {instancePath:instancePath+"/loop/stepsWithoutStateChange",schemaPath:"#/properties/loop/properties/stepsWithoutStateChange/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/loop",schemaPath:"#/properties/loop/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+if(data.toolCalls !== undefined && func0.call(data, "toolCalls")){
+let data33 = data.toolCalls;
+if(Array.isArray(data33)){
+if(data33.length > 1000){
+const err127 = {instancePath:instancePath+"/toolCalls",schemaPath:"#/properties/toolCalls/maxItems",keyword:"maxItems",params:{limit: 1000}};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+const len0 = data33.length;
+for(let i0=0; i0<len0; i0++){
+let data34 = data33[i0];
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if((data34.actionDigest === undefined) || (!(func0.call(data34, "actionDigest")))){
+const err128 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "actionDigest"}};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if((data34.callId === undefined) || (!(func0.call(data34, "callId")))){
+const err129 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "callId"}};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+if((data34.calledAt === undefined) || (!(func0.call(data34, "calledAt")))){
+const err130 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "calledAt"}};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if((data34.errorClass === undefined) || (!(func0.call(data34, "errorClass")))){
+const err131 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "errorClass"}};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+if((data34.errorCode === undefined) || (!(func0.call(data34, "errorCode")))){
+const err132 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "errorCode"}};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if((data34.query === undefined) || (!(func0.call(data34, "query")))){
+const err133 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "query"}};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+if((data34.retryOf === undefined) || (!(func0.call(data34, "retryOf")))){
+const err134 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "retryOf"}};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if((data34.status === undefined) || (!(func0.call(data34, "status")))){
+const err135 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+if((data34.step === undefined) || (!(func0.call(data34, "step")))){
+const err136 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "step"}};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+if((data34.toolName === undefined) || (!(func0.call(data34, "toolName")))){
+const err137 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/required",keyword:"required",params:{missingProperty: "toolName"}};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+for(const key6 of Object.keys(data34)){
+if(!(func0.call(schema99.properties.toolCalls.items.properties, key6))){
+const err138 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+if(data34.callId !== undefined && func0.call(data34, "callId")){
+let data35 = data34.callId;
+if(typeof data35 === "string"){
+if(!pattern215.test(data35)){
+const err139 = {instancePath:instancePath+"/toolCalls/" + i0+"/callId",schemaPath:"#/properties/toolCalls/items/properties/callId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"}};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/toolCalls/" + i0+"/callId",schemaPath:"#/properties/toolCalls/items/properties/callId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+if(data34.toolName !== undefined && func0.call(data34, "toolName")){
+let data36 = data34.toolName;
+if(typeof data36 === "string"){
+if((data36.length > 256 && func55(data36) > 256)){
+const err141 = {instancePath:instancePath+"/toolCalls/" + i0+"/toolName",schemaPath:"#/properties/toolCalls/items/properties/toolName/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+if((data36.length < 2 && func55(data36) < 1)){
+const err142 = {instancePath:instancePath+"/toolCalls/" + i0+"/toolName",schemaPath:"#/properties/toolCalls/items/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/toolCalls/" + i0+"/toolName",schemaPath:"#/properties/toolCalls/items/properties/toolName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+if(data34.actionDigest !== undefined && func0.call(data34, "actionDigest")){
+let data37 = data34.actionDigest;
+if(typeof data37 === "string"){
+if(!pattern8.test(data37)){
+const err144 = {instancePath:instancePath+"/toolCalls/" + i0+"/actionDigest",schemaPath:"#/properties/toolCalls/items/properties/actionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/toolCalls/" + i0+"/actionDigest",schemaPath:"#/properties/toolCalls/items/properties/actionDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+if(data34.step !== undefined && func0.call(data34, "step")){
+let data38 = data34.step;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err146 = {instancePath:instancePath+"/toolCalls/" + i0+"/step",schemaPath:"#/properties/toolCalls/items/properties/step/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 > 9007199254740991 || isNaN(data38)){
+const err147 = {instancePath:instancePath+"/toolCalls/" + i0+"/step",schemaPath:"#/properties/toolCalls/items/properties/step/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+if(data38 < 1 || isNaN(data38)){
+const err148 = {instancePath:instancePath+"/toolCalls/" + i0+"/step",schemaPath:"#/properties/toolCalls/items/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+}
+if(data34.calledAt !== undefined && func0.call(data34, "calledAt")){
+let data39 = data34.calledAt;
+if(typeof data39 === "string"){
+if(!pattern2.test(data39)){
+const err149 = {instancePath:instancePath+"/toolCalls/" + i0+"/calledAt",schemaPath:"#/properties/toolCalls/items/properties/calledAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+if(!(formats0.validate(data39))){
+const err150 = {instancePath:instancePath+"/toolCalls/" + i0+"/calledAt",schemaPath:"#/properties/toolCalls/items/properties/calledAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+else {
+const err151 = {instancePath:instancePath+"/toolCalls/" + i0+"/calledAt",schemaPath:"#/properties/toolCalls/items/properties/calledAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+if(data34.status !== undefined && func0.call(data34, "status")){
+let data40 = data34.status;
+if(typeof data40 !== "string"){
+const err152 = {instancePath:instancePath+"/toolCalls/" + i0+"/status",schemaPath:"#/properties/toolCalls/items/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+if(!(((data40 === "failed") || (data40 === "in-flight")) || (data40 === "succeeded"))){
+const err153 = {instancePath:instancePath+"/toolCalls/" + i0+"/status",schemaPath:"#/properties/toolCalls/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.toolCalls.items.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+if(data34.errorClass !== undefined && func0.call(data34, "errorClass")){
+let data41 = data34.errorClass;
+const _errs99 = errors;
+let valid11 = false;
+const _errs100 = errors;
+if(typeof data41 !== "string"){
+const err154 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorClass",schemaPath:"#/properties/toolCalls/items/properties/errorClass/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+if(!((((data41 === "business-rejection") || (data41 === "permanent")) || (data41 === "transient")) || (data41 === "unknown-outcome"))){
+const err155 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorClass",schemaPath:"#/properties/toolCalls/items/properties/errorClass/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.toolCalls.items.properties.errorClass.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+var _valid2 = _errs100 === errors;
+valid11 = valid11 || _valid2;
+if(!valid11){
+const _errs102 = errors;
+if(data41 !== null){
+const err156 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorClass",schemaPath:"#/properties/toolCalls/items/properties/errorClass/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+var _valid2 = _errs102 === errors;
+valid11 = valid11 || _valid2;
+}
+if(!valid11){
+const err157 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorClass",schemaPath:"#/properties/toolCalls/items/properties/errorClass/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+else {
+errors = _errs99;
+if(vErrors !== null){
+if(_errs99){
+vErrors.length = _errs99;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data34.errorCode !== undefined && func0.call(data34, "errorCode")){
+let data42 = data34.errorCode;
+if((data42 !== null) && (typeof data42 !== "string")){
+const err158 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorCode",schemaPath:"#/properties/toolCalls/items/properties/errorCode/type",keyword:"type",params:{type: schema99.properties.toolCalls.items.properties.errorCode.type}};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+if(typeof data42 === "string"){
+if((data42.length > 128 && func55(data42) > 128)){
+const err159 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorCode",schemaPath:"#/properties/toolCalls/items/properties/errorCode/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+if((data42.length < 2 && func55(data42) < 1)){
+const err160 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorCode",schemaPath:"#/properties/toolCalls/items/properties/errorCode/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+}
+if(data34.retryOf !== undefined && func0.call(data34, "retryOf")){
+let data43 = data34.retryOf;
+if((data43 !== null) && (typeof data43 !== "string")){
+const err161 = {instancePath:instancePath+"/toolCalls/" + i0+"/retryOf",schemaPath:"#/properties/toolCalls/items/properties/retryOf/type",keyword:"type",params:{type: schema99.properties.toolCalls.items.properties.retryOf.type}};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+if(typeof data43 === "string"){
+if(!pattern215.test(data43)){
+const err162 = {instancePath:instancePath+"/toolCalls/" + i0+"/retryOf",schemaPath:"#/properties/toolCalls/items/properties/retryOf/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"}};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+}
+if(data34.query !== undefined && func0.call(data34, "query")){
+let data44 = data34.query;
+const _errs109 = errors;
+let valid12 = false;
+const _errs110 = errors;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if((data44.queriedAt === undefined) || (!(func0.call(data44, "queriedAt")))){
+const err163 = {instancePath:instancePath+"/toolCalls/" + i0+"/query",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/required",keyword:"required",params:{missingProperty: "queriedAt"}};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+if((data44.resolution === undefined) || (!(func0.call(data44, "resolution")))){
+const err164 = {instancePath:instancePath+"/toolCalls/" + i0+"/query",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/required",keyword:"required",params:{missingProperty: "resolution"}};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+for(const key7 of Object.keys(data44)){
+if(!((key7 === "queriedAt") || (key7 === "resolution"))){
+const err165 = {instancePath:instancePath+"/toolCalls/" + i0+"/query",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+}
+if(data44.queriedAt !== undefined && func0.call(data44, "queriedAt")){
+let data45 = data44.queriedAt;
+if(typeof data45 === "string"){
+if(!pattern2.test(data45)){
+const err166 = {instancePath:instancePath+"/toolCalls/" + i0+"/query/queriedAt",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/properties/queriedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+if(!(formats0.validate(data45))){
+const err167 = {instancePath:instancePath+"/toolCalls/" + i0+"/query/queriedAt",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/properties/queriedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+else {
+const err168 = {instancePath:instancePath+"/toolCalls/" + i0+"/query/queriedAt",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/properties/queriedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+if(data44.resolution !== undefined && func0.call(data44, "resolution")){
+let data46 = data44.resolution;
+if(typeof data46 !== "string"){
+const err169 = {instancePath:instancePath+"/toolCalls/" + i0+"/query/resolution",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/properties/resolution/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+if(!(((data46 === "effect-applied") || (data46 === "no-effect")) || (data46 === "still-unknown"))){
+const err170 = {instancePath:instancePath+"/toolCalls/" + i0+"/query/resolution",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema99.properties.toolCalls.items.properties.query.anyOf[0].properties.resolution.enum}};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+}
+else {
+const err171 = {instancePath:instancePath+"/toolCalls/" + i0+"/query",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+var _valid3 = _errs110 === errors;
+valid12 = valid12 || _valid3;
+if(!valid12){
+const _errs117 = errors;
+if(data44 !== null){
+const err172 = {instancePath:instancePath+"/toolCalls/" + i0+"/query",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+var _valid3 = _errs117 === errors;
+valid12 = valid12 || _valid3;
+}
+if(!valid12){
+const err173 = {instancePath:instancePath+"/toolCalls/" + i0+"/query",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+else {
+errors = _errs109;
+if(vErrors !== null){
+if(_errs109){
+vErrors.length = _errs109;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err174 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+}
+}
+else {
+const err175 = {instancePath:instancePath+"/toolCalls",schemaPath:"#/properties/toolCalls/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+}
+if(data.startedAt !== undefined && func0.call(data, "startedAt")){
+let data47 = data.startedAt;
+if(typeof data47 === "string"){
+if(!pattern2.test(data47)){
+const err176 = {instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+if(!(formats0.validate(data47))){
+const err177 = {instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+}
+else {
+const err178 = {instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
+let data48 = data.updatedAt;
+if(typeof data48 === "string"){
+if(!pattern2.test(data48)){
+const err179 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+if(!(formats0.validate(data48))){
+const err180 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+else {
+const err181 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+}
+if(data.endedAt !== undefined && func0.call(data, "endedAt")){
+let data49 = data.endedAt;
+if((data49 !== null) && (typeof data49 !== "string")){
+const err182 = {instancePath:instancePath+"/endedAt",schemaPath:"#/properties/endedAt/type",keyword:"type",params:{type: schema99.properties.endedAt.type}};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+if(typeof data49 === "string"){
+if(!pattern2.test(data49)){
+const err183 = {instancePath:instancePath+"/endedAt",schemaPath:"#/properties/endedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+if(!(formats0.validate(data49))){
+const err184 = {instancePath:instancePath+"/endedAt",schemaPath:"#/properties/endedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+}
+}
+if(data.eventCount !== undefined && func0.call(data, "eventCount")){
+let data50 = data.eventCount;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err185 = {instancePath:instancePath+"/eventCount",schemaPath:"#/properties/eventCount/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 9007199254740991 || isNaN(data50)){
+const err186 = {instancePath:instancePath+"/eventCount",schemaPath:"#/properties/eventCount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+if(data50 < 1 || isNaN(data50)){
+const err187 = {instancePath:instancePath+"/eventCount",schemaPath:"#/properties/eventCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+}
+if(data.stateDigest !== undefined && func0.call(data, "stateDigest")){
+let data51 = data.stateDigest;
+if(typeof data51 === "string"){
+if(!pattern8.test(data51)){
+const err188 = {instancePath:instancePath+"/stateDigest",schemaPath:"#/properties/stateDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+}
+else {
+const err189 = {instancePath:instancePath+"/stateDigest",schemaPath:"#/properties/stateDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+}
+else {
+const err190 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+validate171.errors = vErrors;
+return errors === 0;
+}
+
 /** The structural validator of every contract with a published schema, by contract name. */
 export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>> = {
   "IntentSeedV1": IntentSeedV1,
@@ -78012,4 +80278,5 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
   "EvaluationReportV1": EvaluationReportV1,
   "EvidenceMatrixV1": EvidenceMatrixV1,
   "RepairRoleBoundaryV1": RepairRoleBoundaryV1,
+  "RunStateV1": RunStateV1,
 };

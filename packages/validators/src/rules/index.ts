@@ -11,6 +11,7 @@ import { EVALUATION_BUNDLE_RULES, EVALUATION_RULES } from './evaluation.js';
 import { EVIDENCE_MATRIX_BUNDLE_RULES, EVIDENCE_MATRIX_RULES } from './evidence-matrix.js';
 import { LOCAL_TASK_TRACE_BUNDLE_RULES, LOCAL_TASK_TRACE_RULES } from './local-task-trace.js';
 import { REPAIR_ROLES_RULES } from './repair-roles.js';
+import { RUN_STATE_BUNDLE_RULES, RUN_STATE_RULES } from './run-state.js';
 import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
 import { TASK_CONTRACT_BUNDLE_RULES, TASK_CONTRACT_RULES, TOOL_CONTRACT_RULES } from './task-contract.js';
 import { TOOL_PERMISSION_BUNDLE_RULES, TOOL_PERMISSION_RULES } from './tool-permission.js';
@@ -36,6 +37,7 @@ export const SEMANTIC_RULES: readonly SemanticRule[] = [
   ...EVALUATION_RULES,
   ...EVIDENCE_MATRIX_RULES,
   ...REPAIR_ROLES_RULES,
+  ...RUN_STATE_RULES,
 ];
 
 /** Every cross-document rule, in spec order. */
@@ -53,4 +55,5 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   ...TASK_CONTRACT_BUNDLE_RULES,
   ...EVALUATION_BUNDLE_RULES,
   ...EVIDENCE_MATRIX_BUNDLE_RULES,
+  ...RUN_STATE_BUNDLE_RULES,
 ];

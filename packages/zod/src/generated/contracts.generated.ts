@@ -2779,6 +2779,91 @@ export const RepairRoleBoundaryV1Schema = z.strictObject({
 export type RepairRoleBoundaryV1 = z.infer<typeof RepairRoleBoundaryV1Schema>;
 
 /**
+ * The state of one agent run: its status and why, its hard limits and what it used of them, every
+ * tool call with its outcome, and the loop signals. Written by the run controller after every event.
+ *
+ * zod 4 flavour of the published JSON Schema of `RunStateV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json
+ */
+export const RunStateV1Schema = z.strictObject({
+  schemaVersion: z.literal("RunStateV1"),
+  runId: z.string().regex(new RegExp("^run-[a-f0-9]{24}$", 'u')),
+  taskId: z.string().min(1).max(256),
+  mode: z.enum(["bounded", "until-done"]),
+  controls: z.strictObject({
+    cancellable: z.boolean(),
+    takeoverChannel: z.string().min(1).max(512).nullable(),
+  }),
+  status: z.enum(["awaiting-approval", "awaiting-dependency", "blocked", "cancelled", "failed", "running", "succeeded"]),
+  pauseReason: z.union([
+    z.enum(["approval-pending", "dependency-pending", "human-takeover", "loop-detected"]),
+    z.null(),
+  ]),
+  terminalReason: z.union([
+    z.enum(["budget-exhausted", "cancelled", "completion-failed", "completion-verified"]),
+    z.null(),
+  ]),
+  budget: z.strictObject({
+    maxSteps: z.int().gte(1).lte(9007199254740991),
+    maxToolCalls: z.int().gte(0).lte(9007199254740991),
+    maxRetries: z.int().gte(0).lte(9007199254740991),
+    maxDurationMs: z.int().gte(1).lte(9007199254740991),
+    maxCostMicros: z.int().gte(0).lte(9007199254740991),
+    currency: z.string().regex(new RegExp("^[A-Z]{3}$", 'u')),
+  }),
+  usage: z.strictObject({
+    steps: z.int().gte(0).lte(9007199254740991),
+    toolCalls: z.int().gte(0).lte(9007199254740991),
+    retries: z.int().gte(0).lte(9007199254740991),
+    elapsedMs: z.int().gte(0).lte(9007199254740991),
+    costMicros: z.int().gte(0).lte(9007199254740991),
+  }),
+  loop: z.strictObject({
+    thresholds: z.strictObject({
+      repeatedAction: z.int().gte(2).lte(3),
+      repeatedError: z.int().gte(2).lte(3),
+      noProgressSteps: z.int().gte(2).lte(10),
+    }),
+    lastActionDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    repeatedActionCount: z.int().gte(0).lte(9007199254740991),
+    lastErrorDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    repeatedErrorCount: z.int().gte(0).lte(9007199254740991),
+    stepsWithoutStateChange: z.int().gte(0).lte(9007199254740991),
+  }),
+  toolCalls: z.array(z.strictObject({
+    callId: z.string().regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$", 'u')),
+    toolName: z.string().min(1).max(256),
+    actionDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    step: z.int().gte(1).lte(9007199254740991),
+    calledAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+    status: z.enum(["failed", "in-flight", "succeeded"]),
+    errorClass: z.union([
+      z.enum(["business-rejection", "permanent", "transient", "unknown-outcome"]),
+      z.null(),
+    ]),
+    errorCode: z.string().min(1).max(128).nullable(),
+    retryOf: z.string().regex(new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$", 'u')).nullable(),
+    query: z.union([
+      z.strictObject({
+        queriedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+        resolution: z.enum(["effect-applied", "no-effect", "still-unknown"]),
+      }),
+      z.null(),
+    ]),
+  })).max(1000),
+  startedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  updatedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  endedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }).nullable(),
+  eventCount: z.int().gte(1).lte(9007199254740991),
+  stateDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `RunStateV1` document, as {@link RunStateV1Schema} parses it.
+ */
+export type RunStateV1 = z.infer<typeof RunStateV1Schema>;
+
+/**
  * Every contract's zod schema, by contract name (`schemaVersion`).
  *
  * @example
@@ -2822,4 +2907,5 @@ export const ZOD_SCHEMAS = {
   EvaluationReportV1: EvaluationReportV1Schema,
   EvidenceMatrixV1: EvidenceMatrixV1Schema,
   RepairRoleBoundaryV1: RepairRoleBoundaryV1Schema,
+  RunStateV1: RunStateV1Schema,
 } as const;

@@ -13,6 +13,7 @@ export const MUTANT_CAPABILITIES = [
   'checkpoint',
   'trace',
   'crash-points',
+  'run',
 ] as const;
 
 export type MutantCapability = (typeof MUTANT_CAPABILITIES)[number];
