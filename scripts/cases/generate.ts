@@ -9,6 +9,7 @@ import { type Case, headingAnchor } from '@agent-contracts/harness';
 import { CONTRACTS, GATES } from '@agent-contracts/schemas';
 import { KEYWORD_CODES } from '@agent-contracts/validators';
 import { LIVENESS_CASE_GROUPS, livenessCaseFiles } from './liveness.ts';
+import { POLICY_CASE_GROUPS, policyCaseFiles } from './policy.ts';
 import { requirementsOf } from './requirements.ts';
 import { runCaseFiles } from './run.ts';
 import { severalKeywordsCases } from './several-keywords.ts';
@@ -18,7 +19,15 @@ const conformance = fileURLToPath(new URL('../../conformance/', import.meta.url)
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const casesDir = join(conformance, 'cases');
 const check = process.argv.includes('--check');
-const GENERATED = ['validate', 'bundles', 'digest', 'store', 'run', ...LIVENESS_CASE_GROUPS];
+const GENERATED = [
+  'validate',
+  'bundles',
+  'digest',
+  'store',
+  'run',
+  ...LIVENESS_CASE_GROUPS,
+  ...POLICY_CASE_GROUPS,
+];
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
@@ -185,6 +194,7 @@ files.set(
 );
 
 for (const [f, data] of livenessCaseFiles()) files.set(f, json(data));
+for (const [f, data] of policyCaseFiles()) files.set(f, json(data));
 for (const [f, text] of await storeCaseFiles()) files.set(f, text);
 for (const [f, data] of runCaseFiles()) files.set(f, json(data));
 

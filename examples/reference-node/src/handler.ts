@@ -37,7 +37,9 @@ import {
 } from '@agent-contracts/validators';
 import { checkpointMethods } from './checkpoint.js';
 import { CRASH_POINTS, createCrashPoints } from './crash.js';
+import { delegationMethods } from './delegation.js';
 import { createLiveness } from './liveness.js';
+import { createPolicy } from './policy.js';
 import { runMethods } from './run.js';
 import { openStateStore } from './store.js';
 import { createTrace } from './trace.js';
@@ -141,6 +143,7 @@ export function createHandler(
   };
   const liveness = createLiveness(clock);
   const trace = createTrace(clock);
+  const policy = createPolicy(clock);
 
   const methods: Record<string, (params: unknown) => unknown> = {
     async hello(params): Promise<HelloResult> {
@@ -177,6 +180,8 @@ export function createHandler(
           clock: true,
           crashPoints: crash ? [...CRASH_POINTS] : [],
           run: true,
+          policy: true,
+          delegation: true,
         },
       };
     },
@@ -285,6 +290,8 @@ export function createHandler(
     ...checkpointMethods(clock),
     ...runMethods(clock),
     ...trace.methods,
+    ...policy.methods,
+    ...delegationMethods(clock),
   };
 
   return {
@@ -298,6 +305,7 @@ export function createHandler(
       // A restart: in-memory state (the clock, a memory store) is gone; durable state is reopened
       // by the next hello, on the same location.
       clock.set(systemClock.now());
+      policy.clear();
       await closeStore();
     },
     async close() {

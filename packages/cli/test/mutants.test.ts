@@ -68,6 +68,8 @@ describe('agent-contracts mutants', () => {
         'checkpoint',
         'trace',
         'crash-points',
+        'policy',
+        'delegation',
       ])
         expect(run.stdout).toMatch(new RegExp(`per capability: .*\\b${capability} [1-9]`));
       expect(run.status, run.stderr).toBe(0);

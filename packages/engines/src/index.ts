@@ -7,7 +7,9 @@
 
 export * from './checkpoint/index.js';
 export * from './clock.js';
+export * from './delegation/index.js';
 export * from './local-task-trace/index.js';
+export * from './policy/index.js';
 export * from './run-control/index.js';
 export * from './task-continuity/index.js';
 export * from './turn-liveness/index.js';

@@ -92,6 +92,24 @@ const BROKEN: ReadonlyArray<
   ],
   ['run', 'run.step', '/applied', 'wrong-type', '/result/applied', 'type', 'RunStepResult'],
   ['run', 'run.step', '/state', 'extra', '/result/state/unexpected', 'additionalProperties', 'RunStepResult'],
+  [
+    'policy',
+    'policy.decide',
+    '',
+    'extra',
+    '/result/unexpected',
+    'additionalProperties',
+    'PolicyDecideResult',
+  ],
+  [
+    'delegation',
+    'delegate',
+    '/budget/maxSteps',
+    'wrong-type',
+    '/result/budget/maxSteps',
+    'type',
+    'DelegateResult',
+  ],
 ];
 
 describe('a reply that breaks its schema fails the step, with the pointer and the keyword', () => {

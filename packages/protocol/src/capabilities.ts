@@ -18,8 +18,9 @@ export interface CapabilityEntry {
   /** The characters a name of a `list` capability is made of (a regular expression source). */
   readonly name?: string;
   /**
-   * `true` for a capability added after protocol v1 was released: `hello` may leave it out, and
-   * absence means not declared (docs/spec/decisions.md D-GEN-70).
+   * `true` for a capability added after protocol v1 was released (docs/spec/decisions.md
+   * D-GEN-60): `hello` may leave it out, which means not declared, so implementations written
+   * before it existed keep conforming.
    */
   readonly optional?: true;
 }
@@ -36,6 +37,8 @@ export const CAPABILITIES = [
   { key: 'clock', kind: 'flag', token: 'clock' },
   { key: 'crashPoints', kind: 'list', token: 'crash', name: '[a-z0-9-]+' },
   { key: 'run', kind: 'flag', token: 'run', optional: true },
+  { key: 'policy', kind: 'flag', token: 'policy', optional: true },
+  { key: 'delegation', kind: 'flag', token: 'delegation', optional: true },
 ] as const satisfies readonly CapabilityEntry[];
 
 // Compile-time: the list names every member of `Capabilities` and nothing else.
@@ -68,13 +71,14 @@ export function missingCapabilities(requires: readonly string[], caps: Capabilit
 
 /**
  * What is wrong with the `capabilities` of a `hello` result, or null when every capability is
- * declared with its type (a boolean, or an array of strings); an optional capability may be absent.
+ * declared with its type (a boolean, or an array of strings). An optional capability may be
+ * absent (not declared), but when present it has its type.
  */
 export function capabilitiesProblem(caps: unknown): string | null {
   if (!caps || typeof caps !== 'object' || Array.isArray(caps)) return '"capabilities" must be an object';
   for (const c of CAPABILITIES as readonly CapabilityEntry[]) {
     const v = (caps as Record<string, unknown>)[c.key];
-    if (v === undefined && c.optional) continue;
+    if (c.optional && !Object.hasOwn(caps, c.key)) continue;
     const ok =
       c.kind === 'list' ? Array.isArray(v) && v.every((x) => typeof x === 'string') : typeof v === 'boolean';
     if (!ok)

@@ -62,6 +62,12 @@ export interface MessageTypes {
   RunStepParams: Messages.RunStepParams;
   RunStepResult: Messages.RunStepResult;
   RunRefusalData: Messages.RunRefusalData;
+  PolicyDecideParams: Messages.PolicyDecideParams;
+  PolicyDecideResult: Messages.PolicyDecideResult;
+  PolicyObserveParams: Messages.PolicyObserveParams;
+  PolicyObserveResult: Messages.PolicyObserveResult;
+  DelegateParams: Messages.DelegateParams;
+  DelegateResult: Messages.DelegateResult;
   StoreTaskParams: Messages.StoreTaskParams;
   StoreCommitStateParams: Messages.StoreCommitStateParams;
   StoreCommitOperationParams: Messages.StoreCommitOperationParams;
@@ -118,6 +124,12 @@ const LISTED: Record<MessageTypeName, true> = {
   RunStepParams: true,
   RunStepResult: true,
   RunRefusalData: true,
+  PolicyDecideParams: true,
+  PolicyDecideResult: true,
+  PolicyObserveParams: true,
+  PolicyObserveResult: true,
+  DelegateParams: true,
+  DelegateResult: true,
   StoreTaskParams: true,
   StoreCommitStateParams: true,
   StoreCommitOperationParams: true,
@@ -179,6 +191,9 @@ export const METHODS: readonly MethodEntry[] = [
   m('trace.replay', 'trace', 'NoParams', 'TraceReplayResult'),
   m('trace.current', 'trace', 'NoParams', 'TraceCurrentResult'),
   m('trace.load', 'trace', 'TraceLoadParams', 'NullResult'),
+  m('policy.observe', 'policy', 'PolicyObserveParams', 'PolicyObserveResult'),
+  m('policy.decide', 'policy', 'PolicyDecideParams', 'PolicyDecideResult', ['CodeOnlyErrorData']),
+  m('delegate', 'delegation', 'DelegateParams', 'DelegateResult', ['CodeOnlyErrorData']),
   m('store.read', 'store', 'StoreTaskParams', 'StoreReadResult', STORE_ERRORS),
   m('store.readWriteContext', 'store', 'StoreTaskParams', 'StoreReadWriteContextResult', STORE_ERRORS),
   m('store.commitState', 'store', 'StoreCommitStateParams', 'StoreCommitResult', STORE_ERRORS),

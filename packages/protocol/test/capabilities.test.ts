@@ -43,6 +43,8 @@ const ALL: Capabilities = {
   trace: true,
   clock: true,
   crashPoints: ['commit-before-write'],
+  policy: true,
+  delegation: true,
 };
 
 describe('capability vocabulary', () => {
@@ -68,6 +70,8 @@ describe('capability vocabulary', () => {
       'clock',
       'crashPoints',
       'run',
+      'policy',
+      'delegation',
     ]);
     expect(new Set(CAPABILITIES.map((c) => c.token)).size).toBe(CAPABILITIES.length);
   });
@@ -110,14 +114,29 @@ describe('capability vocabulary', () => {
     expect(capabilitiesProblem(withoutClock)).toBe('"capabilities.clock" must be a boolean');
   });
 
-  it('reads an optional capability left out of hello as not declared (PROTO-700)', () => {
-    // ALL is a v1 declaration written before `run` existed: it is well-formed without it.
-    expect('run' in ALL).toBe(false);
-    expect(capabilitiesProblem(ALL)).toBeNull();
-    expect(missingCapabilities(['run', 'clock'], ALL)).toEqual(['run']);
-    expect(missingCapabilities(['run'], { ...ALL, run: true })).toEqual([]);
-    expect(missingCapabilities(['run'], { ...ALL, run: false })).toEqual(['run']);
-    // Declared, it must still be a boolean.
-    expect(capabilitiesProblem({ ...ALL, run: 'yes' })).toBe('"capabilities.run" must be a boolean');
+  it('reads an optional capability left out of hello as not declared, but not one of another type (D-GEN-60)', () => {
+    expect(CAPABILITIES.filter((c) => 'optional' in c).map((c) => c.key)).toEqual([
+      'run',
+      'policy',
+      'delegation',
+    ]);
+    // A v1 declaration written before the optional capabilities existed is well-formed without them.
+    const { policy: _p, delegation: _d, ...v1 } = ALL;
+    expect('run' in v1).toBe(false);
+    expect(capabilitiesProblem(v1)).toBeNull();
+    expect(missingCapabilities(['run', 'policy', 'delegation', 'clock'], v1)).toEqual([
+      'run',
+      'policy',
+      'delegation',
+    ]);
+    expect(missingCapabilities(['policy', 'delegation'], ALL)).toEqual([]);
+    expect(missingCapabilities(['run'], { ...v1, run: true })).toEqual([]);
+    expect(missingCapabilities(['run'], { ...v1, run: false })).toEqual(['run']);
+    // Declared, each must still be a boolean.
+    expect(capabilitiesProblem({ ...v1, run: 'yes' })).toBe('"capabilities.run" must be a boolean');
+    expect(capabilitiesProblem({ ...v1, policy: 'yes' })).toBe('"capabilities.policy" must be a boolean');
+    expect(capabilitiesProblem({ ...v1, delegation: null })).toBe(
+      '"capabilities.delegation" must be a boolean',
+    );
   });
 });

@@ -5,9 +5,11 @@ import { CONTEXT_ACQUISITION_CONTRACTS } from './contracts/context-acquisition.j
 import { CONTEXT_IDENTITY_CONTRACTS } from './contracts/context-identity.js';
 import { CONTEXT_MEMORY_CONTRACTS } from './contracts/context-memory.js';
 import { CONTEXT_RECEIPTS_CONTRACTS } from './contracts/context-receipts.js';
+import { DELEGATION_CONTRACTS } from './contracts/delegation.js';
 import { EVALUATION_CONTRACTS } from './contracts/evaluation.js';
 import { EVIDENCE_MATRIX_CONTRACTS } from './contracts/evidence-matrix.js';
 import { LOCAL_TASK_TRACE_CONTRACTS } from './contracts/local-task-trace.js';
+import { PERMISSION_DECISION_CONTRACTS } from './contracts/permission-decision.js';
 import { REPAIR_ROLES_CONTRACTS } from './contracts/repair-roles.js';
 import { RUN_STATE_CONTRACTS } from './contracts/run-state.js';
 import { TASK_CONTINUITY_CONTRACTS } from './contracts/task-continuity.js';
@@ -21,9 +23,11 @@ import { CAPABILITY_DOMAIN_DIGEST_RULES } from './digests/capability-domain.js';
 import { CONTEXT_ACQUISITION_DIGEST_RULES } from './digests/context-acquisition.js';
 import { CONTEXT_MEMORY_DIGEST_RULES } from './digests/context-memory.js';
 import { CONTEXT_RECEIPTS_DIGEST_RULES } from './digests/context-receipts.js';
+import { DELEGATION_DIGEST_RULES } from './digests/delegation.js';
 import { EVALUATION_DIGEST_RULES } from './digests/evaluation.js';
 import { EVIDENCE_MATRIX_DIGEST_RULES } from './digests/evidence-matrix.js';
 import { LOCAL_TASK_TRACE_DIGEST_RULES } from './digests/local-task-trace.js';
+import { PERMISSION_DECISION_DIGEST_RULES } from './digests/permission-decision.js';
 import { REPAIR_ROLES_DIGEST_RULES } from './digests/repair-roles.js';
 import { RUN_STATE_DIGEST_RULES } from './digests/run-state.js';
 import { TASK_CONTINUITY_DIGEST_RULES } from './digests/task-continuity.js';
@@ -50,6 +54,8 @@ export const CONTRACTS: readonly ContractEntry[] = [
   ...EVIDENCE_MATRIX_CONTRACTS,
   ...REPAIR_ROLES_CONTRACTS,
   ...RUN_STATE_CONTRACTS,
+  ...PERMISSION_DECISION_CONTRACTS,
+  ...DELEGATION_CONTRACTS,
 ];
 
 /** Every digest and derived-id rule of the spec. */
@@ -69,6 +75,8 @@ export const DIGEST_RULES: readonly DigestRule[] = [
   ...EVIDENCE_MATRIX_DIGEST_RULES,
   ...REPAIR_ROLES_DIGEST_RULES,
   ...RUN_STATE_DIGEST_RULES,
+  ...PERMISSION_DECISION_DIGEST_RULES,
+  ...DELEGATION_DIGEST_RULES,
 ];
 
 /** Look a contract up by name; `undefined` when the spec has no such contract. */

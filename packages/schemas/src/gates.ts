@@ -14,6 +14,8 @@ export const GATES = {
   ReplayObservabilityGate: 'docs/spec/replay-observability-gate.md',
   RepairCollaborationRoleBoundaryGate: 'docs/spec/repair-collaboration-role-boundary-gate.md',
   RunControlGate: 'docs/spec/run-control-gate.md',
+  PermissionPolicyGate: 'docs/spec/permission-policy-gate.md',
+  DelegationGate: 'docs/spec/delegation-gate.md',
 } as const;
 
 /** Name of a gate of the spec. */

@@ -42,5 +42,7 @@ export type Checks = [
   Mutual<Interfaces.EvidenceMatrixV1, Zod.EvidenceMatrixV1>,
   Mutual<Interfaces.RepairRoleBoundaryV1, Zod.RepairRoleBoundaryV1>,
   Mutual<Interfaces.RunStateV1, Zod.RunStateV1>,
+  Mutual<Interfaces.PermissionDecisionV1, Zod.PermissionDecisionV1>,
+  Mutual<Interfaces.DelegationContractV1, Zod.DelegationContractV1>,
 ];
 export const allAgree: Checks extends true[] ? true : never = true;

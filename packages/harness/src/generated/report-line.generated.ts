@@ -4,7 +4,7 @@
 import type { LineValidator } from '../report-read.js';
 
 export const runLine = validate10;
-const schema11 = {"description":"First line: what ran against what.","type":"object","properties":{"type":{"type":"string","const":"run"},"reportVersion":{"type":"number"},"kit":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"additionalProperties":false,"required":["name","version"]},"protocolVersion":{"type":"number"},"implementation":{"additionalProperties":false,"type":"object","properties":{"version":{"description":"The implementation's version (non-empty).","type":"string"},"name":{"description":"The implementation's name (non-empty).","type":"string"},"language":{"description":"Implementation language, e.g. `typescript`, `rust`, `python` (non-empty).","type":"string"},"command":{"type":"string"},"capabilities":{"anyOf":[{"description":"What an implementation supports; cases needing anything else are reported not-applicable.","type":"object","properties":{"contracts":{"description":"Contracts (`schemaVersion` names) whose documents `validate` judges; cases require `contract:<Name>`.","type":"array","items":{"type":"string"}},"bundles":{"description":"Bundle kinds `validateBundle` judges; cases require `bundle:<kind>`.","type":"array","items":{"type":"string"}},"digest":{"description":"Whether `digest` (RFC 8785 JCS + SHA-256) is implemented.","type":"boolean"},"store":{"description":"Whether the `store.*` methods are implemented.","type":"boolean"},"liveness":{"description":"Whether the `liveness.*` methods are implemented.","type":"boolean"},"checkpoint":{"description":"Whether `checkpoint.validate` is implemented.","type":"boolean"},"trace":{"description":"Whether the `trace.*` methods are implemented.","type":"boolean"},"clock":{"description":"Whether `clock.set` / `clock.advance` control the implementation's clock.","type":"boolean"},"crashPoints":{"description":"Named crash points `crash.arm` accepts (a subset of `commit-before-write`, `commit-after-write`); scenarios require `crash:<point>`.","type":"array","items":{"type":"string"}},"run":{"description":"Whether `run.step` (the run controller) is implemented; optional, absent means not declared.","type":"boolean"}},"additionalProperties":false,"required":["bundles","checkpoint","clock","contracts","crashPoints","digest","liveness","store","trace"]},{"type":"null"}]}},"required":["capabilities","command","language","name","version"]},"startedAt":{"type":"string"},"filter":{"type":"array","items":{"type":"string"}},"shard":{"type":["null","string"]},"baseline":{"type":["null","string"]}},"additionalProperties":false,"required":["baseline","filter","implementation","kit","protocolVersion","reportVersion","shard","startedAt","type"]};
+const schema11 = {"description":"First line: what ran against what.","type":"object","properties":{"type":{"type":"string","const":"run"},"reportVersion":{"type":"number"},"kit":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"additionalProperties":false,"required":["name","version"]},"protocolVersion":{"type":"number"},"implementation":{"additionalProperties":false,"type":"object","properties":{"version":{"description":"The implementation's version (non-empty).","type":"string"},"name":{"description":"The implementation's name (non-empty).","type":"string"},"language":{"description":"Implementation language, e.g. `typescript`, `rust`, `python` (non-empty).","type":"string"},"command":{"type":"string"},"capabilities":{"anyOf":[{"description":"What an implementation supports; cases needing anything else are reported not-applicable.","type":"object","properties":{"contracts":{"description":"Contracts (`schemaVersion` names) whose documents `validate` judges; cases require `contract:<Name>`.","type":"array","items":{"type":"string"}},"bundles":{"description":"Bundle kinds `validateBundle` judges; cases require `bundle:<kind>`.","type":"array","items":{"type":"string"}},"digest":{"description":"Whether `digest` (RFC 8785 JCS + SHA-256) is implemented.","type":"boolean"},"store":{"description":"Whether the `store.*` methods are implemented.","type":"boolean"},"liveness":{"description":"Whether the `liveness.*` methods are implemented.","type":"boolean"},"checkpoint":{"description":"Whether `checkpoint.validate` is implemented.","type":"boolean"},"trace":{"description":"Whether the `trace.*` methods are implemented.","type":"boolean"},"clock":{"description":"Whether `clock.set` / `clock.advance` control the implementation's clock.","type":"boolean"},"crashPoints":{"description":"Named crash points `crash.arm` accepts (a subset of `commit-before-write`, `commit-after-write`); scenarios require `crash:<point>`.","type":"array","items":{"type":"string"}},"run":{"description":"Whether `run.step` (the run controller) is implemented; optional, absent means not declared.","type":"boolean"},"policy":{"description":"Whether `policy.observe` / `policy.decide` (PermissionPolicyGate) are implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"},"delegation":{"description":"Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"}},"additionalProperties":false,"required":["bundles","checkpoint","clock","contracts","crashPoints","digest","liveness","store","trace"]},{"type":"null"}]}},"required":["capabilities","command","language","name","version"]},"startedAt":{"type":"string"},"filter":{"type":"array","items":{"type":"string"}},"shard":{"type":["null","string"]},"baseline":{"type":["null","string"]}},"additionalProperties":false,"required":["baseline","filter","implementation","kit","protocolVersion","reportVersion","shard","startedAt","type"]};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -482,20 +482,11 @@ var valid4 = _errs55 === errors;
 else {
 var valid4 = true;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(valid4){
+if(data11.policy !== undefined && func0.call(data11, "policy")){
+const _errs57 = errors;
+if(typeof data11.policy !== "boolean"){
+const err15 = {instancePath:instancePath+"/implementation/capabilities/policy",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/0/properties/policy/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -504,13 +495,16 @@ vErrors.push(err15);
 }
 errors++;
 }
+var valid4 = _errs57 === errors;
 }
-var _valid0 = _errs28 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs57 = errors;
-if(data11 !== null){
-const err16 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/1/type",keyword:"type",params:{type: "null"}};
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data11.delegation !== undefined && func0.call(data11, "delegation")){
+const _errs59 = errors;
+if(typeof data11.delegation !== "boolean"){
+const err16 = {instancePath:instancePath+"/implementation/capabilities/delegation",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/0/properties/delegation/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -519,16 +513,60 @@ vErrors.push(err16);
 }
 errors++;
 }
-var _valid0 = _errs57 === errors;
-valid3 = valid3 || _valid0;
+var valid4 = _errs59 === errors;
 }
-if(!valid3){
-const err17 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf",keyword:"anyOf",params:{}};
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
+}
+errors++;
+}
+}
+var _valid0 = _errs28 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs61 = errors;
+if(data11 !== null){
+const err18 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid0 = _errs61 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err19 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
 }
 errors++;
 validate10.errors = vErrors;
@@ -569,31 +607,31 @@ var valid0 = true;
 }
 if(valid0){
 if(data.startedAt !== undefined && func0.call(data, "startedAt")){
-const _errs59 = errors;
+const _errs63 = errors;
 if(typeof data.startedAt !== "string"){
 validate10.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid0 = _errs59 === errors;
+var valid0 = _errs63 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.filter !== undefined && func0.call(data, "filter")){
-let data26 = data.filter;
-const _errs61 = errors;
-if(errors === _errs61){
-if(Array.isArray(data26)){
+let data28 = data.filter;
+const _errs65 = errors;
+if(errors === _errs65){
+if(Array.isArray(data28)){
 var valid8 = true;
-const len3 = data26.length;
+const len3 = data28.length;
 for(let i3=0; i3<len3; i3++){
-const _errs63 = errors;
-if(typeof data26[i3] !== "string"){
+const _errs67 = errors;
+if(typeof data28[i3] !== "string"){
 validate10.errors = [{instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid8 = _errs63 === errors;
+var valid8 = _errs67 === errors;
 if(!valid8){
 break;
 }
@@ -604,33 +642,33 @@ validate10.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs61 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.shard !== undefined && func0.call(data, "shard")){
-let data28 = data.shard;
-const _errs65 = errors;
-if((data28 !== null) && (typeof data28 !== "string")){
-validate10.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/type",keyword:"type",params:{type: schema11.properties.shard.type}}];
-return false;
-}
 var valid0 = _errs65 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
+if(data.shard !== undefined && func0.call(data, "shard")){
+let data30 = data.shard;
+const _errs69 = errors;
+if((data30 !== null) && (typeof data30 !== "string")){
+validate10.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/type",keyword:"type",params:{type: schema11.properties.shard.type}}];
+return false;
+}
+var valid0 = _errs69 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.baseline !== undefined && func0.call(data, "baseline")){
-let data29 = data.baseline;
-const _errs67 = errors;
-if((data29 !== null) && (typeof data29 !== "string")){
+let data31 = data.baseline;
+const _errs71 = errors;
+if((data31 !== null) && (typeof data31 !== "string")){
 validate10.errors = [{instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/type",keyword:"type",params:{type: schema11.properties.baseline.type}}];
 return false;
 }
-var valid0 = _errs67 === errors;
+var valid0 = _errs71 === errors;
 }
 else {
 var valid0 = true;

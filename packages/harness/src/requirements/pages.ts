@@ -45,6 +45,8 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
     gate: 'RepairCollaborationRoleBoundaryGate',
   },
   { page: 'docs/spec/run-control-gate.md', prefix: 'RUN', gate: 'RunControlGate' },
+  { page: 'docs/spec/permission-policy-gate.md', prefix: 'PRM', gate: 'PermissionPolicyGate' },
+  { page: 'docs/spec/delegation-gate.md', prefix: 'DLG', gate: 'DelegationGate' },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 

@@ -112,6 +112,14 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
           "run": {
             "description": "Whether `run.step` (the run controller) is implemented; optional, absent means not declared.",
             "type": "boolean"
+          },
+          "policy": {
+            "description": "Whether `policy.observe` / `policy.decide` (PermissionPolicyGate) are implemented; optional, absent means not declared (D-GEN-60).",
+            "type": "boolean"
+          },
+          "delegation": {
+            "description": "Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60).",
+            "type": "boolean"
           }
         },
         "additionalProperties": false,
@@ -1946,6 +1954,703 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
       "code",
       "requiredAction"
     ]
+  },
+  "PolicyDecideParams": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/PolicyDecideParams.schema.json",
+    "title": "PolicyDecideParams",
+    "description": "Params of `policy.decide`.",
+    "type": "object",
+    "properties": {
+      "runId": {
+        "description": "The run the call belongs to (its provenance is the run's so far).",
+        "type": "string"
+      },
+      "callId": {
+        "description": "The tool call, unique within the run.",
+        "type": "string"
+      },
+      "tool": {
+        "description": "The called tool's facts, named as ToolContractV1 names them.",
+        "type": "object",
+        "properties": {
+          "toolName": {
+            "description": "Name of the tool.",
+            "minLength": 1,
+            "maxLength": 128,
+            "type": "string"
+          },
+          "sideEffectLevel": {
+            "description": "How far the tool's effect reaches.",
+            "enum": [
+              "external-write",
+              "irreversible",
+              "local-write",
+              "none",
+              "read"
+            ],
+            "type": "string"
+          },
+          "requiresConfirmation": {
+            "description": "Whether the tool's contract requires a human confirmation before each call.",
+            "type": "boolean"
+          },
+          "networkEgress": {
+            "description": "Whether the tool sends data over the network or to another domain (a message system, a remote store).",
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "networkEgress",
+          "requiresConfirmation",
+          "sideEffectLevel",
+          "toolName"
+        ]
+      },
+      "resource": {
+        "description": "The resource the call touches.",
+        "type": "string"
+      },
+      "action": {
+        "description": "The action on the resource.",
+        "type": "string"
+      },
+      "context": {
+        "description": "Identity, task scope, approval state and grants.",
+        "type": "object",
+        "properties": {
+          "identity": {
+            "description": "Who the call is made for.",
+            "type": "object",
+            "properties": {
+              "principal": {
+                "description": "Stable id of the principal, e.g. `user:alice`, `agent:repo-fixer`.",
+                "minLength": 1,
+                "maxLength": 256,
+                "type": "string"
+              },
+              "kind": {
+                "description": "`user` (a person), `service` (a non-agent program), `agent` (a model-driven agent or sub-agent).",
+                "enum": [
+                  "agent",
+                  "service",
+                  "user"
+                ],
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "kind",
+              "principal"
+            ]
+          },
+          "taskScope": {
+            "description": "What the task allows, from its task contract.",
+            "type": "object",
+            "properties": {
+              "taskRef": {
+                "description": "Id of the task (or task contract) the call belongs to.",
+                "minLength": 1,
+                "maxLength": 256,
+                "type": "string"
+              },
+              "allowedTools": {
+                "description": "Tools the task may call.",
+                "maxItems": 256,
+                "uniqueItems": true,
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "allowedResources": {
+                "description": "Resources (or resource patterns) the task may touch.",
+                "maxItems": 256,
+                "uniqueItems": true,
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "allowedResources",
+              "allowedTools",
+              "taskRef"
+            ]
+          },
+          "approval": {
+            "description": "The approval state of this call.",
+            "type": "object",
+            "properties": {
+              "state": {
+                "description": "`none` (never asked), `pending` (asked, no answer), `granted`, `denied`.",
+                "enum": [
+                  "denied",
+                  "granted",
+                  "none",
+                  "pending"
+                ],
+                "type": "string"
+              },
+              "approvalRef": {
+                "description": "Id of the approval request or record; `null` exactly when `state` is `none`.",
+                "minLength": 1,
+                "type": [
+                  "null",
+                  "string"
+                ]
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "approvalRef",
+              "state"
+            ]
+          },
+          "grants": {
+            "description": "The trusted grants of the host and the task (and any a test smuggles in from untrusted content).",
+            "type": "array",
+            "items": {
+              "description": "One grant of the host's policy or the task contract, as the host states it.",
+              "type": "object",
+              "properties": {
+                "grantId": {
+                  "description": "Id of the grant in its source.",
+                  "type": "string"
+                },
+                "tool": {
+                  "description": "The tool it grants.",
+                  "type": "string"
+                },
+                "resource": {
+                  "description": "The resource pattern it covers (an exact resource, or a prefix ending in `*`).",
+                  "type": "string"
+                },
+                "actions": {
+                  "description": "The actions it allows.",
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "origin": {
+                  "description": "Where the grant comes from; a grant of origin `untrusted-content` never matches.",
+                  "enum": [
+                    "host-policy",
+                    "human-approval",
+                    "task-contract",
+                    "untrusted-content"
+                  ],
+                  "type": "string"
+                },
+                "dataFlowPolicyRef": {
+                  "description": "The data-flow policy that lets data of a tainted run leave through this grant, or null.",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "credentialRef": {
+                  "description": "The host credential (a `credref:` reference, never a value) injected when the grant allows a call, or null.",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "actions",
+                "credentialRef",
+                "dataFlowPolicyRef",
+                "grantId",
+                "origin",
+                "resource",
+                "tool"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "approval",
+          "grants",
+          "identity",
+          "taskScope"
+        ]
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "action",
+      "callId",
+      "context",
+      "resource",
+      "runId",
+      "tool"
+    ]
+  },
+  "PolicyDecideResult": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/PolicyDecideResult.schema.json",
+    "title": "PolicyDecideResult",
+    "description": "One permission decision of a policy gate: for one tool call, on one resource and action, with\nevery input it used. Default deny: `allow` only on a trusted grant within the task's scope.",
+    "$ref": "https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json"
+  },
+  "PolicyObserveParams": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/PolicyObserveParams.schema.json",
+    "title": "PolicyObserveParams",
+    "description": "Params of `policy.observe`.",
+    "type": "object",
+    "properties": {
+      "runId": {
+        "description": "The run that read the content.",
+        "type": "string"
+      },
+      "observation": {
+        "description": "The untrusted observation (every web page, document, retrieval result, tool output and message is one).",
+        "type": "object",
+        "properties": {
+          "observationId": {
+            "description": "Id of the observation (a trace event id, a tool call id).",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "kind": {
+            "description": "What kind of untrusted content it was. Every web page, document, retrieval result, tool output and inbound message is untrusted.",
+            "enum": [
+              "document",
+              "message",
+              "retrieval",
+              "tool-output",
+              "web-page"
+            ],
+            "type": "string"
+          },
+          "origin": {
+            "description": "Where it came from: a domain, a tool name, a store.",
+            "minLength": 1,
+            "maxLength": 1024,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "kind",
+          "observationId",
+          "origin"
+        ]
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "observation",
+      "runId"
+    ]
+  },
+  "PolicyObserveResult": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/PolicyObserveResult.schema.json",
+    "title": "PolicyObserveResult",
+    "description": "Result of `policy.observe`: the run's provenance after the observation.",
+    "type": "object",
+    "properties": {
+      "runId": {
+        "description": "The run.",
+        "type": "string"
+      },
+      "tainted": {
+        "description": "Always true after an observation: the run has read untrusted content.",
+        "type": "boolean"
+      },
+      "taintSources": {
+        "description": "The run's recorded taint sources, in the order observed (at most 64).",
+        "type": "array",
+        "items": {
+          "description": "An untrusted observation the run has read before the call: a taint source.",
+          "type": "object",
+          "properties": {
+            "observationId": {
+              "description": "Id of the observation (a trace event id, a tool call id).",
+              "minLength": 1,
+              "maxLength": 256,
+              "type": "string"
+            },
+            "kind": {
+              "description": "What kind of untrusted content it was. Every web page, document, retrieval result, tool output and inbound message is untrusted.",
+              "enum": [
+                "document",
+                "message",
+                "retrieval",
+                "tool-output",
+                "web-page"
+              ],
+              "type": "string"
+            },
+            "origin": {
+              "description": "Where it came from: a domain, a tool name, a store.",
+              "minLength": 1,
+              "maxLength": 1024,
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "kind",
+            "observationId",
+            "origin"
+          ]
+        }
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "runId",
+      "taintSources",
+      "tainted"
+    ]
+  },
+  "DelegateParams": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/DelegateParams.schema.json",
+    "title": "DelegateParams",
+    "description": "Params of `delegate`.",
+    "type": "object",
+    "properties": {
+      "parent": {
+        "description": "The delegator's scope: its own DelegationContractV1, or a root run's grant.",
+        "anyOf": [
+          {
+            "description": "The contract one agent hands a sub-agent: the input snapshot, the tools and permissions (a\nsubset of the delegator's), the budget and deadline (within the delegator's), the output\nschema and the acceptance criteria. A delegate never inherits its delegator's permissions.",
+            "$ref": "https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json"
+          },
+          {
+            "description": "What a root run holds and may delegate from.",
+            "type": "object",
+            "properties": {
+              "runId": {
+                "description": "The run.",
+                "type": "string"
+              },
+              "agent": {
+                "description": "The agent running it (the delegator).",
+                "type": "string"
+              },
+              "allowedTools": {
+                "description": "The tools the run may call.",
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "permissions": {
+                "description": "The permissions the run holds.",
+                "type": "array",
+                "items": {
+                  "description": "One permission: a tool, on a resource (or resource pattern), for some actions.",
+                  "type": "object",
+                  "properties": {
+                    "tool": {
+                      "description": "The tool (never `*`: a delegation names each tool).",
+                      "minLength": 1,
+                      "maxLength": 128,
+                      "type": "string"
+                    },
+                    "resource": {
+                      "description": "The resource or resource pattern (never `*` alone).",
+                      "minLength": 1,
+                      "maxLength": 1024,
+                      "type": "string"
+                    },
+                    "actions": {
+                      "description": "The actions allowed (never `*`).",
+                      "minItems": 1,
+                      "maxItems": 32,
+                      "uniqueItems": true,
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "actions",
+                    "resource",
+                    "tool"
+                  ]
+                }
+              },
+              "budget": {
+                "description": "The run's hard limits.",
+                "type": "object",
+                "properties": {
+                  "maxSteps": {
+                    "description": "Most steps (one model turn and the tool calls it makes is one step) the run may take.",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 9007199254740991
+                  },
+                  "maxToolCalls": {
+                    "description": "Most tool calls the run may make, all tools together.",
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  "maxRetries": {
+                    "description": "Most retries of failed tool calls the run may make, all calls together.",
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  "maxDurationMs": {
+                    "description": "Most wall-clock time the run may take, in milliseconds, from its start.",
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 9007199254740991
+                  },
+                  "maxCostMicros": {
+                    "description": "Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).",
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 9007199254740991
+                  },
+                  "currency": {
+                    "description": "Currency of `maxCostMicros`.",
+                    "pattern": "^[A-Z]{3}$",
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "currency",
+                  "maxCostMicros",
+                  "maxDurationMs",
+                  "maxRetries",
+                  "maxSteps",
+                  "maxToolCalls"
+                ]
+              },
+              "deadline": {
+                "description": "The run's deadline (RFC 3339 UTC).",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "agent",
+              "allowedTools",
+              "budget",
+              "deadline",
+              "permissions",
+              "runId"
+            ]
+          }
+        ]
+      },
+      "request": {
+        "description": "What it asks to hand over.",
+        "type": "object",
+        "properties": {
+          "delegate": {
+            "description": "The sub-agent.",
+            "type": "string"
+          },
+          "inputSnapshot": {
+            "description": "The input it works on, pinned by digest.",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "description": "Where the snapshot is (an artefact path, a store key).",
+                "minLength": 1,
+                "maxLength": 1024,
+                "type": "string"
+              },
+              "digest": {
+                "description": "digestOf (RFC 8785 JCS + SHA-256) of the snapshot as handed over.",
+                "pattern": "^[a-f0-9]{64}$",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "digest",
+              "ref"
+            ]
+          },
+          "allowedTools": {
+            "description": "The tools it may call.",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "permissions": {
+            "description": "The permissions it asks for.",
+            "type": "array",
+            "items": {
+              "description": "One permission: a tool, on a resource (or resource pattern), for some actions.",
+              "type": "object",
+              "properties": {
+                "tool": {
+                  "description": "The tool (never `*`: a delegation names each tool).",
+                  "minLength": 1,
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "resource": {
+                  "description": "The resource or resource pattern (never `*` alone).",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "actions": {
+                  "description": "The actions allowed (never `*`).",
+                  "minItems": 1,
+                  "maxItems": 32,
+                  "uniqueItems": true,
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "actions",
+                "resource",
+                "tool"
+              ]
+            }
+          },
+          "budget": {
+            "description": "Its hard limits.",
+            "type": "object",
+            "properties": {
+              "maxSteps": {
+                "description": "Most steps (one model turn and the tool calls it makes is one step) the run may take.",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 9007199254740991
+              },
+              "maxToolCalls": {
+                "description": "Most tool calls the run may make, all tools together.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "maxRetries": {
+                "description": "Most retries of failed tool calls the run may make, all calls together.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "maxDurationMs": {
+                "description": "Most wall-clock time the run may take, in milliseconds, from its start.",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 9007199254740991
+              },
+              "maxCostMicros": {
+                "description": "Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 9007199254740991
+              },
+              "currency": {
+                "description": "Currency of `maxCostMicros`.",
+                "pattern": "^[A-Z]{3}$",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "currency",
+              "maxCostMicros",
+              "maxDurationMs",
+              "maxRetries",
+              "maxSteps",
+              "maxToolCalls"
+            ]
+          },
+          "deadline": {
+            "description": "When its work must be done (RFC 3339 UTC).",
+            "type": "string"
+          },
+          "outputSchema": {
+            "description": "The JSON Schema its output must validate against.",
+            "type": "object",
+            "additionalProperties": {}
+          },
+          "acceptanceCriteria": {
+            "description": "How the delegator accepts the output.",
+            "type": "array",
+            "items": {
+              "description": "One acceptance criterion the delegator checks on the delegate's output.",
+              "type": "object",
+              "properties": {
+                "id": {
+                  "description": "Id of the criterion, unique within the contract.",
+                  "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
+                  "type": "string"
+                },
+                "check": {
+                  "description": "How it is checked: `output-schema` (the output validates), `command` (a command's exit), `file-predicate`, `reviewer` (a person decides).",
+                  "enum": [
+                    "command",
+                    "file-predicate",
+                    "output-schema",
+                    "reviewer"
+                  ],
+                  "type": "string"
+                },
+                "statement": {
+                  "description": "What must hold, e.g. `pnpm test exits 0`.",
+                  "minLength": 1,
+                  "maxLength": 2000,
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "check",
+                "id",
+                "statement"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "acceptanceCriteria",
+          "allowedTools",
+          "budget",
+          "deadline",
+          "delegate",
+          "inputSnapshot",
+          "outputSchema",
+          "permissions"
+        ]
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "parent",
+      "request"
+    ]
+  },
+  "DelegateResult": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/DelegateResult.schema.json",
+    "title": "DelegateResult",
+    "description": "The contract one agent hands a sub-agent: the input snapshot, the tools and permissions (a\nsubset of the delegator's), the budget and deadline (within the delegator's), the output\nschema and the acceptance criteria. A delegate never inherits its delegator's permissions.",
+    "$ref": "https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json"
   },
   "StoreTaskParams": {
     "$schema": "http://json-schema.org/draft-07/schema#",

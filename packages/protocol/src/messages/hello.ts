@@ -39,6 +39,10 @@ export interface Capabilities {
   readonly crashPoints: readonly string[];
   /** Whether `run.step` (the run controller) is implemented; optional, absent means not declared. */
   readonly run?: boolean;
+  /** Whether `policy.observe` / `policy.decide` (PermissionPolicyGate) are implemented; optional, absent means not declared (D-GEN-60). */
+  readonly policy?: boolean;
+  /** Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60). */
+  readonly delegation?: boolean;
 }
 
 /** Result of `hello`. */

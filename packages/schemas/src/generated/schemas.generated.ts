@@ -17048,5 +17048,639 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
       "updatedAt",
       "usage"
     ]
+  },
+  "PermissionDecisionV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json",
+    "title": "PermissionDecisionV1",
+    "description": "One permission decision of a policy gate: for one tool call, on one resource and action, with\nevery input it used. Default deny: `allow` only on a trusted grant within the task's scope.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "PermissionDecisionV1"
+      },
+      "decisionId": {
+        "description": "`\"prm-\"` + the first 24 hex characters of digestOf(`{runId, callId}`).",
+        "pattern": "^prm-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "runId": {
+        "description": "The run the call belongs to.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "callId": {
+        "description": "The tool call decided, unique within the run.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "tool": {
+        "description": "The called tool's facts.",
+        "type": "object",
+        "properties": {
+          "toolName": {
+            "description": "Name of the tool.",
+            "minLength": 1,
+            "maxLength": 128,
+            "type": "string"
+          },
+          "sideEffectLevel": {
+            "description": "How far the tool's effect reaches.",
+            "enum": [
+              "external-write",
+              "irreversible",
+              "local-write",
+              "none",
+              "read"
+            ],
+            "type": "string"
+          },
+          "requiresConfirmation": {
+            "description": "Whether the tool's contract requires a human confirmation before each call.",
+            "type": "boolean"
+          },
+          "networkEgress": {
+            "description": "Whether the tool sends data over the network or to another domain (a message system, a remote store).",
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "networkEgress",
+          "requiresConfirmation",
+          "sideEffectLevel",
+          "toolName"
+        ]
+      },
+      "resource": {
+        "description": "The resource the call touches (exact, never a pattern).",
+        "minLength": 1,
+        "maxLength": 1024,
+        "type": "string"
+      },
+      "action": {
+        "description": "The action on the resource.",
+        "minLength": 1,
+        "maxLength": 64,
+        "type": "string"
+      },
+      "inputs": {
+        "description": "Every input the decision used.",
+        "type": "object",
+        "properties": {
+          "identity": {
+            "description": "Who asks.",
+            "type": "object",
+            "properties": {
+              "principal": {
+                "description": "Stable id of the principal, e.g. `user:alice`, `agent:repo-fixer`.",
+                "minLength": 1,
+                "maxLength": 256,
+                "type": "string"
+              },
+              "kind": {
+                "description": "`user` (a person), `service` (a non-agent program), `agent` (a model-driven agent or sub-agent).",
+                "enum": [
+                  "agent",
+                  "service",
+                  "user"
+                ],
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "kind",
+              "principal"
+            ]
+          },
+          "taskScope": {
+            "description": "What the task allows.",
+            "type": "object",
+            "properties": {
+              "taskRef": {
+                "description": "Id of the task (or task contract) the call belongs to.",
+                "minLength": 1,
+                "maxLength": 256,
+                "type": "string"
+              },
+              "allowedTools": {
+                "description": "Tools the task may call.",
+                "maxItems": 256,
+                "uniqueItems": true,
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "allowedResources": {
+                "description": "Resources (or resource patterns) the task may touch.",
+                "maxItems": 256,
+                "uniqueItems": true,
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "allowedResources",
+              "allowedTools",
+              "taskRef"
+            ]
+          },
+          "approval": {
+            "description": "The approval state of the call.",
+            "type": "object",
+            "properties": {
+              "state": {
+                "description": "`none` (never asked), `pending` (asked, no answer), `granted`, `denied`.",
+                "enum": [
+                  "denied",
+                  "granted",
+                  "none",
+                  "pending"
+                ],
+                "type": "string"
+              },
+              "approvalRef": {
+                "description": "Id of the approval request or record; `null` exactly when `state` is `none`.",
+                "minLength": 1,
+                "type": [
+                  "null",
+                  "string"
+                ]
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "approvalRef",
+              "state"
+            ]
+          },
+          "provenance": {
+            "description": "Where the run's data came from.",
+            "type": "object",
+            "properties": {
+              "tainted": {
+                "description": "Whether the run has read untrusted content; true exactly when `taintSources` is not empty.",
+                "type": "boolean"
+              },
+              "taintSources": {
+                "description": "The untrusted observations of the run before the call, in the order they were observed.",
+                "maxItems": 64,
+                "type": "array",
+                "items": {
+                  "description": "An untrusted observation the run has read before the call: a taint source.",
+                  "type": "object",
+                  "properties": {
+                    "observationId": {
+                      "description": "Id of the observation (a trace event id, a tool call id).",
+                      "minLength": 1,
+                      "maxLength": 256,
+                      "type": "string"
+                    },
+                    "kind": {
+                      "description": "What kind of untrusted content it was. Every web page, document, retrieval result, tool output and inbound message is untrusted.",
+                      "enum": [
+                        "document",
+                        "message",
+                        "retrieval",
+                        "tool-output",
+                        "web-page"
+                      ],
+                      "type": "string"
+                    },
+                    "origin": {
+                      "description": "Where it came from: a domain, a tool name, a store.",
+                      "minLength": 1,
+                      "maxLength": 1024,
+                      "type": "string"
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "kind",
+                    "observationId",
+                    "origin"
+                  ]
+                }
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "taintSources",
+              "tainted"
+            ]
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "approval",
+          "identity",
+          "provenance",
+          "taskScope"
+        ]
+      },
+      "matchedGrant": {
+        "description": "The grant an `allow` rests on; `null` when no trusted grant covers the call.",
+        "anyOf": [
+          {
+            "description": "The grant an `allow` rests on.",
+            "type": "object",
+            "properties": {
+              "grantId": {
+                "description": "Id of the grant in its source.",
+                "minLength": 1,
+                "maxLength": 256,
+                "type": "string"
+              },
+              "origin": {
+                "description": "Where the grant comes from.",
+                "enum": [
+                  "host-policy",
+                  "human-approval",
+                  "task-contract",
+                  "untrusted-content"
+                ],
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "grantId",
+              "origin"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "dataFlowPolicyRef": {
+        "description": "The data-flow policy that lets data of a tainted run leave through this call, or `null`.",
+        "minLength": 1,
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "credential": {
+        "description": "The credential the host injects for an `allow`, or `null` (always `null` unless `allow`).",
+        "anyOf": [
+          {
+            "description": "A short-lived credential the host injects into the execution (never into the model's context).",
+            "type": "object",
+            "properties": {
+              "ref": {
+                "description": "Reference the host resolves at execution time.",
+                "pattern": "^credref:[A-Za-z0-9._:-]{1,200}$",
+                "type": "string"
+              },
+              "expiresAt": {
+                "description": "When the injected credential stops working: after `decidedAt`, at most 3600 s later.",
+                "format": "date-time",
+                "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "expiresAt",
+              "ref"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "decision": {
+        "description": "`allow`, `deny`, or `requires-approval` (not executed until a person grants it).",
+        "enum": [
+          "allow",
+          "deny",
+          "requires-approval"
+        ],
+        "type": "string"
+      },
+      "reasonCodes": {
+        "description": "Why: `[\"granted\"]` for `allow`, otherwise every reason that applies, in the page's order.",
+        "minItems": 1,
+        "maxItems": 7,
+        "uniqueItems": true,
+        "type": "array",
+        "items": {
+          "description": "Why the decision is what it is: `granted` (allow), `no-matching-grant` (default deny),\n`tool-not-in-task-scope`, `resource-not-in-task-scope`, `approval-denied`,\n`confirmation-required` (the tool needs a granted approval), `untrusted-data-egress` (the run\nread untrusted content and the call sends data out, with no data-flow policy and no approval).",
+          "enum": [
+            "approval-denied",
+            "confirmation-required",
+            "granted",
+            "no-matching-grant",
+            "resource-not-in-task-scope",
+            "tool-not-in-task-scope",
+            "untrusted-data-egress"
+          ],
+          "type": "string"
+        }
+      },
+      "decidedAt": {
+        "description": "When the decision was made (the policy's clock).",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "decisionDigest": {
+        "description": "Digest of the whole document except `decisionDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "action",
+      "callId",
+      "credential",
+      "dataFlowPolicyRef",
+      "decidedAt",
+      "decision",
+      "decisionDigest",
+      "decisionId",
+      "inputs",
+      "matchedGrant",
+      "reasonCodes",
+      "resource",
+      "runId",
+      "schemaVersion",
+      "tool"
+    ]
+  },
+  "DelegationContractV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json",
+    "title": "DelegationContractV1",
+    "description": "The contract one agent hands a sub-agent: the input snapshot, the tools and permissions (a\nsubset of the delegator's), the budget and deadline (within the delegator's), the output\nschema and the acceptance criteria. A delegate never inherits its delegator's permissions.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "DelegationContractV1"
+      },
+      "delegationId": {
+        "description": "`\"dlg-\"` + the first 24 hex characters of digestOf(`{parent: {kind, ref}, delegate, inputSnapshot}`).",
+        "pattern": "^dlg-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "parent": {
+        "description": "Who delegates.",
+        "type": "object",
+        "properties": {
+          "kind": {
+            "description": "`run`: the delegator is a root run acting on its own grant; `delegation`: it is itself a delegate.",
+            "enum": [
+              "delegation",
+              "run"
+            ],
+            "type": "string"
+          },
+          "ref": {
+            "description": "The run id (`run`) or the parent contract's `delegationId` (`delegation`).",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "delegationDigest": {
+            "description": "The parent contract's `delegationDigest` (`delegation`); `null` for `run`.",
+            "pattern": "^[a-f0-9]{64}$",
+            "type": [
+              "null",
+              "string"
+            ]
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "delegationDigest",
+          "kind",
+          "ref"
+        ]
+      },
+      "delegator": {
+        "description": "The delegating agent.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "delegate": {
+        "description": "The sub-agent the work is delegated to.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "inputSnapshot": {
+        "description": "The input the delegate works on.",
+        "type": "object",
+        "properties": {
+          "ref": {
+            "description": "Where the snapshot is (an artefact path, a store key).",
+            "minLength": 1,
+            "maxLength": 1024,
+            "type": "string"
+          },
+          "digest": {
+            "description": "digestOf (RFC 8785 JCS + SHA-256) of the snapshot as handed over.",
+            "pattern": "^[a-f0-9]{64}$",
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "digest",
+          "ref"
+        ]
+      },
+      "allowedTools": {
+        "description": "Tools the delegate may call: a subset of the delegator's.",
+        "maxItems": 256,
+        "uniqueItems": true,
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "permissions": {
+        "description": "The permissions of the delegate: each covered by one of the delegator's.",
+        "maxItems": 256,
+        "type": "array",
+        "items": {
+          "description": "One permission: a tool, on a resource (or resource pattern), for some actions.",
+          "type": "object",
+          "properties": {
+            "tool": {
+              "description": "The tool (never `*`: a delegation names each tool).",
+              "minLength": 1,
+              "maxLength": 128,
+              "type": "string"
+            },
+            "resource": {
+              "description": "The resource or resource pattern (never `*` alone).",
+              "minLength": 1,
+              "maxLength": 1024,
+              "type": "string"
+            },
+            "actions": {
+              "description": "The actions allowed (never `*`).",
+              "minItems": 1,
+              "maxItems": 32,
+              "uniqueItems": true,
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "actions",
+            "resource",
+            "tool"
+          ]
+        }
+      },
+      "budget": {
+        "description": "The delegate's hard limits: each at most the delegator's, in the same currency.",
+        "type": "object",
+        "properties": {
+          "maxSteps": {
+            "description": "Most steps (one model turn and the tool calls it makes is one step) the run may take.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 9007199254740991
+          },
+          "maxToolCalls": {
+            "description": "Most tool calls the run may make, all tools together.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "maxRetries": {
+            "description": "Most retries of failed tool calls the run may make, all calls together.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "maxDurationMs": {
+            "description": "Most wall-clock time the run may take, in milliseconds, from its start.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 9007199254740991
+          },
+          "maxCostMicros": {
+            "description": "Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "currency": {
+            "description": "Currency of `maxCostMicros`.",
+            "pattern": "^[A-Z]{3}$",
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "currency",
+          "maxCostMicros",
+          "maxDurationMs",
+          "maxRetries",
+          "maxSteps",
+          "maxToolCalls"
+        ]
+      },
+      "deadline": {
+        "description": "When the delegate's work must be done: after `createdAt`, not after the delegator's deadline.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "outputSchema": {
+        "description": "The JSON Schema (draft-07) the delegate's output must validate against.",
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "acceptanceCriteria": {
+        "description": "How the delegator accepts the output.",
+        "minItems": 1,
+        "maxItems": 64,
+        "type": "array",
+        "items": {
+          "description": "One acceptance criterion the delegator checks on the delegate's output.",
+          "type": "object",
+          "properties": {
+            "id": {
+              "description": "Id of the criterion, unique within the contract.",
+              "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
+              "type": "string"
+            },
+            "check": {
+              "description": "How it is checked: `output-schema` (the output validates), `command` (a command's exit), `file-predicate`, `reviewer` (a person decides).",
+              "enum": [
+                "command",
+                "file-predicate",
+                "output-schema",
+                "reviewer"
+              ],
+              "type": "string"
+            },
+            "statement": {
+              "description": "What must hold, e.g. `pnpm test exits 0`.",
+              "minLength": 1,
+              "maxLength": 2000,
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "check",
+            "id",
+            "statement"
+          ]
+        }
+      },
+      "createdAt": {
+        "description": "When the contract was made.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "delegationDigest": {
+        "description": "Digest of the whole document except `delegationDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "acceptanceCriteria",
+      "allowedTools",
+      "budget",
+      "createdAt",
+      "deadline",
+      "delegate",
+      "delegationDigest",
+      "delegationId",
+      "delegator",
+      "inputSnapshot",
+      "outputSchema",
+      "parent",
+      "permissions",
+      "schemaVersion"
+    ]
   }
 };

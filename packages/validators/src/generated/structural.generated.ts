@@ -80240,6 +80240,3135 @@ validate171.errors = vErrors;
 return errors === 0;
 }
 
+export const PermissionDecisionV1 = validate151;
+const schema89 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"PermissionDecisionV1"},"decisionId":{"pattern":"^prm-[a-f0-9]{24}$","type":"string"},"runId":{"minLength":1,"maxLength":256,"type":"string"},"callId":{"minLength":1,"maxLength":256,"type":"string"},"tool":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"requiresConfirmation":{"type":"boolean"},"networkEgress":{"type":"boolean"}},"additionalProperties":false,"required":["networkEgress","requiresConfirmation","sideEffectLevel","toolName"]},"resource":{"minLength":1,"maxLength":1024,"type":"string"},"action":{"minLength":1,"maxLength":64,"type":"string"},"inputs":{"type":"object","properties":{"identity":{"type":"object","properties":{"principal":{"minLength":1,"maxLength":256,"type":"string"},"kind":{"enum":["agent","service","user"],"type":"string"}},"additionalProperties":false,"required":["kind","principal"]},"taskScope":{"type":"object","properties":{"taskRef":{"minLength":1,"maxLength":256,"type":"string"},"allowedTools":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}},"allowedResources":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["allowedResources","allowedTools","taskRef"]},"approval":{"type":"object","properties":{"state":{"enum":["denied","granted","none","pending"],"type":"string"},"approvalRef":{"minLength":1,"type":["null","string"]}},"additionalProperties":false,"required":["approvalRef","state"]},"provenance":{"type":"object","properties":{"tainted":{"type":"boolean"},"taintSources":{"maxItems":64,"type":"array","items":{"type":"object","properties":{"observationId":{"minLength":1,"maxLength":256,"type":"string"},"kind":{"enum":["document","message","retrieval","tool-output","web-page"],"type":"string"},"origin":{"minLength":1,"maxLength":1024,"type":"string"}},"additionalProperties":false,"required":["kind","observationId","origin"]}}},"additionalProperties":false,"required":["taintSources","tainted"]}},"additionalProperties":false,"required":["approval","identity","provenance","taskScope"]},"matchedGrant":{"anyOf":[{"type":"object","properties":{"grantId":{"minLength":1,"maxLength":256,"type":"string"},"origin":{"enum":["host-policy","human-approval","task-contract","untrusted-content"],"type":"string"}},"additionalProperties":false,"required":["grantId","origin"]},{"type":"null"}]},"dataFlowPolicyRef":{"minLength":1,"type":["null","string"]},"credential":{"anyOf":[{"type":"object","properties":{"ref":{"pattern":"^credref:[A-Za-z0-9._:-]{1,200}$","type":"string"},"expiresAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["expiresAt","ref"]},{"type":"null"}]},"decision":{"enum":["allow","deny","requires-approval"],"type":"string"},"reasonCodes":{"minItems":1,"maxItems":7,"uniqueItems":true,"type":"array","items":{"enum":["approval-denied","confirmation-required","granted","no-matching-grant","resource-not-in-task-scope","tool-not-in-task-scope","untrusted-data-egress"],"type":"string"}},"decidedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"decisionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["action","callId","credential","dataFlowPolicyRef","decidedAt","decision","decisionDigest","decisionId","inputs","matchedGrant","reasonCodes","resource","runId","schemaVersion","tool"]};
+const pattern567 = patternMatcher("^prm-[a-f0-9]{24}$");
+const pattern568 = new RegExp("^credref:[A-Za-z0-9._:-]{1,200}$", "u");
+
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.action === undefined) || (!(func0.call(data, "action")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.callId === undefined) || (!(func0.call(data, "callId")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "callId"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.credential === undefined) || (!(func0.call(data, "credential")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "credential"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.dataFlowPolicyRef === undefined) || (!(func0.call(data, "dataFlowPolicyRef")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dataFlowPolicyRef"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.decidedAt === undefined) || (!(func0.call(data, "decidedAt")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decidedAt"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.decision === undefined) || (!(func0.call(data, "decision")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.decisionDigest === undefined) || (!(func0.call(data, "decisionDigest")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decisionDigest"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.decisionId === undefined) || (!(func0.call(data, "decisionId")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decisionId"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.inputs === undefined) || (!(func0.call(data, "inputs")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputs"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.matchedGrant === undefined) || (!(func0.call(data, "matchedGrant")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "matchedGrant"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.reasonCodes === undefined) || (!(func0.call(data, "reasonCodes")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reasonCodes"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.resource === undefined) || (!(func0.call(data, "resource")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data.runId === undefined) || (!(func0.call(data, "runId")))){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runId"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((data.tool === undefined) || (!(func0.call(data, "tool")))){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema89.properties, key0))){
+const err15 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err16 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if("PermissionDecisionV1" !== data0){
+const err17 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "PermissionDecisionV1"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.decisionId !== undefined && func0.call(data, "decisionId")){
+let data1 = data.decisionId;
+if(typeof data1 === "string"){
+if(!pattern567.test(data1)){
+const err18 = {instancePath:instancePath+"/decisionId",schemaPath:"#/properties/decisionId/pattern",keyword:"pattern",params:{pattern: "^prm-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/decisionId",schemaPath:"#/properties/decisionId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.runId !== undefined && func0.call(data, "runId")){
+let data2 = data.runId;
+if(typeof data2 === "string"){
+if((data2.length > 256 && func55(data2) > 256)){
+const err20 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err21 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.callId !== undefined && func0.call(data, "callId")){
+let data3 = data.callId;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err23 = {instancePath:instancePath+"/callId",schemaPath:"#/properties/callId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err24 = {instancePath:instancePath+"/callId",schemaPath:"#/properties/callId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/callId",schemaPath:"#/properties/callId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.tool !== undefined && func0.call(data, "tool")){
+let data4 = data.tool;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.networkEgress === undefined) || (!(func0.call(data4, "networkEgress")))){
+const err26 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "networkEgress"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((data4.requiresConfirmation === undefined) || (!(func0.call(data4, "requiresConfirmation")))){
+const err27 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "requiresConfirmation"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data4.sideEffectLevel === undefined) || (!(func0.call(data4, "sideEffectLevel")))){
+const err28 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "sideEffectLevel"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((data4.toolName === undefined) || (!(func0.call(data4, "toolName")))){
+const err29 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "toolName"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!((((key1 === "toolName") || (key1 === "sideEffectLevel")) || (key1 === "requiresConfirmation")) || (key1 === "networkEgress"))){
+const err30 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data4.toolName !== undefined && func0.call(data4, "toolName")){
+let data5 = data4.toolName;
+if(typeof data5 === "string"){
+if((data5.length > 128 && func55(data5) > 128)){
+const err31 = {instancePath:instancePath+"/tool/toolName",schemaPath:"#/properties/tool/properties/toolName/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data5.length < 2 && func55(data5) < 1)){
+const err32 = {instancePath:instancePath+"/tool/toolName",schemaPath:"#/properties/tool/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/tool/toolName",schemaPath:"#/properties/tool/properties/toolName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data4.sideEffectLevel !== undefined && func0.call(data4, "sideEffectLevel")){
+let data6 = data4.sideEffectLevel;
+if(typeof data6 !== "string"){
+const err34 = {instancePath:instancePath+"/tool/sideEffectLevel",schemaPath:"#/properties/tool/properties/sideEffectLevel/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!(((((data6 === "external-write") || (data6 === "irreversible")) || (data6 === "local-write")) || (data6 === "none")) || (data6 === "read"))){
+const err35 = {instancePath:instancePath+"/tool/sideEffectLevel",schemaPath:"#/properties/tool/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema89.properties.tool.properties.sideEffectLevel.enum}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data4.requiresConfirmation !== undefined && func0.call(data4, "requiresConfirmation")){
+if(typeof data4.requiresConfirmation !== "boolean"){
+const err36 = {instancePath:instancePath+"/tool/requiresConfirmation",schemaPath:"#/properties/tool/properties/requiresConfirmation/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data4.networkEgress !== undefined && func0.call(data4, "networkEgress")){
+if(typeof data4.networkEgress !== "boolean"){
+const err37 = {instancePath:instancePath+"/tool/networkEgress",schemaPath:"#/properties/tool/properties/networkEgress/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.resource !== undefined && func0.call(data, "resource")){
+let data9 = data.resource;
+if(typeof data9 === "string"){
+if((data9.length > 1024 && func55(data9) > 1024)){
+const err39 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if((data9.length < 2 && func55(data9) < 1)){
+const err40 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.action !== undefined && func0.call(data, "action")){
+let data10 = data.action;
+if(typeof data10 === "string"){
+if((data10.length > 64 && func55(data10) > 64)){
+const err42 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/maxLength",keyword:"maxLength",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if((data10.length < 2 && func55(data10) < 1)){
+const err43 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.inputs !== undefined && func0.call(data, "inputs")){
+let data11 = data.inputs;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if((data11.approval === undefined) || (!(func0.call(data11, "approval")))){
+const err45 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "approval"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if((data11.identity === undefined) || (!(func0.call(data11, "identity")))){
+const err46 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "identity"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if((data11.provenance === undefined) || (!(func0.call(data11, "provenance")))){
+const err47 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "provenance"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((data11.taskScope === undefined) || (!(func0.call(data11, "taskScope")))){
+const err48 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "taskScope"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+for(const key2 of Object.keys(data11)){
+if(!((((key2 === "identity") || (key2 === "taskScope")) || (key2 === "approval")) || (key2 === "provenance"))){
+const err49 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data11.identity !== undefined && func0.call(data11, "identity")){
+let data12 = data11.identity;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if((data12.kind === undefined) || (!(func0.call(data12, "kind")))){
+const err50 = {instancePath:instancePath+"/inputs/identity",schemaPath:"#/properties/inputs/properties/identity/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((data12.principal === undefined) || (!(func0.call(data12, "principal")))){
+const err51 = {instancePath:instancePath+"/inputs/identity",schemaPath:"#/properties/inputs/properties/identity/required",keyword:"required",params:{missingProperty: "principal"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+for(const key3 of Object.keys(data12)){
+if(!((key3 === "principal") || (key3 === "kind"))){
+const err52 = {instancePath:instancePath+"/inputs/identity",schemaPath:"#/properties/inputs/properties/identity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data12.principal !== undefined && func0.call(data12, "principal")){
+let data13 = data12.principal;
+if(typeof data13 === "string"){
+if((data13.length > 256 && func55(data13) > 256)){
+const err53 = {instancePath:instancePath+"/inputs/identity/principal",schemaPath:"#/properties/inputs/properties/identity/properties/principal/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if((data13.length < 2 && func55(data13) < 1)){
+const err54 = {instancePath:instancePath+"/inputs/identity/principal",schemaPath:"#/properties/inputs/properties/identity/properties/principal/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/inputs/identity/principal",schemaPath:"#/properties/inputs/properties/identity/properties/principal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data12.kind !== undefined && func0.call(data12, "kind")){
+let data14 = data12.kind;
+if(typeof data14 !== "string"){
+const err56 = {instancePath:instancePath+"/inputs/identity/kind",schemaPath:"#/properties/inputs/properties/identity/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(!(((data14 === "agent") || (data14 === "service")) || (data14 === "user"))){
+const err57 = {instancePath:instancePath+"/inputs/identity/kind",schemaPath:"#/properties/inputs/properties/identity/properties/kind/enum",keyword:"enum",params:{allowedValues: schema89.properties.inputs.properties.identity.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/inputs/identity",schemaPath:"#/properties/inputs/properties/identity/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data11.taskScope !== undefined && func0.call(data11, "taskScope")){
+let data15 = data11.taskScope;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if((data15.allowedResources === undefined) || (!(func0.call(data15, "allowedResources")))){
+const err59 = {instancePath:instancePath+"/inputs/taskScope",schemaPath:"#/properties/inputs/properties/taskScope/required",keyword:"required",params:{missingProperty: "allowedResources"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if((data15.allowedTools === undefined) || (!(func0.call(data15, "allowedTools")))){
+const err60 = {instancePath:instancePath+"/inputs/taskScope",schemaPath:"#/properties/inputs/properties/taskScope/required",keyword:"required",params:{missingProperty: "allowedTools"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if((data15.taskRef === undefined) || (!(func0.call(data15, "taskRef")))){
+const err61 = {instancePath:instancePath+"/inputs/taskScope",schemaPath:"#/properties/inputs/properties/taskScope/required",keyword:"required",params:{missingProperty: "taskRef"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+for(const key4 of Object.keys(data15)){
+if(!(((key4 === "taskRef") || (key4 === "allowedTools")) || (key4 === "allowedResources"))){
+const err62 = {instancePath:instancePath+"/inputs/taskScope",schemaPath:"#/properties/inputs/properties/taskScope/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data15.taskRef !== undefined && func0.call(data15, "taskRef")){
+let data16 = data15.taskRef;
+if(typeof data16 === "string"){
+if((data16.length > 256 && func55(data16) > 256)){
+const err63 = {instancePath:instancePath+"/inputs/taskScope/taskRef",schemaPath:"#/properties/inputs/properties/taskScope/properties/taskRef/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if((data16.length < 2 && func55(data16) < 1)){
+const err64 = {instancePath:instancePath+"/inputs/taskScope/taskRef",schemaPath:"#/properties/inputs/properties/taskScope/properties/taskRef/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/inputs/taskScope/taskRef",schemaPath:"#/properties/inputs/properties/taskScope/properties/taskRef/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data15.allowedTools !== undefined && func0.call(data15, "allowedTools")){
+let data17 = data15.allowedTools;
+if(Array.isArray(data17)){
+if(data17.length > 256){
+const err66 = {instancePath:instancePath+"/inputs/taskScope/allowedTools",schemaPath:"#/properties/inputs/properties/taskScope/properties/allowedTools/maxItems",keyword:"maxItems",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data17[i0] !== "string"){
+const err67 = {instancePath:instancePath+"/inputs/taskScope/allowedTools/" + i0,schemaPath:"#/properties/inputs/properties/taskScope/properties/allowedTools/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+let i1 = data17.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data17[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err68 = {instancePath:instancePath+"/inputs/taskScope/allowedTools",schemaPath:"#/properties/inputs/properties/taskScope/properties/allowedTools/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/inputs/taskScope/allowedTools",schemaPath:"#/properties/inputs/properties/taskScope/properties/allowedTools/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data15.allowedResources !== undefined && func0.call(data15, "allowedResources")){
+let data19 = data15.allowedResources;
+if(Array.isArray(data19)){
+if(data19.length > 256){
+const err70 = {instancePath:instancePath+"/inputs/taskScope/allowedResources",schemaPath:"#/properties/inputs/properties/taskScope/properties/allowedResources/maxItems",keyword:"maxItems",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+const len1 = data19.length;
+for(let i2=0; i2<len1; i2++){
+if(typeof data19[i2] !== "string"){
+const err71 = {instancePath:instancePath+"/inputs/taskScope/allowedResources/" + i2,schemaPath:"#/properties/inputs/properties/taskScope/properties/allowedResources/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+let i3 = data19.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data19[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err72 = {instancePath:instancePath+"/inputs/taskScope/allowedResources",schemaPath:"#/properties/inputs/properties/taskScope/properties/allowedResources/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/inputs/taskScope/allowedResources",schemaPath:"#/properties/inputs/properties/taskScope/properties/allowedResources/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/inputs/taskScope",schemaPath:"#/properties/inputs/properties/taskScope/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data11.approval !== undefined && func0.call(data11, "approval")){
+let data21 = data11.approval;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if((data21.approvalRef === undefined) || (!(func0.call(data21, "approvalRef")))){
+const err75 = {instancePath:instancePath+"/inputs/approval",schemaPath:"#/properties/inputs/properties/approval/required",keyword:"required",params:{missingProperty: "approvalRef"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if((data21.state === undefined) || (!(func0.call(data21, "state")))){
+const err76 = {instancePath:instancePath+"/inputs/approval",schemaPath:"#/properties/inputs/properties/approval/required",keyword:"required",params:{missingProperty: "state"}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+for(const key5 of Object.keys(data21)){
+if(!((key5 === "state") || (key5 === "approvalRef"))){
+const err77 = {instancePath:instancePath+"/inputs/approval",schemaPath:"#/properties/inputs/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data21.state !== undefined && func0.call(data21, "state")){
+let data22 = data21.state;
+if(typeof data22 !== "string"){
+const err78 = {instancePath:instancePath+"/inputs/approval/state",schemaPath:"#/properties/inputs/properties/approval/properties/state/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(!((((data22 === "denied") || (data22 === "granted")) || (data22 === "none")) || (data22 === "pending"))){
+const err79 = {instancePath:instancePath+"/inputs/approval/state",schemaPath:"#/properties/inputs/properties/approval/properties/state/enum",keyword:"enum",params:{allowedValues: schema89.properties.inputs.properties.approval.properties.state.enum}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data21.approvalRef !== undefined && func0.call(data21, "approvalRef")){
+let data23 = data21.approvalRef;
+if((data23 !== null) && (typeof data23 !== "string")){
+const err80 = {instancePath:instancePath+"/inputs/approval/approvalRef",schemaPath:"#/properties/inputs/properties/approval/properties/approvalRef/type",keyword:"type",params:{type: schema89.properties.inputs.properties.approval.properties.approvalRef.type}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(typeof data23 === "string"){
+if((data23.length < 2 && func55(data23) < 1)){
+const err81 = {instancePath:instancePath+"/inputs/approval/approvalRef",schemaPath:"#/properties/inputs/properties/approval/properties/approvalRef/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/inputs/approval",schemaPath:"#/properties/inputs/properties/approval/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data11.provenance !== undefined && func0.call(data11, "provenance")){
+let data24 = data11.provenance;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if((data24.taintSources === undefined) || (!(func0.call(data24, "taintSources")))){
+const err83 = {instancePath:instancePath+"/inputs/provenance",schemaPath:"#/properties/inputs/properties/provenance/required",keyword:"required",params:{missingProperty: "taintSources"}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if((data24.tainted === undefined) || (!(func0.call(data24, "tainted")))){
+const err84 = {instancePath:instancePath+"/inputs/provenance",schemaPath:"#/properties/inputs/properties/provenance/required",keyword:"required",params:{missingProperty: "tainted"}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+for(const key6 of Object.keys(data24)){
+if(!((key6 === "tainted") || (key6 === "taintSources"))){
+const err85 = {instancePath:instancePath+"/inputs/provenance",schemaPath:"#/properties/inputs/properties/provenance/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data24.tainted !== undefined && func0.call(data24, "tainted")){
+if(typeof data24.tainted !== "boolean"){
+const err86 = {instancePath:instancePath+"/inputs/provenance/tainted",schemaPath:"#/properties/inputs/properties/provenance/properties/tainted/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data24.taintSources !== undefined && func0.call(data24, "taintSources")){
+let data26 = data24.taintSources;
+if(Array.isArray(data26)){
+if(data26.length > 64){
+const err87 = {instancePath:instancePath+"/inputs/provenance/taintSources",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+const len2 = data26.length;
+for(let i4=0; i4<len2; i4++){
+let data27 = data26[i4];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if((data27.kind === undefined) || (!(func0.call(data27, "kind")))){
+const err88 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4,schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if((data27.observationId === undefined) || (!(func0.call(data27, "observationId")))){
+const err89 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4,schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/required",keyword:"required",params:{missingProperty: "observationId"}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if((data27.origin === undefined) || (!(func0.call(data27, "origin")))){
+const err90 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4,schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/required",keyword:"required",params:{missingProperty: "origin"}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+for(const key7 of Object.keys(data27)){
+if(!(((key7 === "observationId") || (key7 === "kind")) || (key7 === "origin"))){
+const err91 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4,schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data27.observationId !== undefined && func0.call(data27, "observationId")){
+let data28 = data27.observationId;
+if(typeof data28 === "string"){
+if((data28.length > 256 && func55(data28) > 256)){
+const err92 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/observationId",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/observationId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if((data28.length < 2 && func55(data28) < 1)){
+const err93 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/observationId",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/observationId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/observationId",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/observationId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data27.kind !== undefined && func0.call(data27, "kind")){
+let data29 = data27.kind;
+if(typeof data29 !== "string"){
+const err95 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/kind",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!(((((data29 === "document") || (data29 === "message")) || (data29 === "retrieval")) || (data29 === "tool-output")) || (data29 === "web-page"))){
+const err96 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/kind",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema89.properties.inputs.properties.provenance.properties.taintSources.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data27.origin !== undefined && func0.call(data27, "origin")){
+let data30 = data27.origin;
+if(typeof data30 === "string"){
+if((data30.length > 1024 && func55(data30) > 1024)){
+const err97 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/origin",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/origin/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if((data30.length < 2 && func55(data30) < 1)){
+const err98 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/origin",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/origin/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/origin",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/origin/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4,schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/inputs/provenance/taintSources",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/inputs/provenance",schemaPath:"#/properties/inputs/properties/provenance/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data.matchedGrant !== undefined && func0.call(data, "matchedGrant")){
+let data31 = data.matchedGrant;
+const _errs72 = errors;
+let valid16 = false;
+const _errs73 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if((data31.grantId === undefined) || (!(func0.call(data31, "grantId")))){
+const err104 = {instancePath:instancePath+"/matchedGrant",schemaPath:"#/properties/matchedGrant/anyOf/0/required",keyword:"required",params:{missingProperty: "grantId"}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if((data31.origin === undefined) || (!(func0.call(data31, "origin")))){
+const err105 = {instancePath:instancePath+"/matchedGrant",schemaPath:"#/properties/matchedGrant/anyOf/0/required",keyword:"required",params:{missingProperty: "origin"}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+for(const key8 of Object.keys(data31)){
+if(!((key8 === "grantId") || (key8 === "origin"))){
+const err106 = {instancePath:instancePath+"/matchedGrant",schemaPath:"#/properties/matchedGrant/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data31.grantId !== undefined && func0.call(data31, "grantId")){
+let data32 = data31.grantId;
+if(typeof data32 === "string"){
+if((data32.length > 256 && func55(data32) > 256)){
+const err107 = {instancePath:instancePath+"/matchedGrant/grantId",schemaPath:"#/properties/matchedGrant/anyOf/0/properties/grantId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if((data32.length < 2 && func55(data32) < 1)){
+const err108 = {instancePath:instancePath+"/matchedGrant/grantId",schemaPath:"#/properties/matchedGrant/anyOf/0/properties/grantId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/matchedGrant/grantId",schemaPath:"#/properties/matchedGrant/anyOf/0/properties/grantId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data31.origin !== undefined && func0.call(data31, "origin")){
+let data33 = data31.origin;
+if(typeof data33 !== "string"){
+const err110 = {instancePath:instancePath+"/matchedGrant/origin",schemaPath:"#/properties/matchedGrant/anyOf/0/properties/origin/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(!((((data33 === "host-policy") || (data33 === "human-approval")) || (data33 === "task-contract")) || (data33 === "untrusted-content"))){
+const err111 = {instancePath:instancePath+"/matchedGrant/origin",schemaPath:"#/properties/matchedGrant/anyOf/0/properties/origin/enum",keyword:"enum",params:{allowedValues: schema89.properties.matchedGrant.anyOf[0].properties.origin.enum}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/matchedGrant",schemaPath:"#/properties/matchedGrant/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+var _valid0 = _errs73 === errors;
+valid16 = valid16 || _valid0;
+if(!valid16){
+const _errs80 = errors;
+if(data31 !== null){
+const err113 = {instancePath:instancePath+"/matchedGrant",schemaPath:"#/properties/matchedGrant/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+var _valid0 = _errs80 === errors;
+valid16 = valid16 || _valid0;
+}
+if(!valid16){
+const err114 = {instancePath:instancePath+"/matchedGrant",schemaPath:"#/properties/matchedGrant/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+else {
+errors = _errs72;
+if(vErrors !== null){
+if(_errs72){
+vErrors.length = _errs72;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.dataFlowPolicyRef !== undefined && func0.call(data, "dataFlowPolicyRef")){
+let data34 = data.dataFlowPolicyRef;
+if((data34 !== null) && (typeof data34 !== "string")){
+const err115 = {instancePath:instancePath+"/dataFlowPolicyRef",schemaPath:"#/properties/dataFlowPolicyRef/type",keyword:"type",params:{type: schema89.properties.dataFlowPolicyRef.type}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(typeof data34 === "string"){
+if((data34.length < 2 && func55(data34) < 1)){
+const err116 = {instancePath:instancePath+"/dataFlowPolicyRef",schemaPath:"#/properties/dataFlowPolicyRef/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+if(data.credential !== undefined && func0.call(data, "credential")){
+let data35 = data.credential;
+const _errs85 = errors;
+let valid18 = false;
+const _errs86 = errors;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if((data35.expiresAt === undefined) || (!(func0.call(data35, "expiresAt")))){
+const err117 = {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/anyOf/0/required",keyword:"required",params:{missingProperty: "expiresAt"}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if((data35.ref === undefined) || (!(func0.call(data35, "ref")))){
+const err118 = {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/anyOf/0/required",keyword:"required",params:{missingProperty: "ref"}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+for(const key9 of Object.keys(data35)){
+if(!((key9 === "ref") || (key9 === "expiresAt"))){
+const err119 = {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data35.ref !== undefined && func0.call(data35, "ref")){
+let data36 = data35.ref;
+if(typeof data36 === "string"){
+if(!pattern568.test(data36)){
+const err120 = {instancePath:instancePath+"/credential/ref",schemaPath:"#/properties/credential/anyOf/0/properties/ref/pattern",keyword:"pattern",params:{pattern: "^credref:[A-Za-z0-9._:-]{1,200}$"}};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/credential/ref",schemaPath:"#/properties/credential/anyOf/0/properties/ref/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data35.expiresAt !== undefined && func0.call(data35, "expiresAt")){
+let data37 = data35.expiresAt;
+if(typeof data37 === "string"){
+if(!pattern2.test(data37)){
+const err122 = {instancePath:instancePath+"/credential/expiresAt",schemaPath:"#/properties/credential/anyOf/0/properties/expiresAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if(!(formats0.validate(data37))){
+const err123 = {instancePath:instancePath+"/credential/expiresAt",schemaPath:"#/properties/credential/anyOf/0/properties/expiresAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+else {
+const err124 = {instancePath:instancePath+"/credential/expiresAt",schemaPath:"#/properties/credential/anyOf/0/properties/expiresAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+var _valid1 = _errs86 === errors;
+valid18 = valid18 || _valid1;
+if(!valid18){
+const _errs93 = errors;
+if(data35 !== null){
+const err126 = {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+var _valid1 = _errs93 === errors;
+valid18 = valid18 || _valid1;
+}
+if(!valid18){
+const err127 = {instancePath:instancePath+"/credential",schemaPath:"#/properties/credential/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+else {
+errors = _errs85;
+if(vErrors !== null){
+if(_errs85){
+vErrors.length = _errs85;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.decision !== undefined && func0.call(data, "decision")){
+let data38 = data.decision;
+if(typeof data38 !== "string"){
+const err128 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if(!(((data38 === "allow") || (data38 === "deny")) || (data38 === "requires-approval"))){
+const err129 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema89.properties.decision.enum}};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data.reasonCodes !== undefined && func0.call(data, "reasonCodes")){
+let data39 = data.reasonCodes;
+if(Array.isArray(data39)){
+if(data39.length > 7){
+const err130 = {instancePath:instancePath+"/reasonCodes",schemaPath:"#/properties/reasonCodes/maxItems",keyword:"maxItems",params:{limit: 7}};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if(data39.length < 1){
+const err131 = {instancePath:instancePath+"/reasonCodes",schemaPath:"#/properties/reasonCodes/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+const len3 = data39.length;
+for(let i5=0; i5<len3; i5++){
+let data40 = data39[i5];
+if(typeof data40 !== "string"){
+const err132 = {instancePath:instancePath+"/reasonCodes/" + i5,schemaPath:"#/properties/reasonCodes/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if(!(((((((data40 === "approval-denied") || (data40 === "confirmation-required")) || (data40 === "granted")) || (data40 === "no-matching-grant")) || (data40 === "resource-not-in-task-scope")) || (data40 === "tool-not-in-task-scope")) || (data40 === "untrusted-data-egress"))){
+const err133 = {instancePath:instancePath+"/reasonCodes/" + i5,schemaPath:"#/properties/reasonCodes/items/enum",keyword:"enum",params:{allowedValues: schema89.properties.reasonCodes.items.enum}};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+let i6 = data39.length;
+let j2;
+if(i6 > 1){
+const indices2 = {};
+for(;i6--;){
+let item2 = data39[i6];
+if(typeof item2 !== "string"){
+continue;
+}
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err134 = {instancePath:instancePath+"/reasonCodes",schemaPath:"#/properties/reasonCodes/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j2}};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+break;
+}
+indices2[item2] = i6;
+}
+}
+}
+else {
+const err135 = {instancePath:instancePath+"/reasonCodes",schemaPath:"#/properties/reasonCodes/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+if(data.decidedAt !== undefined && func0.call(data, "decidedAt")){
+let data41 = data.decidedAt;
+if(typeof data41 === "string"){
+if(!pattern2.test(data41)){
+const err136 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+if(!(formats0.validate(data41))){
+const err137 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+else {
+const err138 = {instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+if(data.decisionDigest !== undefined && func0.call(data, "decisionDigest")){
+let data42 = data.decisionDigest;
+if(typeof data42 === "string"){
+if(!pattern8.test(data42)){
+const err139 = {instancePath:instancePath+"/decisionDigest",schemaPath:"#/properties/decisionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/decisionDigest",schemaPath:"#/properties/decisionDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+validate151.errors = vErrors;
+return errors === 0;
+}
+
+export const DelegationContractV1 = validate152;
+const schema90 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"DelegationContractV1"},"delegationId":{"pattern":"^dlg-[a-f0-9]{24}$","type":"string"},"parent":{"type":"object","properties":{"kind":{"enum":["delegation","run"],"type":"string"},"ref":{"minLength":1,"maxLength":256,"type":"string"},"delegationDigest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["delegationDigest","kind","ref"]},"delegator":{"minLength":1,"maxLength":256,"type":"string"},"delegate":{"minLength":1,"maxLength":256,"type":"string"},"inputSnapshot":{"type":"object","properties":{"ref":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["digest","ref"]},"allowedTools":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}},"permissions":{"maxItems":256,"type":"array","items":{"type":"object","properties":{"tool":{"minLength":1,"maxLength":128,"type":"string"},"resource":{"minLength":1,"maxLength":1024,"type":"string"},"actions":{"minItems":1,"maxItems":32,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["actions","resource","tool"]}},"budget":{"type":"object","properties":{"maxSteps":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"deadline":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"outputSchema":{"type":"object","additionalProperties":{}},"acceptanceCriteria":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,63}$","type":"string"},"check":{"enum":["command","file-predicate","output-schema","reviewer"],"type":"string"},"statement":{"minLength":1,"maxLength":2000,"type":"string"}},"additionalProperties":false,"required":["check","id","statement"]}},"createdAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"delegationDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["acceptanceCriteria","allowedTools","budget","createdAt","deadline","delegate","delegationDigest","delegationId","delegator","inputSnapshot","outputSchema","parent","permissions","schemaVersion"]};
+const pattern572 = patternMatcher("^dlg-[a-f0-9]{24}$");
+const pattern577 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
+
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.acceptanceCriteria === undefined) || (!(func0.call(data, "acceptanceCriteria")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "acceptanceCriteria"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.allowedTools === undefined) || (!(func0.call(data, "allowedTools")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "allowedTools"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.budget === undefined) || (!(func0.call(data, "budget")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "budget"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.deadline === undefined) || (!(func0.call(data, "deadline")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deadline"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.delegate === undefined) || (!(func0.call(data, "delegate")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegate"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.delegationDigest === undefined) || (!(func0.call(data, "delegationDigest")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationDigest"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.delegationId === undefined) || (!(func0.call(data, "delegationId")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegationId"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.delegator === undefined) || (!(func0.call(data, "delegator")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delegator"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.inputSnapshot === undefined) || (!(func0.call(data, "inputSnapshot")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputSnapshot"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.outputSchema === undefined) || (!(func0.call(data, "outputSchema")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outputSchema"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.parent === undefined) || (!(func0.call(data, "parent")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parent"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data.permissions === undefined) || (!(func0.call(data, "permissions")))){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "permissions"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema90.properties, key0))){
+const err14 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err15 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if("DelegationContractV1" !== data0){
+const err16 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "DelegationContractV1"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.delegationId !== undefined && func0.call(data, "delegationId")){
+let data1 = data.delegationId;
+if(typeof data1 === "string"){
+if(!pattern572.test(data1)){
+const err17 = {instancePath:instancePath+"/delegationId",schemaPath:"#/properties/delegationId/pattern",keyword:"pattern",params:{pattern: "^dlg-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/delegationId",schemaPath:"#/properties/delegationId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.parent !== undefined && func0.call(data, "parent")){
+let data2 = data.parent;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.delegationDigest === undefined) || (!(func0.call(data2, "delegationDigest")))){
+const err19 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/required",keyword:"required",params:{missingProperty: "delegationDigest"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((data2.kind === undefined) || (!(func0.call(data2, "kind")))){
+const err20 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data2.ref === undefined) || (!(func0.call(data2, "ref")))){
+const err21 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/required",keyword:"required",params:{missingProperty: "ref"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!(((key1 === "kind") || (key1 === "ref")) || (key1 === "delegationDigest"))){
+const err22 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data2.kind !== undefined && func0.call(data2, "kind")){
+let data3 = data2.kind;
+if(typeof data3 !== "string"){
+const err23 = {instancePath:instancePath+"/parent/kind",schemaPath:"#/properties/parent/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!((data3 === "delegation") || (data3 === "run"))){
+const err24 = {instancePath:instancePath+"/parent/kind",schemaPath:"#/properties/parent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema90.properties.parent.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data2.ref !== undefined && func0.call(data2, "ref")){
+let data4 = data2.ref;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err25 = {instancePath:instancePath+"/parent/ref",schemaPath:"#/properties/parent/properties/ref/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err26 = {instancePath:instancePath+"/parent/ref",schemaPath:"#/properties/parent/properties/ref/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/parent/ref",schemaPath:"#/properties/parent/properties/ref/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data2.delegationDigest !== undefined && func0.call(data2, "delegationDigest")){
+let data5 = data2.delegationDigest;
+if((data5 !== null) && (typeof data5 !== "string")){
+const err28 = {instancePath:instancePath+"/parent/delegationDigest",schemaPath:"#/properties/parent/properties/delegationDigest/type",keyword:"type",params:{type: schema90.properties.parent.properties.delegationDigest.type}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(typeof data5 === "string"){
+if(!pattern8.test(data5)){
+const err29 = {instancePath:instancePath+"/parent/delegationDigest",schemaPath:"#/properties/parent/properties/delegationDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.delegator !== undefined && func0.call(data, "delegator")){
+let data6 = data.delegator;
+if(typeof data6 === "string"){
+if((data6.length > 256 && func55(data6) > 256)){
+const err31 = {instancePath:instancePath+"/delegator",schemaPath:"#/properties/delegator/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err32 = {instancePath:instancePath+"/delegator",schemaPath:"#/properties/delegator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/delegator",schemaPath:"#/properties/delegator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.delegate !== undefined && func0.call(data, "delegate")){
+let data7 = data.delegate;
+if(typeof data7 === "string"){
+if((data7.length > 256 && func55(data7) > 256)){
+const err34 = {instancePath:instancePath+"/delegate",schemaPath:"#/properties/delegate/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((data7.length < 2 && func55(data7) < 1)){
+const err35 = {instancePath:instancePath+"/delegate",schemaPath:"#/properties/delegate/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/delegate",schemaPath:"#/properties/delegate/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.inputSnapshot !== undefined && func0.call(data, "inputSnapshot")){
+let data8 = data.inputSnapshot;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if((data8.digest === undefined) || (!(func0.call(data8, "digest")))){
+const err37 = {instancePath:instancePath+"/inputSnapshot",schemaPath:"#/properties/inputSnapshot/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data8.ref === undefined) || (!(func0.call(data8, "ref")))){
+const err38 = {instancePath:instancePath+"/inputSnapshot",schemaPath:"#/properties/inputSnapshot/required",keyword:"required",params:{missingProperty: "ref"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+for(const key2 of Object.keys(data8)){
+if(!((key2 === "ref") || (key2 === "digest"))){
+const err39 = {instancePath:instancePath+"/inputSnapshot",schemaPath:"#/properties/inputSnapshot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data8.ref !== undefined && func0.call(data8, "ref")){
+let data9 = data8.ref;
+if(typeof data9 === "string"){
+if((data9.length > 1024 && func55(data9) > 1024)){
+const err40 = {instancePath:instancePath+"/inputSnapshot/ref",schemaPath:"#/properties/inputSnapshot/properties/ref/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if((data9.length < 2 && func55(data9) < 1)){
+const err41 = {instancePath:instancePath+"/inputSnapshot/ref",schemaPath:"#/properties/inputSnapshot/properties/ref/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/inputSnapshot/ref",schemaPath:"#/properties/inputSnapshot/properties/ref/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data8.digest !== undefined && func0.call(data8, "digest")){
+let data10 = data8.digest;
+if(typeof data10 === "string"){
+if(!pattern8.test(data10)){
+const err43 = {instancePath:instancePath+"/inputSnapshot/digest",schemaPath:"#/properties/inputSnapshot/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/inputSnapshot/digest",schemaPath:"#/properties/inputSnapshot/properties/digest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/inputSnapshot",schemaPath:"#/properties/inputSnapshot/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.allowedTools !== undefined && func0.call(data, "allowedTools")){
+let data11 = data.allowedTools;
+if(Array.isArray(data11)){
+if(data11.length > 256){
+const err46 = {instancePath:instancePath+"/allowedTools",schemaPath:"#/properties/allowedTools/maxItems",keyword:"maxItems",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data11[i0] !== "string"){
+const err47 = {instancePath:instancePath+"/allowedTools/" + i0,schemaPath:"#/properties/allowedTools/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+let i1 = data11.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data11[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err48 = {instancePath:instancePath+"/allowedTools",schemaPath:"#/properties/allowedTools/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/allowedTools",schemaPath:"#/properties/allowedTools/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.permissions !== undefined && func0.call(data, "permissions")){
+let data13 = data.permissions;
+if(Array.isArray(data13)){
+if(data13.length > 256){
+const err50 = {instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+const len1 = data13.length;
+for(let i2=0; i2<len1; i2++){
+let data14 = data13[i2];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if((data14.actions === undefined) || (!(func0.call(data14, "actions")))){
+const err51 = {instancePath:instancePath+"/permissions/" + i2,schemaPath:"#/properties/permissions/items/required",keyword:"required",params:{missingProperty: "actions"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if((data14.resource === undefined) || (!(func0.call(data14, "resource")))){
+const err52 = {instancePath:instancePath+"/permissions/" + i2,schemaPath:"#/properties/permissions/items/required",keyword:"required",params:{missingProperty: "resource"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if((data14.tool === undefined) || (!(func0.call(data14, "tool")))){
+const err53 = {instancePath:instancePath+"/permissions/" + i2,schemaPath:"#/properties/permissions/items/required",keyword:"required",params:{missingProperty: "tool"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+for(const key3 of Object.keys(data14)){
+if(!(((key3 === "tool") || (key3 === "resource")) || (key3 === "actions"))){
+const err54 = {instancePath:instancePath+"/permissions/" + i2,schemaPath:"#/properties/permissions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data14.tool !== undefined && func0.call(data14, "tool")){
+let data15 = data14.tool;
+if(typeof data15 === "string"){
+if((data15.length > 128 && func55(data15) > 128)){
+const err55 = {instancePath:instancePath+"/permissions/" + i2+"/tool",schemaPath:"#/properties/permissions/items/properties/tool/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if((data15.length < 2 && func55(data15) < 1)){
+const err56 = {instancePath:instancePath+"/permissions/" + i2+"/tool",schemaPath:"#/properties/permissions/items/properties/tool/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/permissions/" + i2+"/tool",schemaPath:"#/properties/permissions/items/properties/tool/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data14.resource !== undefined && func0.call(data14, "resource")){
+let data16 = data14.resource;
+if(typeof data16 === "string"){
+if((data16.length > 1024 && func55(data16) > 1024)){
+const err58 = {instancePath:instancePath+"/permissions/" + i2+"/resource",schemaPath:"#/properties/permissions/items/properties/resource/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if((data16.length < 2 && func55(data16) < 1)){
+const err59 = {instancePath:instancePath+"/permissions/" + i2+"/resource",schemaPath:"#/properties/permissions/items/properties/resource/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/permissions/" + i2+"/resource",schemaPath:"#/properties/permissions/items/properties/resource/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data14.actions !== undefined && func0.call(data14, "actions")){
+let data17 = data14.actions;
+if(Array.isArray(data17)){
+if(data17.length > 32){
+const err61 = {instancePath:instancePath+"/permissions/" + i2+"/actions",schemaPath:"#/properties/permissions/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data17.length < 1){
+const err62 = {instancePath:instancePath+"/permissions/" + i2+"/actions",schemaPath:"#/properties/permissions/items/properties/actions/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+const len2 = data17.length;
+for(let i3=0; i3<len2; i3++){
+if(typeof data17[i3] !== "string"){
+const err63 = {instancePath:instancePath+"/permissions/" + i2+"/actions/" + i3,schemaPath:"#/properties/permissions/items/properties/actions/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+let i4 = data17.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data17[i4];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err64 = {instancePath:instancePath+"/permissions/" + i2+"/actions",schemaPath:"#/properties/permissions/items/properties/actions/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+break;
+}
+indices1[item1] = i4;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/permissions/" + i2+"/actions",schemaPath:"#/properties/permissions/items/properties/actions/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/permissions/" + i2,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.budget !== undefined && func0.call(data, "budget")){
+let data19 = data.budget;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if((data19.currency === undefined) || (!(func0.call(data19, "currency")))){
+const err68 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "currency"}};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if((data19.maxCostMicros === undefined) || (!(func0.call(data19, "maxCostMicros")))){
+const err69 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxCostMicros"}};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if((data19.maxDurationMs === undefined) || (!(func0.call(data19, "maxDurationMs")))){
+const err70 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxDurationMs"}};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if((data19.maxRetries === undefined) || (!(func0.call(data19, "maxRetries")))){
+const err71 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxRetries"}};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if((data19.maxSteps === undefined) || (!(func0.call(data19, "maxSteps")))){
+const err72 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxSteps"}};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((data19.maxToolCalls === undefined) || (!(func0.call(data19, "maxToolCalls")))){
+const err73 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/required",keyword:"required",params:{missingProperty: "maxToolCalls"}};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+for(const key4 of Object.keys(data19)){
+if(!((((((key4 === "maxSteps") || (key4 === "maxToolCalls")) || (key4 === "maxRetries")) || (key4 === "maxDurationMs")) || (key4 === "maxCostMicros")) || (key4 === "currency"))){
+const err74 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data19.maxSteps !== undefined && func0.call(data19, "maxSteps")){
+let data20 = data19.maxSteps;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err75 = {instancePath:instancePath+"/budget/maxSteps",schemaPath:"#/properties/budget/properties/maxSteps/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 > 9007199254740991 || isNaN(data20)){
+const err76 = {instancePath:instancePath+"/budget/maxSteps",schemaPath:"#/properties/budget/properties/maxSteps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(data20 < 1 || isNaN(data20)){
+const err77 = {instancePath:instancePath+"/budget/maxSteps",schemaPath:"#/properties/budget/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+if(data19.maxToolCalls !== undefined && func0.call(data19, "maxToolCalls")){
+let data21 = data19.maxToolCalls;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err78 = {instancePath:instancePath+"/budget/maxToolCalls",schemaPath:"#/properties/budget/properties/maxToolCalls/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 9007199254740991 || isNaN(data21)){
+const err79 = {instancePath:instancePath+"/budget/maxToolCalls",schemaPath:"#/properties/budget/properties/maxToolCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if(data21 < 0 || isNaN(data21)){
+const err80 = {instancePath:instancePath+"/budget/maxToolCalls",schemaPath:"#/properties/budget/properties/maxToolCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+if(data19.maxRetries !== undefined && func0.call(data19, "maxRetries")){
+let data22 = data19.maxRetries;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err81 = {instancePath:instancePath+"/budget/maxRetries",schemaPath:"#/properties/budget/properties/maxRetries/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 9007199254740991 || isNaN(data22)){
+const err82 = {instancePath:instancePath+"/budget/maxRetries",schemaPath:"#/properties/budget/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if(data22 < 0 || isNaN(data22)){
+const err83 = {instancePath:instancePath+"/budget/maxRetries",schemaPath:"#/properties/budget/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+if(data19.maxDurationMs !== undefined && func0.call(data19, "maxDurationMs")){
+let data23 = data19.maxDurationMs;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err84 = {instancePath:instancePath+"/budget/maxDurationMs",schemaPath:"#/properties/budget/properties/maxDurationMs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 9007199254740991 || isNaN(data23)){
+const err85 = {instancePath:instancePath+"/budget/maxDurationMs",schemaPath:"#/properties/budget/properties/maxDurationMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(data23 < 1 || isNaN(data23)){
+const err86 = {instancePath:instancePath+"/budget/maxDurationMs",schemaPath:"#/properties/budget/properties/maxDurationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+if(data19.maxCostMicros !== undefined && func0.call(data19, "maxCostMicros")){
+let data24 = data19.maxCostMicros;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err87 = {instancePath:instancePath+"/budget/maxCostMicros",schemaPath:"#/properties/budget/properties/maxCostMicros/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 9007199254740991 || isNaN(data24)){
+const err88 = {instancePath:instancePath+"/budget/maxCostMicros",schemaPath:"#/properties/budget/properties/maxCostMicros/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if(data24 < 0 || isNaN(data24)){
+const err89 = {instancePath:instancePath+"/budget/maxCostMicros",schemaPath:"#/properties/budget/properties/maxCostMicros/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+if(data19.currency !== undefined && func0.call(data19, "currency")){
+let data25 = data19.currency;
+if(typeof data25 === "string"){
+if(!pattern514.test(data25)){
+const err90 = {instancePath:instancePath+"/budget/currency",schemaPath:"#/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/budget/currency",schemaPath:"#/properties/budget/properties/currency/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data.deadline !== undefined && func0.call(data, "deadline")){
+let data26 = data.deadline;
+if(typeof data26 === "string"){
+if(!pattern2.test(data26)){
+const err93 = {instancePath:instancePath+"/deadline",schemaPath:"#/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(!(formats0.validate(data26))){
+const err94 = {instancePath:instancePath+"/deadline",schemaPath:"#/properties/deadline/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/deadline",schemaPath:"#/properties/deadline/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data.outputSchema !== undefined && func0.call(data, "outputSchema")){
+let data27 = data.outputSchema;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+}
+else {
+const err96 = {instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data.acceptanceCriteria !== undefined && func0.call(data, "acceptanceCriteria")){
+let data28 = data.acceptanceCriteria;
+if(Array.isArray(data28)){
+if(data28.length > 64){
+const err97 = {instancePath:instancePath+"/acceptanceCriteria",schemaPath:"#/properties/acceptanceCriteria/maxItems",keyword:"maxItems",params:{limit: 64}};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(data28.length < 1){
+const err98 = {instancePath:instancePath+"/acceptanceCriteria",schemaPath:"#/properties/acceptanceCriteria/minItems",keyword:"minItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+const len3 = data28.length;
+for(let i5=0; i5<len3; i5++){
+let data29 = data28[i5];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if((data29.check === undefined) || (!(func0.call(data29, "check")))){
+const err99 = {instancePath:instancePath+"/acceptanceCriteria/" + i5,schemaPath:"#/properties/acceptanceCriteria/items/required",keyword:"required",params:{missingProperty: "check"}};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if((data29.id === undefined) || (!(func0.call(data29, "id")))){
+const err100 = {instancePath:instancePath+"/acceptanceCriteria/" + i5,schemaPath:"#/properties/acceptanceCriteria/items/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if((data29.statement === undefined) || (!(func0.call(data29, "statement")))){
+const err101 = {instancePath:instancePath+"/acceptanceCriteria/" + i5,schemaPath:"#/properties/acceptanceCriteria/items/required",keyword:"required",params:{missingProperty: "statement"}};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+for(const key5 of Object.keys(data29)){
+if(!(((key5 === "id") || (key5 === "check")) || (key5 === "statement"))){
+const err102 = {instancePath:instancePath+"/acceptanceCriteria/" + i5,schemaPath:"#/properties/acceptanceCriteria/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data29.id !== undefined && func0.call(data29, "id")){
+let data30 = data29.id;
+if(typeof data30 === "string"){
+if(!pattern577.test(data30)){
+const err103 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/id",schemaPath:"#/properties/acceptanceCriteria/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"}};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/id",schemaPath:"#/properties/acceptanceCriteria/items/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data29.check !== undefined && func0.call(data29, "check")){
+let data31 = data29.check;
+if(typeof data31 !== "string"){
+const err105 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/check",schemaPath:"#/properties/acceptanceCriteria/items/properties/check/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(!((((data31 === "command") || (data31 === "file-predicate")) || (data31 === "output-schema")) || (data31 === "reviewer"))){
+const err106 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/check",schemaPath:"#/properties/acceptanceCriteria/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema90.properties.acceptanceCriteria.items.properties.check.enum}};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data29.statement !== undefined && func0.call(data29, "statement")){
+let data32 = data29.statement;
+if(typeof data32 === "string"){
+if((data32.length > 2000 && func55(data32) > 2000)){
+const err107 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/statement",schemaPath:"#/properties/acceptanceCriteria/items/properties/statement/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if((data32.length < 2 && func55(data32) < 1)){
+const err108 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/statement",schemaPath:"#/properties/acceptanceCriteria/items/properties/statement/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/statement",schemaPath:"#/properties/acceptanceCriteria/items/properties/statement/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/acceptanceCriteria/" + i5,schemaPath:"#/properties/acceptanceCriteria/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/acceptanceCriteria",schemaPath:"#/properties/acceptanceCriteria/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+let data33 = data.createdAt;
+if(typeof data33 === "string"){
+if(!pattern2.test(data33)){
+const err112 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if(!(formats0.validate(data33))){
+const err113 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data.delegationDigest !== undefined && func0.call(data, "delegationDigest")){
+let data34 = data.delegationDigest;
+if(typeof data34 === "string"){
+if(!pattern8.test(data34)){
+const err115 = {instancePath:instancePath+"/delegationDigest",schemaPath:"#/properties/delegationDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/delegationDigest",schemaPath:"#/properties/delegationDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+validate152.errors = vErrors;
+return errors === 0;
+}
+
 /** The structural validator of every contract with a published schema, by contract name. */
 export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>> = {
   "IntentSeedV1": IntentSeedV1,
@@ -80279,4 +83408,6 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
   "EvidenceMatrixV1": EvidenceMatrixV1,
   "RepairRoleBoundaryV1": RepairRoleBoundaryV1,
   "RunStateV1": RunStateV1,
+  "PermissionDecisionV1": PermissionDecisionV1,
+  "DelegationContractV1": DelegationContractV1,
 };

@@ -7,9 +7,11 @@ import { CAPABILITY_DOMAIN_BUNDLE_RULES, CAPABILITY_DOMAIN_RULES } from './capab
 import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './context-acquisition.js';
 import { CONTEXT_MEMORY_BUNDLE_RULES, CONTEXT_MEMORY_RULES } from './context-memory.js';
 import { CONTEXT_RECEIPTS_BUNDLE_RULES, CONTEXT_RECEIPTS_RULES } from './context-receipts.js';
+import { DELEGATION_BUNDLE_RULES, DELEGATION_RULES } from './delegation.js';
 import { EVALUATION_BUNDLE_RULES, EVALUATION_RULES } from './evaluation.js';
 import { EVIDENCE_MATRIX_BUNDLE_RULES, EVIDENCE_MATRIX_RULES } from './evidence-matrix.js';
 import { LOCAL_TASK_TRACE_BUNDLE_RULES, LOCAL_TASK_TRACE_RULES } from './local-task-trace.js';
+import { PERMISSION_DECISION_BUNDLE_RULES, PERMISSION_DECISION_RULES } from './permission-decision.js';
 import { REPAIR_ROLES_RULES } from './repair-roles.js';
 import { RUN_STATE_BUNDLE_RULES, RUN_STATE_RULES } from './run-state.js';
 import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
@@ -38,6 +40,8 @@ export const SEMANTIC_RULES: readonly SemanticRule[] = [
   ...EVIDENCE_MATRIX_RULES,
   ...REPAIR_ROLES_RULES,
   ...RUN_STATE_RULES,
+  ...PERMISSION_DECISION_RULES,
+  ...DELEGATION_RULES,
 ];
 
 /** Every cross-document rule, in spec order. */
@@ -56,4 +60,6 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   ...EVALUATION_BUNDLE_RULES,
   ...EVIDENCE_MATRIX_BUNDLE_RULES,
   ...RUN_STATE_BUNDLE_RULES,
+  ...PERMISSION_DECISION_BUNDLE_RULES,
+  ...DELEGATION_BUNDLE_RULES,
 ];

@@ -2864,6 +2864,127 @@ export const RunStateV1Schema = z.strictObject({
 export type RunStateV1 = z.infer<typeof RunStateV1Schema>;
 
 /**
+ * One permission decision of a policy gate: for one tool call, on one resource and action, with
+ * every input it used. Default deny: `allow` only on a trusted grant within the task's scope.
+ *
+ * zod 4 flavour of the published JSON Schema of `PermissionDecisionV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json
+ */
+export const PermissionDecisionV1Schema = z.strictObject({
+  schemaVersion: z.literal("PermissionDecisionV1"),
+  decisionId: z.string().regex(new RegExp("^prm-[a-f0-9]{24}$", 'u')),
+  runId: z.string().min(1).max(256),
+  callId: z.string().min(1).max(256),
+  tool: z.strictObject({
+    toolName: z.string().min(1).max(128),
+    sideEffectLevel: z.enum(["external-write", "irreversible", "local-write", "none", "read"]),
+    requiresConfirmation: z.boolean(),
+    networkEgress: z.boolean(),
+  }),
+  resource: z.string().min(1).max(1024),
+  action: z.string().min(1).max(64),
+  inputs: z.strictObject({
+    identity: z.strictObject({
+      principal: z.string().min(1).max(256),
+      kind: z.enum(["agent", "service", "user"]),
+    }),
+    taskScope: z.strictObject({
+      taskRef: z.string().min(1).max(256),
+      allowedTools: z.array(z.string()).max(256).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+      allowedResources: z.array(z.string()).max(256).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+    }),
+    approval: z.strictObject({
+      state: z.enum(["denied", "granted", "none", "pending"]),
+      approvalRef: z.string().min(1).nullable(),
+    }),
+    provenance: z.strictObject({
+      tainted: z.boolean(),
+      taintSources: z.array(z.strictObject({
+        observationId: z.string().min(1).max(256),
+        kind: z.enum(["document", "message", "retrieval", "tool-output", "web-page"]),
+        origin: z.string().min(1).max(1024),
+      })).max(64),
+    }),
+  }),
+  matchedGrant: z.union([
+    z.strictObject({
+      grantId: z.string().min(1).max(256),
+      origin: z.enum(["host-policy", "human-approval", "task-contract", "untrusted-content"]),
+    }),
+    z.null(),
+  ]),
+  dataFlowPolicyRef: z.string().min(1).nullable(),
+  credential: z.union([
+    z.strictObject({
+      ref: z.string().regex(new RegExp("^credref:[A-Za-z0-9._:-]{1,200}$", 'u')),
+      expiresAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+    }),
+    z.null(),
+  ]),
+  decision: z.enum(["allow", "deny", "requires-approval"]),
+  reasonCodes: z.array(z.enum(["approval-denied", "confirmation-required", "granted", "no-matching-grant", "resource-not-in-task-scope", "tool-not-in-task-scope", "untrusted-data-egress"])).min(1).max(7).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+  decidedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  decisionDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `PermissionDecisionV1` document, as {@link PermissionDecisionV1Schema} parses it.
+ */
+export type PermissionDecisionV1 = z.infer<typeof PermissionDecisionV1Schema>;
+
+/**
+ * The contract one agent hands a sub-agent: the input snapshot, the tools and permissions (a
+ * subset of the delegator's), the budget and deadline (within the delegator's), the output
+ * schema and the acceptance criteria. A delegate never inherits its delegator's permissions.
+ *
+ * zod 4 flavour of the published JSON Schema of `DelegationContractV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json
+ */
+export const DelegationContractV1Schema = z.strictObject({
+  schemaVersion: z.literal("DelegationContractV1"),
+  delegationId: z.string().regex(new RegExp("^dlg-[a-f0-9]{24}$", 'u')),
+  parent: z.strictObject({
+    kind: z.enum(["delegation", "run"]),
+    ref: z.string().min(1).max(256),
+    delegationDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+  }),
+  delegator: z.string().min(1).max(256),
+  delegate: z.string().min(1).max(256),
+  inputSnapshot: z.strictObject({
+    ref: z.string().min(1).max(1024),
+    digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+  }),
+  allowedTools: z.array(z.string()).max(256).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+  permissions: z.array(z.strictObject({
+    tool: z.string().min(1).max(128),
+    resource: z.string().min(1).max(1024),
+    actions: z.array(z.string()).min(1).max(32).refine(hasUniqueItems, { error: 'must not contain two equal items' }),
+  })).max(256),
+  budget: z.strictObject({
+    maxSteps: z.int().gte(1).lte(9007199254740991),
+    maxToolCalls: z.int().gte(0).lte(9007199254740991),
+    maxRetries: z.int().gte(0).lte(9007199254740991),
+    maxDurationMs: z.int().gte(1).lte(9007199254740991),
+    maxCostMicros: z.int().gte(0).lte(9007199254740991),
+    currency: z.string().regex(new RegExp("^[A-Z]{3}$", 'u')),
+  }),
+  deadline: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  outputSchema: z.looseObject({}),
+  acceptanceCriteria: z.array(z.strictObject({
+    id: z.string().regex(new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", 'u')),
+    check: z.enum(["command", "file-predicate", "output-schema", "reviewer"]),
+    statement: z.string().min(1).max(2000),
+  })).min(1).max(64),
+  createdAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  delegationDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `DelegationContractV1` document, as {@link DelegationContractV1Schema} parses it.
+ */
+export type DelegationContractV1 = z.infer<typeof DelegationContractV1Schema>;
+
+/**
  * Every contract's zod schema, by contract name (`schemaVersion`).
  *
  * @example
@@ -2908,4 +3029,6 @@ export const ZOD_SCHEMAS = {
   EvidenceMatrixV1: EvidenceMatrixV1Schema,
   RepairRoleBoundaryV1: RepairRoleBoundaryV1Schema,
   RunStateV1: RunStateV1Schema,
+  PermissionDecisionV1: PermissionDecisionV1Schema,
+  DelegationContractV1: DelegationContractV1Schema,
 } as const;

@@ -14,6 +14,8 @@ export const MUTANT_CAPABILITIES = [
   'trace',
   'crash-points',
   'run',
+  'policy',
+  'delegation',
 ] as const;
 
 export type MutantCapability = (typeof MUTANT_CAPABILITIES)[number];

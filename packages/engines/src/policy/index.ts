@@ -1,0 +1,3 @@
+export * from './decide.js';
+export * from './provenance.js';
+export * from './session.js';
