@@ -601,18 +601,15 @@ export const ARCHITECTURE_V2_MANDATORY_FIELDS: readonly ArchitectureV2FieldName[
 
 /** What a V2 field may reference: contracts of these gates, and only the listed contracts when `contracts` is not null. */
 export interface ArchitectureFieldReferences {
-  /** Gates (keys of `GATES`) a referenced contract's catalogue entry may name. */
-  readonly gates: readonly string[];
+  /** Gates a referenced contract's catalogue entry may name. */
+  readonly gates: readonly GateName[];
   /** The only contracts the field may reference, or `null` for any contract of `gates`. */
   readonly contracts: readonly string[] | null;
   /** At most this many references. */
   readonly maxReferences: number;
 }
 
-/**
- * What each field of a V2 report references (the table "Allowed references (V2)" of the gate
- * page). Gate names of other pages are strings here: the lead merges those gates into `GATES`.
- */
+/** What each field of a V2 report references (the table "Allowed references (V2)" of the gate page). */
 export const ARCHITECTURE_V2_FIELD_REFERENCES: Readonly<
   Record<ArchitectureV2FieldName, ArchitectureFieldReferences>
 > = {
@@ -625,7 +622,11 @@ export const ARCHITECTURE_V2_FIELD_REFERENCES: Readonly<
   contextMemoryModel: { gates: ['ContextMemoryStateGate'], contracts: null, maxReferences: 16 },
   contextAcquisition: { gates: ['ContextAcquisitionGate'], contracts: null, maxReferences: 16 },
   contextReadReceipt: { gates: ['ContextAcquisitionGate'], contracts: null, maxReferences: 16 },
-  stateMachineHandoff: { gates: ['RunControlGate', 'DelegationGate'], contracts: null, maxReferences: 16 },
+  stateMachineHandoff: {
+    gates: ['RunControlGate', 'DelegationGate', 'TaskContinuityWriteGate', 'TurnLivenessRecoveryGate'],
+    contracts: null,
+    maxReferences: 16,
+  },
   observabilityReplay: {
     gates: ['ReplayObservabilityGate', 'LocalTaskTraceGate', 'AgentEvaluationGate'],
     contracts: null,
@@ -725,7 +726,7 @@ export interface AiAgentSystemArchitectureReportV2 {
   contextAcquisition: ReferencedFieldSection;
   /** Post-success read receipts: content identity, reuse source, missing sources, completion status (ContextAcquisitionGate documents). */
   contextReadReceipt: ReferencedFieldSection;
-  /** State machine, recovery, blocking and handoff (RunControlGate, DelegationGate documents). */
+  /** State machine, recovery, blocking and handoff (RunControlGate, DelegationGate, TaskContinuityWriteGate, TurnLivenessRecoveryGate documents). */
   stateMachineHandoff: ReferencedFieldSection;
   /** Replay, fixtures, logs and validator evidence (ReplayObservabilityGate, LocalTaskTraceGate, AgentEvaluationGate documents). */
   observabilityReplay: ReferencedFieldSection;
@@ -750,18 +751,58 @@ export interface AiAgentSystemArchitectureReportV2 {
   reportDigest: string;
 }
 
+/**
+ * The id field of each contract whose documents have one (D-ARC-13): the member a
+ * `ContractDocumentRef.documentId` must equal. A contract not listed has no id field, and a
+ * reference to one of its documents carries `documentId: null`.
+ */
+export const DOCUMENT_ID_FIELDS: Readonly<Record<string, string>> = {
+  ContextReadPlanV1: 'planId',
+  ContextReadPlanV2: 'planId',
+  ContextReadReceiptV1: 'receiptId',
+  ContextReadReceiptV2: 'receiptId',
+  ContextReuseDecisionV1: 'decisionId',
+  ContextSourceObservationLedgerV1: 'ledgerId',
+  TaskOperationRecordV1: 'operationId',
+  LocalTaskTraceV1: 'traceId',
+  LocalTaskTraceReplayV1: 'traceId',
+  EvidenceMatrixV1: 'matrixId',
+  RepairRoleBoundaryV1: 'boundaryId',
+  AgentCapabilityDomainMatrixV1: 'matrixId',
+  AiAgentSystemArchitectureReportV1: 'reportId',
+  CapabilitySurfaceEvidenceV1: 'evidenceId',
+  AiAgentSystemArchitectureReportV2: 'reportId',
+  AgentRouteDecisionV1: 'decisionId',
+  ContextMemoryModelV1: 'modelId',
+  ToolPermissionBoundaryV1: 'boundaryId',
+  HumanInLoopBoundaryV1: 'boundaryId',
+  TaskContractV1: 'taskId',
+  ToolContractV1: 'toolContractId',
+  EvaluationReportV1: 'reportId',
+  RunStateV1: 'runId',
+  PermissionDecisionV1: 'decisionId',
+  DelegationContractV1: 'delegationId',
+};
+
 /** Catalogue entries of this area, in spec order. */
 export const ARCHITECTURE_REPORT_CONTRACTS: readonly ContractEntry[] = [
   {
     name: 'AiAgentSystemArchitectureReportV1',
     gate: 'AiAgentSystemArchitectureGate',
     summary:
-      'The 13-field architecture report of one agent system revision, each field a statement with evidence and references to other contracts by id and digest.',
+      'The 13-field architecture report of one agent system revision, each field a statement with evidence and references to other contracts by id and digest; read-only compatibility since V2.',
+    compatibility: 'read-only',
   },
   {
     name: 'CapabilitySurfaceEvidenceV1',
     gate: 'AiAgentSystemArchitectureGate',
     summary:
       'The evidence one agent system provides to a central capability-surface decision about one surface, each aspect its own field, verified only on direct evidence.',
+  },
+  {
+    name: 'AiAgentSystemArchitectureReportV2',
+    gate: 'AiAgentSystemArchitectureGate',
+    summary:
+      'The 14-field architecture report of one agent system revision, every field backed by documents of its gate referenced by contract name, id and digest.',
   },
 ];

@@ -82,10 +82,5 @@ export const ARCHITECTURE_REPORT_DIGEST_RULES: readonly DigestRule[] = [
       },
     ],
   },
+  ...reportRules('AiAgentSystemArchitectureReportV2', '14'),
 ];
-
-/** Digest rules of AiAgentSystemArchitectureReportV2 (joined to the catalogue's rules with its entry). */
-export const ARCHITECTURE_REPORT_V2_DIGEST_RULES: readonly DigestRule[] = reportRules(
-  'AiAgentSystemArchitectureReportV2',
-  '14',
-);

@@ -24,7 +24,9 @@ import {
   completenessRank,
   computeDocumentDigest,
   DIRECT_EVIDENCE_KINDS,
+  DOCUMENT_ID_FIELDS,
   type EvidenceRef,
+  type GateName,
   type NullableCompletenessObject,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
@@ -71,32 +73,9 @@ const FIELD_SECTIONS: readonly FieldSectionName[] = [
 /** The 12 status-bearing sections, in field order: every output field but the evidence matrix. */
 const STATUS_FIELDS = ARCHITECTURE_FIELD_ORDER.filter((f): f is StatusField => f !== 'evidenceMatrix');
 
-const gateOf = new Map(CONTRACTS.map((c) => [c.name, c.gate as string]));
+const gateOf = new Map<string, GateName>(CONTRACTS.map((c) => [c.name, c.gate]));
 const direct = new Set<string>(DIRECT_EVIDENCE_KINDS);
 const hasDirect = (evidence: readonly EvidenceRef[]) => evidence.some((e) => direct.has(e.kind));
-
-/**
- * The id field of each contract whose documents have one (D-ARC-13): the member a
- * `ContractDocumentRef.documentId` must equal. A contract not listed has no id field, and a
- * reference to one of its documents carries `documentId: null`.
- */
-export const DOCUMENT_ID_FIELDS: Readonly<Record<string, string>> = {
-  ContextReadPlanV1: 'planId',
-  ContextReadPlanV2: 'planId',
-  ContextReadReceiptV1: 'receiptId',
-  ContextReadReceiptV2: 'receiptId',
-  ContextReuseDecisionV1: 'decisionId',
-  ContextSourceObservationLedgerV1: 'ledgerId',
-  TaskOperationRecordV1: 'operationId',
-  LocalTaskTraceV1: 'traceId',
-  LocalTaskTraceReplayV1: 'traceId',
-  EvidenceMatrixV1: 'matrixId',
-  RepairRoleBoundaryV1: 'boundaryId',
-  AgentCapabilityDomainMatrixV1: 'matrixId',
-  AiAgentSystemArchitectureReportV1: 'reportId',
-  CapabilitySurfaceEvidenceV1: 'evidenceId',
-  AiAgentSystemArchitectureReportV2: 'reportId',
-};
 
 function issue(code: string, path: string, message: string, anchor = INVARIANTS): Issue {
   return { code, path, message, rule: anchor, severity: 'error' };
@@ -636,14 +615,18 @@ const SURFACE_RULES: readonly SemanticRule[] = [
 ];
 
 /** Semantic rules of AiAgentSystemArchitectureReportV2 (one per code), in spec order. */
-export const ARCHITECTURE_REPORT_V2_RULES: readonly SemanticRule[] = [
+const V2_RULES: readonly SemanticRule[] = [
   ...V2_SHARED.before,
   V2_SHARED.completeness,
   V2_SHARED.mandatoryOutcome,
 ];
 
 /** Semantic rules of this area's contracts (one per code and contract), in spec order. */
-export const ARCHITECTURE_REPORT_RULES: readonly SemanticRule[] = [...V1_RULES, ...SURFACE_RULES];
+export const ARCHITECTURE_REPORT_RULES: readonly SemanticRule[] = [
+  ...V1_RULES,
+  ...SURFACE_RULES,
+  ...V2_RULES,
+];
 
 function describeKinds(evidence: readonly EvidenceRef[]): string {
   const kinds = [...new Set(evidence.map((e) => e.kind))];
@@ -973,8 +956,5 @@ function bundleRules(kind: ReportBundleKind): BundleRule[] {
 export const ARCHITECTURE_REPORT_BUNDLE_RULES: readonly BundleRule[] = [
   ...bundleRules(REPORT_WITH_MATRIX),
   ...bundleRules(REPORT_WITH_REFERENCES),
+  ...bundleRules(REPORT_V2_WITH_REFERENCES),
 ];
-
-/** Cross-document rules of the V2 bundle kind. */
-export const ARCHITECTURE_REPORT_V2_BUNDLE_RULES: readonly BundleRule[] =
-  bundleRules(REPORT_V2_WITH_REFERENCES);

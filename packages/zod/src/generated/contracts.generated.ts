@@ -2218,6 +2218,244 @@ export const CapabilitySurfaceEvidenceV1Schema = z.strictObject({
 export type CapabilitySurfaceEvidenceV1 = z.infer<typeof CapabilitySurfaceEvidenceV1Schema>;
 
 /**
+ * The AiAgentSystemArchitectureGate output of one agent system revision, second version: the 13
+ * fields of V1 and `repairRoleBoundary`, each a statement backed by documents of the field's
+ * contracts, referenced by contract name, id and digest instead of carried as prose.
+ *
+ * zod 4 flavour of the published JSON Schema of `AiAgentSystemArchitectureReportV2`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/AiAgentSystemArchitectureReportV2.schema.json
+ */
+export const AiAgentSystemArchitectureReportV2Schema = z.strictObject({
+  schemaVersion: z.literal("AiAgentSystemArchitectureReportV2"),
+  reportId: z.string().regex(new RegExp("^arch-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  generatedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  intentRouting: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  toolPermissionBoundary: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  contextMemoryModel: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  contextAcquisition: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  contextReadReceipt: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  stateMachineHandoff: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  observabilityReplay: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  turnLivenessContract: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  taskContinuityWriteContract: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  humanInLoopBoundary: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  capabilitySurfaceEvidence: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  evidenceMatrix: z.strictObject({
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(1),
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+  }),
+  agentCapabilityDomainMatrix: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(1),
+    claimedObject: z.union([
+      z.enum(["developer-product", "enterprise-saas", "hosted-platform", "kernel", "runtime"]),
+      z.null(),
+    ]),
+  }),
+  repairRoleBoundary: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  reportDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `AiAgentSystemArchitectureReportV2` document, as {@link AiAgentSystemArchitectureReportV2Schema} parses it.
+ */
+export type AiAgentSystemArchitectureReportV2 = z.infer<typeof AiAgentSystemArchitectureReportV2Schema>;
+
+/**
  * The route decision of one user message: the IntentSeedV1 it routes (by digest), the signals it
  * saw, the chosen skill or workflow and its mode, the coded reason, and the ordered degradation
  * path with the condition of each step.
@@ -3019,6 +3257,7 @@ export const ZOD_SCHEMAS = {
   AgentCapabilityDomainMatrixV1: AgentCapabilityDomainMatrixV1Schema,
   AiAgentSystemArchitectureReportV1: AiAgentSystemArchitectureReportV1Schema,
   CapabilitySurfaceEvidenceV1: CapabilitySurfaceEvidenceV1Schema,
+  AiAgentSystemArchitectureReportV2: AiAgentSystemArchitectureReportV2Schema,
   AgentRouteDecisionV1: AgentRouteDecisionV1Schema,
   ContextMemoryModelV1: ContextMemoryModelV1Schema,
   ToolPermissionBoundaryV1: ToolPermissionBoundaryV1Schema,
