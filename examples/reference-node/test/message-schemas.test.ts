@@ -3,6 +3,9 @@
 // schemas METHODS names for its method (docs/protocol.md#every-message-is-checked), so over the
 // golden cases no reply breaks its schema and no request of the kit is a harness-error (the
 // published schemas are not an aspiration, and the cases never send what the kit forbids).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCases, paramsViolation, readReply, runSuite, startInProcess } from '@agent-contracts/harness';
 import { type InProcessAdapter, METHODS, ProtocolRefusal, refusalError } from '@agent-contracts/protocol';
@@ -61,5 +64,32 @@ describe('reference-node messages against schemas/protocol', () => {
     expect(readReply('store.read', { error: refusal })).toMatchObject({
       invalid: { pointer: '/error/data/ok', keyword: 'type' },
     });
+  });
+
+  it('a state location that cannot be opened fails hello with a storage failure its schema allows', async () => {
+    // Nothing listens on port 1: the store cannot connect, and hello says so with the storage
+    // code, `retryable` and `outcome` (docs/protocol.md#hello-v1), never a reply that breaks its
+    // schema (which the harness would report as the implementation's protocol defect instead).
+    const local = mkdtempSync(join(tmpdir(), 'ac-hello-'));
+    const handler = createHandler();
+    try {
+      const error = await handler
+        .handle('hello', {
+          protocolVersion: 1,
+          stateLocation: 'postgres://nobody:nothing@127.0.0.1:1/none',
+          localDirectory: local,
+        })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(ProtocolRefusal);
+      const reply = readReply('hello', { error: refusalError(error as ProtocolRefusal) });
+      expect(reply).not.toHaveProperty('invalid');
+      expect((error as ProtocolRefusal).data).toMatchObject({ retryable: expect.any(Boolean) });
+    } finally {
+      await handler.close?.();
+      rmSync(local, { recursive: true, force: true });
+    }
   });
 });

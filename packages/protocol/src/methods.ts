@@ -161,7 +161,7 @@ const TURN_ERRORS = ['TurnStateInvalidData'] as const;
 
 /** Every method of protocol v1, in the order of docs/protocol.md. */
 export const METHODS: readonly MethodEntry[] = [
-  m('hello', null, 'HelloParams', 'HelloResult', ['CodeOnlyErrorData']),
+  m('hello', null, 'HelloParams', 'HelloResult', ['CodeOnlyErrorData', 'StorageFailureData']),
   m('validate', null, 'ValidateParams', 'ValidateResult', ['CodeOnlyErrorData']),
   m('validateBundle', null, 'ValidateBundleParams', 'ValidateResult'),
   m('digest', 'digest', 'DigestParams', 'DigestResult', ['CodeOnlyErrorData']),
