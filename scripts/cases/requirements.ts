@@ -47,6 +47,9 @@ const BY_CODE: Readonly<Record<string, readonly string[]>> = {
   CAPABILITY_VERDICT_MISMATCH: ['ACD-003'],
   // A referenced contract's gate must be one the field allows.
   ARCH_CONTRACT_REF_GATE_MISMATCH: ['ARC-005'],
+  // A capability aspect without direct evidence, or taken from a declaration, name or look-alike, stays unverified.
+  CAPABILITY_SURFACE_NOT_DIRECT: ['ARC-018'],
+  CAPABILITY_SURFACE_INFERRED: ['ARC-018'],
   // A failing anyOf is reported as the combining keyword at the value.
   SCHEMA_ANY_OF: ['GEN-009'],
   // The tool and human boundaries pass the gate only together: each bundle rule refuses a pair
@@ -83,9 +86,10 @@ const CLOCK = ['GEN-004', 'GEN-500', 'PROTO-500'];
  * escalation, which no protocol method drives; the bundle case expecting the code checks
  * invariant 22 of the validator. TCW-507 names the codes of malformed members, which also refuse
  * well-formed requests the tables refuse (and validators use them for envelope sequences); the
- * cases that send malformed members name it below.
+ * cases that send malformed members name it below. ARC-030, ARC-031 and ARC-034 state V2's
+ * use of codes the V1 report shares; the V2 cases name them below, so V1 cases do not.
  */
-const NOT_BY_CODE: ReadonlySet<string> = new Set(['CAG-502', 'TCW-507']);
+const NOT_BY_CODE: ReadonlySet<string> = new Set(['CAG-502', 'TCW-507', 'ARC-030', 'ARC-031', 'ARC-034']);
 
 /**
  * Requirements a case checks beyond its general one and its codes, by case id (an exact id, or a
@@ -158,6 +162,26 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
     'validate/AiAgentSystemArchitectureReportV1/invalid/intent-seed-reference-in-capability-domain-matrix',
     ['ARC-006'],
   ],
+  // Capability-surface evidence never carries the central decision's fields.
+  ['validate/CapabilitySurfaceEvidenceV1/invalid/copies-preferred-surface', ['ARC-017']],
+  ['validate/CapabilitySurfaceEvidenceV1/invalid/aspect-copies-decision-outcome', ['ARC-017']],
+  // V1 reports stay readable beside V2; each V2 field references only the contracts it allows.
+  ['validate/AiAgentSystemArchitectureReportV1/valid/', ['ARC-026']],
+  ['bundle/architecture-report-with-references/valid/', ['ARC-026']],
+  ['validate/AiAgentSystemArchitectureReportV2/invalid/evidence-matrix-not-applicable', ['ARC-030']],
+  ['validate/AiAgentSystemArchitectureReportV2/invalid/routing-as-prompt-wish', ['ARC-031']],
+  [
+    'validate/AiAgentSystemArchitectureReportV2/invalid/repair-boundary-evidenced-without-document',
+    ['ARC-031'],
+  ],
+  ['validate/AiAgentSystemArchitectureReportV2/invalid/gate-human-boundary-unverified', ['ARC-034']],
+  ['bundle/architecture-report-v2-with-references/', ['ARC-034']],
+  ['validate/AiAgentSystemArchitectureReportV2/invalid/read-plan-referenced-as-routing', ['ARC-029']],
+  [
+    'validate/AiAgentSystemArchitectureReportV2/invalid/tool-boundary-referenced-as-human-boundary',
+    ['ARC-029'],
+  ],
+  ['validate/AiAgentSystemArchitectureReportV2/invalid/copies-preferred-surface', ['ARC-002']],
   ['validate/ContextReadReceiptV1/valid/', ['GEN-001']],
   // An honest unverified design claim is accepted beside verified ones (ROG-010).
   ['validate/EvidenceMatrixV1/valid/coding-agent-replay-and-documents', ['ROG-010']],

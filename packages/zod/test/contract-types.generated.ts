@@ -31,6 +31,8 @@ export type Checks = [
   Mutual<Interfaces.LocalTaskTraceReplayV1, Zod.LocalTaskTraceReplayV1>,
   Mutual<Interfaces.AgentCapabilityDomainMatrixV1, Zod.AgentCapabilityDomainMatrixV1>,
   Mutual<Interfaces.AiAgentSystemArchitectureReportV1, Zod.AiAgentSystemArchitectureReportV1>,
+  Mutual<Interfaces.CapabilitySurfaceEvidenceV1, Zod.CapabilitySurfaceEvidenceV1>,
+  Mutual<Interfaces.AiAgentSystemArchitectureReportV2, Zod.AiAgentSystemArchitectureReportV2>,
   Mutual<Interfaces.AgentRouteDecisionV1, Zod.AgentRouteDecisionV1>,
   Mutual<Interfaces.ContextMemoryModelV1, Zod.ContextMemoryModelV1>,
   Mutual<Interfaces.ToolPermissionBoundaryV1, Zod.ToolPermissionBoundaryV1>,

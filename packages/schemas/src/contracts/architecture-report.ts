@@ -369,12 +369,440 @@ export const ARCHITECTURE_FIELD_GATES: Readonly<
   agentCapabilityDomainMatrix: ['AgentCapabilityDomainCompletenessGate'],
 };
 
+// ---------------------------------------------------------------------------------------------
+// CapabilitySurfaceEvidenceV1: the evidence one agent system provides to a central
+// capability-surface decision, one aspect per field (D-ARC-60).
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * `verified` (the aspect's value is established by direct evidence of the behaviour) or
+ * `unverified` (the seed's `UNVERIFIED`: stated, declared, inferred or unknown).
+ */
+export type CapabilityAspectStatus = 'verified' | 'unverified';
+
+/**
+ * Where the aspect's value comes from: `direct-observation` (hook, runtime, replay or test
+ * evidence of this surface), `declaration` (the server's or tool's own description of itself),
+ * `name` (inferred from the surface's or agent's name), `similar-capability` (inferred from a
+ * capability that looks alike), `none` (nothing is known). Only `direct-observation` can be
+ * `verified`.
+ */
+export type CapabilityAspectBasis =
+  | 'direct-observation'
+  | 'declaration'
+  | 'name'
+  | 'similar-capability'
+  | 'none';
+
+/** The members every aspect of a capability surface carries beside its value. */
+export interface CapabilityAspectBase {
+  /** `verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise. */
+  status: CapabilityAspectStatus;
+  /** Where the value comes from; only `direct-observation` can be `verified`. */
+  basis: CapabilityAspectBasis;
+  /**
+   * Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.
+   * @maxItems 16
+   */
+  evidence: EvidenceRef[];
+}
+
+/** A controlling party of a capability surface, or `null` when unknown. */
+export type NullableControllingParty = 'model' | 'application' | 'user' | 'host' | null;
+
+/** Who controls invocation of the surface. */
+export interface ControllingPartyAspect extends CapabilityAspectBase {
+  /**
+   * `model` (the model decides to call it), `application` (application code calls it), `user`
+   * (a user action triggers it), `host` (the agent host decides and enforces it), or `null` when unknown.
+   */
+  value: NullableControllingParty;
+}
+
+/** Whether the surface exercises one access right (read, write or execute). */
+export interface AccessAspect extends CapabilityAspectBase {
+  /** `true` when the surface exercises the right, `false` when it never does, `null` when unknown. */
+  value: boolean | null;
+}
+
+/**
+ * Who grants and who can revoke the surface's rights, e.g. `host permission prompt per call; the
+ * user revokes for the session`, or `null` when unknown.
+ * @minLength 1
+ * @maxLength 1000
+ */
+export type NullableAuthority = string | null;
+
+/** Who grants and revokes the surface's rights. */
+export interface AuthorityAspect extends CapabilityAspectBase {
+  /** Who grants and who can revoke, or `null` when unknown. */
+  value: NullableAuthority;
+}
+
+/** Task negotiation of a call, or `null` when unknown. */
+export type NullableTaskNegotiation = 'none' | 'optional' | 'required' | null;
+
+/** Whether a call runs as a negotiated task. */
+export interface TaskNegotiationAspect extends CapabilityAspectBase {
+  /**
+   * `none` (a call is synchronous; no task is negotiated), `optional` (caller and surface may
+   * negotiate a task), `required` (every call runs as a task), or `null` when unknown.
+   */
+  value: NullableTaskNegotiation;
+}
+
+/** Cancellation of a call in flight, or `null` when unknown. */
+export type NullableCancellation = 'cancellable' | 'not-cancellable' | null;
+
+/** Whether a call in flight can be cancelled. */
+export interface CancellationAspect extends CapabilityAspectBase {
+  /** `cancellable`, `not-cancellable`, or `null` when unknown. */
+  value: NullableCancellation;
+}
+
+/** Timeout of a call, or `null` when unknown. */
+export type NullableTimeoutKind = 'bounded' | 'unbounded' | null;
+
+/**
+ * The timeout in milliseconds, or `null`; non-null exactly when the value is `bounded`.
+ * @TJS-type ["integer", "null"]
+ * @minimum 1
+ * @maximum 9007199254740991
+ */
+export type NullableTimeoutMs = number | null;
+
+/** Whether a call is bounded in time. */
+export interface TimeoutAspect extends CapabilityAspectBase {
+  /** `bounded` (a call ends after `limitMs`), `unbounded` (no timeout applies), or `null` when unknown. */
+  value: NullableTimeoutKind;
+  /** The timeout in milliseconds; non-null exactly when `value` is `bounded`. */
+  limitMs: NullableTimeoutMs;
+}
+
+/** Idempotency of a call, or `null` when unknown. */
+export type NullableIdempotency = 'idempotent' | 'not-idempotent' | null;
+
+/** Whether repeating a call has the effect of one call. */
+export interface IdempotencyAspect extends CapabilityAspectBase {
+  /** `idempotent` (a repeated call has the effect of one), `not-idempotent`, or `null` when unknown. */
+  value: NullableIdempotency;
+}
+
+/** Audit trail of calls, or `null` when unknown. */
+export type NullableAudit = 'per-call-record' | 'none' | null;
+
+/** Whether each call leaves an audit record. */
+export interface AuditAspect extends CapabilityAspectBase {
+  /** `per-call-record` (each call leaves a record its evidence points at), `none`, or `null` when unknown. */
+  value: NullableAudit;
+}
+
+/** Names of the ten aspects of a capability surface, in field order. */
+export type CapabilityAspectName =
+  | 'controllingParty'
+  | 'read'
+  | 'write'
+  | 'execute'
+  | 'authority'
+  | 'taskNegotiation'
+  | 'cancellation'
+  | 'timeout'
+  | 'idempotency'
+  | 'audit';
+
+/** The ten aspects in field order. */
+export const CAPABILITY_ASPECTS: readonly CapabilityAspectName[] = [
+  'controllingParty',
+  'read',
+  'write',
+  'execute',
+  'authority',
+  'taskNegotiation',
+  'cancellation',
+  'timeout',
+  'idempotency',
+  'audit',
+];
+
+/**
+ * The evidence one agent system provides to a central capability-surface decision about one
+ * surface (a tool, protocol capability or host feature the agent can call): each aspect its own
+ * field, `verified` only on direct evidence. It reads the decision by `decisionRef` and never
+ * decides it or copies its canonical fields (such as a preferred surface).
+ */
+export interface CapabilitySurfaceEvidenceV1 {
+  /** Contract discriminator. */
+  schemaVersion: 'CapabilitySurfaceEvidenceV1';
+  /**
+   * `cse-` + the first 24 hex characters of the digest of `{subject, decisionRef, surface, observedAt}`.
+   * @pattern ^cse-[a-f0-9]{24}$
+   */
+  evidenceId: string;
+  /** The system and revision whose surface this is. */
+  subject: SystemSubjectRef;
+  /**
+   * Id of the central capability-surface decision this evidence is for. The document reads the
+   * decision; it never decides it or copies its canonical fields.
+   * @minLength 1
+   * @maxLength 256
+   */
+  decisionRef: string;
+  /**
+   * Name of the capability surface, e.g. `tool:shell.exec` or `mcp:filesystem/write_file`.
+   * @minLength 1
+   * @maxLength 256
+   */
+  surface: string;
+  /** When the evidence was collected. */
+  observedAt: Timestamp;
+  /** Who controls invocation. */
+  controllingParty: ControllingPartyAspect;
+  /** Whether the surface reads (files, data, state). */
+  read: AccessAspect;
+  /** Whether the surface writes (files, data, state). */
+  write: AccessAspect;
+  /** Whether the surface executes (commands, code, other tools). */
+  execute: AccessAspect;
+  /** Who grants and revokes the surface's rights. */
+  authority: AuthorityAspect;
+  /** Whether a call runs as a negotiated task. */
+  taskNegotiation: TaskNegotiationAspect;
+  /** Whether a call in flight can be cancelled. */
+  cancellation: CancellationAspect;
+  /** Whether a call is bounded in time. */
+  timeout: TimeoutAspect;
+  /** Whether repeating a call has the effect of one call. */
+  idempotency: IdempotencyAspect;
+  /** Whether each call leaves an audit record. */
+  audit: AuditAspect;
+  /** `verified` exactly when every one of the ten aspects is `verified`; `unverified` otherwise. */
+  evidenceStatus: CapabilityAspectStatus;
+}
+
+// ---------------------------------------------------------------------------------------------
+// AiAgentSystemArchitectureReportV2: every field contract-backed, plus repairRoleBoundary
+// (D-ARC-61..64).
+// ---------------------------------------------------------------------------------------------
+
+/** Names of the 14 output fields of a V2 report, in rendering order. */
+export type ArchitectureV2FieldName = ArchitectureFieldName | 'repairRoleBoundary';
+
+/** The 14 output fields of a V2 report in rendering order: V1's 13, then `repairRoleBoundary`. */
+export const ARCHITECTURE_V2_FIELD_ORDER: readonly ArchitectureV2FieldName[] = [
+  ...ARCHITECTURE_FIELD_ORDER,
+  'repairRoleBoundary',
+];
+
+/** V2 fields that may never be `not-applicable`: V1's six and the evidence matrix. */
+export const ARCHITECTURE_V2_MANDATORY_FIELDS: readonly ArchitectureV2FieldName[] = [
+  ...ARCHITECTURE_MANDATORY_FIELDS,
+  'evidenceMatrix',
+];
+
+/** What a V2 field may reference: contracts of these gates, and only the listed contracts when `contracts` is not null. */
+export interface ArchitectureFieldReferences {
+  /** Gates a referenced contract's catalogue entry may name. */
+  readonly gates: readonly GateName[];
+  /** The only contracts the field may reference, or `null` for any contract of `gates`. */
+  readonly contracts: readonly string[] | null;
+  /** At most this many references. */
+  readonly maxReferences: number;
+}
+
+/** What each field of a V2 report references (the table "Allowed references (V2)" of the gate page). */
+export const ARCHITECTURE_V2_FIELD_REFERENCES: Readonly<
+  Record<ArchitectureV2FieldName, ArchitectureFieldReferences>
+> = {
+  intentRouting: { gates: ['AgentRoutingGate'], contracts: null, maxReferences: 16 },
+  toolPermissionBoundary: {
+    gates: ['ToolPermissionBoundaryGate', 'PermissionPolicyGate', 'TaskContractGate'],
+    contracts: null,
+    maxReferences: 16,
+  },
+  contextMemoryModel: { gates: ['ContextMemoryStateGate'], contracts: null, maxReferences: 16 },
+  contextAcquisition: { gates: ['ContextAcquisitionGate'], contracts: null, maxReferences: 16 },
+  contextReadReceipt: { gates: ['ContextAcquisitionGate'], contracts: null, maxReferences: 16 },
+  stateMachineHandoff: {
+    gates: ['RunControlGate', 'DelegationGate', 'TaskContinuityWriteGate', 'TurnLivenessRecoveryGate'],
+    contracts: null,
+    maxReferences: 16,
+  },
+  observabilityReplay: {
+    gates: ['ReplayObservabilityGate', 'LocalTaskTraceGate', 'AgentEvaluationGate'],
+    contracts: null,
+    maxReferences: 16,
+  },
+  turnLivenessContract: {
+    gates: ['TurnLivenessRecoveryGate', 'LocalTaskTraceGate'],
+    contracts: null,
+    maxReferences: 16,
+  },
+  taskContinuityWriteContract: { gates: ['TaskContinuityWriteGate'], contracts: null, maxReferences: 16 },
+  humanInLoopBoundary: {
+    gates: ['ToolPermissionBoundaryGate'],
+    contracts: ['HumanInLoopBoundaryV1'],
+    maxReferences: 16,
+  },
+  capabilitySurfaceEvidence: {
+    gates: ['AiAgentSystemArchitectureGate'],
+    contracts: ['CapabilitySurfaceEvidenceV1'],
+    maxReferences: 16,
+  },
+  evidenceMatrix: { gates: ['ReplayObservabilityGate'], contracts: ['EvidenceMatrixV1'], maxReferences: 1 },
+  agentCapabilityDomainMatrix: {
+    gates: ['AgentCapabilityDomainCompletenessGate'],
+    contracts: ['AgentCapabilityDomainMatrixV1'],
+    maxReferences: 1,
+  },
+  repairRoleBoundary: {
+    gates: ['RepairCollaborationRoleBoundaryGate'],
+    contracts: ['RepairRoleBoundaryV1'],
+    maxReferences: 16,
+  },
+};
+
+/** A V2 report field: a statement backed by documents of the field's contracts, and further evidence. */
+export interface ReferencedFieldSection {
+  /**
+   * `evidenced` (backed by at least one referenced contract document), `unverified` (stated
+   * without a document that backs it; fails the gate for mandatory fields), `not-applicable`
+   * (the concern does not arise; `skipReason` says why; forbidden for mandatory fields).
+   */
+  status: ArchitectureFieldStatus;
+  /**
+   * What the system does for this concern (the "content" column of the report table).
+   * @minLength 1
+   * @maxLength 4000
+   */
+  summary: string;
+  /** Why the field does not apply; non-null iff `status` is `not-applicable`. */
+  skipReason: NullableSkipReason;
+  /**
+   * Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.
+   * @maxItems 32
+   */
+  evidence: EvidenceRef[];
+  /**
+   * The contract documents that back the field, each of a contract the field allows; at least
+   * one when `status` is `evidenced`, none when `not-applicable`.
+   * @maxItems 16
+   */
+  contracts: ContractDocumentRef[];
+}
+
+/** The V2 evidence-matrix field: one EvidenceMatrixV1 document backs it. */
+export interface EvidenceMatrixReferenceSection extends ReferencedFieldSection {
+  /**
+   * The `EvidenceMatrixV1` document: exactly one when `evidenced`.
+   * @maxItems 1
+   */
+  contracts: ContractDocumentRef[];
+}
+
+/**
+ * The AiAgentSystemArchitectureGate output of one agent system revision, second version: the 13
+ * fields of V1 and `repairRoleBoundary`, each a statement backed by documents of the field's
+ * contracts, referenced by contract name, id and digest instead of carried as prose.
+ */
+export interface AiAgentSystemArchitectureReportV2 {
+  /** Contract discriminator. */
+  schemaVersion: 'AiAgentSystemArchitectureReportV2';
+  /**
+   * `arch-` + the first 24 hex characters of the digest of `{subject, generatedAt}` (as in V1).
+   * @pattern ^arch-[a-f0-9]{24}$
+   */
+  reportId: string;
+  /** The system and revision the report is about. */
+  subject: SystemSubjectRef;
+  /** When the report was written. */
+  generatedAt: Timestamp;
+  /** Intent, skill, mode and degradation path (AgentRoutingGate documents). */
+  intentRouting: ReferencedFieldSection;
+  /** Tool permissions, dangerous operations, confirmation and fallback (ToolPermissionBoundaryGate, PermissionPolicyGate, TaskContractGate documents). */
+  toolPermissionBoundary: ReferencedFieldSection;
+  /** State vs context vs memory vs artefacts, handoff, summary, freshness (ContextMemoryStateGate documents). */
+  contextMemoryModel: ReferencedFieldSection;
+  /** Intent seed, unique target, read plan, selected/excluded sources, full-read reason, fallback (ContextAcquisitionGate documents). */
+  contextAcquisition: ReferencedFieldSection;
+  /** Post-success read receipts: content identity, reuse source, missing sources, completion status (ContextAcquisitionGate documents). */
+  contextReadReceipt: ReferencedFieldSection;
+  /** State machine, recovery, blocking and handoff (RunControlGate, DelegationGate, TaskContinuityWriteGate, TurnLivenessRecoveryGate documents). */
+  stateMachineHandoff: ReferencedFieldSection;
+  /** Replay, fixtures, logs and validator evidence (ReplayObservabilityGate, LocalTaskTraceGate, AgentEvaluationGate documents). */
+  observabilityReplay: ReferencedFieldSection;
+  /** States, events, lease, ACK, terminal, checkpoint, local task trace, fault matrix (TurnLivenessRecoveryGate, LocalTaskTraceGate documents). */
+  turnLivenessContract: ReferencedFieldSection;
+  /** Store owner, fences, write context, operation state machine, terminal/reopen, TTL boundary (TaskContinuityWriteGate documents). */
+  taskContinuityWriteContract: ReferencedFieldSection;
+  /** User confirmation, automatic mode, human review and final responsibility per action class (HumanInLoopBoundaryV1 documents). */
+  humanInLoopBoundary: ReferencedFieldSection;
+  /** Capability surfaces, one CapabilitySurfaceEvidenceV1 document per surface. */
+  capabilitySurfaceEvidence: ReferencedFieldSection;
+  /** Claim -> hook / runtime / report / memory / replay / tests, as one EvidenceMatrixV1 document. */
+  evidenceMatrix: EvidenceMatrixReferenceSection;
+  /** Completeness object -> domain -> owner / boundary / runtime / validation, by reference to an AgentCapabilityDomainMatrixV1. */
+  agentCapabilityDomainMatrix: CapabilityDomainMatrixFieldSection;
+  /** Repair tasks: deciding/accepting vs executing/verifying roles, authorization evidence, independent re-review (RepairRoleBoundaryV1 documents). */
+  repairRoleBoundary: ReferencedFieldSection;
+  /**
+   * Digest of the whole document except `reportDigest`.
+   * @pattern ^[a-f0-9]{64}$
+   */
+  reportDigest: string;
+}
+
+/**
+ * The id field of each contract whose documents have one (D-ARC-13): the member a
+ * `ContractDocumentRef.documentId` must equal. A contract not listed has no id field, and a
+ * reference to one of its documents carries `documentId: null`.
+ */
+export const DOCUMENT_ID_FIELDS: Readonly<Record<string, string>> = {
+  ContextReadPlanV1: 'planId',
+  ContextReadPlanV2: 'planId',
+  ContextReadReceiptV1: 'receiptId',
+  ContextReadReceiptV2: 'receiptId',
+  ContextReuseDecisionV1: 'decisionId',
+  ContextSourceObservationLedgerV1: 'ledgerId',
+  TaskOperationRecordV1: 'operationId',
+  LocalTaskTraceV1: 'traceId',
+  LocalTaskTraceReplayV1: 'traceId',
+  EvidenceMatrixV1: 'matrixId',
+  RepairRoleBoundaryV1: 'boundaryId',
+  AgentCapabilityDomainMatrixV1: 'matrixId',
+  AiAgentSystemArchitectureReportV1: 'reportId',
+  CapabilitySurfaceEvidenceV1: 'evidenceId',
+  AiAgentSystemArchitectureReportV2: 'reportId',
+  AgentRouteDecisionV1: 'decisionId',
+  ContextMemoryModelV1: 'modelId',
+  ToolPermissionBoundaryV1: 'boundaryId',
+  HumanInLoopBoundaryV1: 'boundaryId',
+  TaskContractV1: 'taskId',
+  ToolContractV1: 'toolContractId',
+  EvaluationReportV1: 'reportId',
+  RunStateV1: 'runId',
+  PermissionDecisionV1: 'decisionId',
+  DelegationContractV1: 'delegationId',
+};
+
 /** Catalogue entries of this area, in spec order. */
 export const ARCHITECTURE_REPORT_CONTRACTS: readonly ContractEntry[] = [
   {
     name: 'AiAgentSystemArchitectureReportV1',
     gate: 'AiAgentSystemArchitectureGate',
     summary:
-      'The 13-field architecture report of one agent system revision, each field a statement with evidence and references to other contracts by id and digest.',
+      'The 13-field architecture report of one agent system revision, each field a statement with evidence and references to other contracts by id and digest; read-only compatibility since V2.',
+    compatibility: 'read-only',
+  },
+  {
+    name: 'CapabilitySurfaceEvidenceV1',
+    gate: 'AiAgentSystemArchitectureGate',
+    summary:
+      'The evidence one agent system provides to a central capability-surface decision about one surface, each aspect its own field, verified only on direct evidence.',
+  },
+  {
+    name: 'AiAgentSystemArchitectureReportV2',
+    gate: 'AiAgentSystemArchitectureGate',
+    summary:
+      'The 14-field architecture report of one agent system revision, every field backed by documents of its gate referenced by contract name, id and digest.',
   },
 ];

@@ -12500,6 +12500,2723 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
       "turnLivenessContract"
     ]
   },
+  "CapabilitySurfaceEvidenceV1": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/CapabilitySurfaceEvidenceV1.schema.json",
+    "title": "CapabilitySurfaceEvidenceV1",
+    "description": "The evidence one agent system provides to a central capability-surface decision about one\nsurface (a tool, protocol capability or host feature the agent can call): each aspect its own\nfield, `verified` only on direct evidence. It reads the decision by `decisionRef` and never\ndecides it or copies its canonical fields (such as a preferred surface).",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "CapabilitySurfaceEvidenceV1"
+      },
+      "evidenceId": {
+        "description": "`cse-` + the first 24 hex characters of the digest of `{subject, decisionRef, surface, observedAt}`.",
+        "pattern": "^cse-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision whose surface this is.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "decisionRef": {
+        "description": "Id of the central capability-surface decision this evidence is for. The document reads the\ndecision; it never decides it or copies its canonical fields.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "surface": {
+        "description": "Name of the capability surface, e.g. `tool:shell.exec` or `mcp:filesystem/write_file`.",
+        "minLength": 1,
+        "maxLength": 256,
+        "type": "string"
+      },
+      "observedAt": {
+        "description": "When the evidence was collected.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "controllingParty": {
+        "description": "Who controls invocation.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`model` (the model decides to call it), `application` (application code calls it), `user`\n(a user action triggers it), `host` (the agent host decides and enforces it), or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "application",
+                  "host",
+                  "model",
+                  "user"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "read": {
+        "description": "Whether the surface reads (files, data, state).",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`true` when the surface exercises the right, `false` when it never does, `null` when unknown.",
+            "type": [
+              "null",
+              "boolean"
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "write": {
+        "description": "Whether the surface writes (files, data, state).",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`true` when the surface exercises the right, `false` when it never does, `null` when unknown.",
+            "type": [
+              "null",
+              "boolean"
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "execute": {
+        "description": "Whether the surface executes (commands, code, other tools).",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`true` when the surface exercises the right, `false` when it never does, `null` when unknown.",
+            "type": [
+              "null",
+              "boolean"
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "authority": {
+        "description": "Who grants and revokes the surface's rights.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "Who grants and who can revoke, or `null` when unknown.",
+            "minLength": 1,
+            "maxLength": 1000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "taskNegotiation": {
+        "description": "Whether a call runs as a negotiated task.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`none` (a call is synchronous; no task is negotiated), `optional` (caller and surface may\nnegotiate a task), `required` (every call runs as a task), or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "none",
+                  "optional",
+                  "required"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "cancellation": {
+        "description": "Whether a call in flight can be cancelled.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`cancellable`, `not-cancellable`, or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "cancellable",
+                  "not-cancellable"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "timeout": {
+        "description": "Whether a call is bounded in time.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`bounded` (a call ends after `limitMs`), `unbounded` (no timeout applies), or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "bounded",
+                  "unbounded"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "limitMs": {
+            "description": "The timeout in milliseconds; non-null exactly when `value` is `bounded`.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 9007199254740991
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "limitMs",
+          "status",
+          "value"
+        ]
+      },
+      "idempotency": {
+        "description": "Whether repeating a call has the effect of one call.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`idempotent` (a repeated call has the effect of one), `not-idempotent`, or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "idempotent",
+                  "not-idempotent"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "audit": {
+        "description": "Whether each call leaves an audit record.",
+        "type": "object",
+        "properties": {
+          "value": {
+            "description": "`per-call-record` (each call leaves a record its evidence points at), `none`, or `null` when unknown.",
+            "anyOf": [
+              {
+                "enum": [
+                  "none",
+                  "per-call-record"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "status": {
+            "description": "`verified` only with `basis: direct-observation`, a non-null value and direct evidence; `unverified` otherwise.",
+            "enum": [
+              "unverified",
+              "verified"
+            ],
+            "type": "string"
+          },
+          "basis": {
+            "description": "Where the value comes from; only `direct-observation` can be `verified`.",
+            "enum": [
+              "declaration",
+              "direct-observation",
+              "name",
+              "none",
+              "similar-capability"
+            ],
+            "type": "string"
+          },
+          "evidence": {
+            "description": "Evidence of this aspect; at least one entry of a direct kind (`hook`, `runtime`, `replay`, `tests`) when `verified`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "basis",
+          "evidence",
+          "status",
+          "value"
+        ]
+      },
+      "evidenceStatus": {
+        "description": "`verified` exactly when every one of the ten aspects is `verified`; `unverified` otherwise.",
+        "enum": [
+          "unverified",
+          "verified"
+        ],
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "audit",
+      "authority",
+      "cancellation",
+      "controllingParty",
+      "decisionRef",
+      "evidenceId",
+      "evidenceStatus",
+      "execute",
+      "idempotency",
+      "observedAt",
+      "read",
+      "schemaVersion",
+      "subject",
+      "surface",
+      "taskNegotiation",
+      "timeout",
+      "write"
+    ]
+  },
+  "AiAgentSystemArchitectureReportV2": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/contracts/AiAgentSystemArchitectureReportV2.schema.json",
+    "title": "AiAgentSystemArchitectureReportV2",
+    "description": "The AiAgentSystemArchitectureGate output of one agent system revision, second version: the 13\nfields of V1 and `repairRoleBoundary`, each a statement backed by documents of the field's\ncontracts, referenced by contract name, id and digest instead of carried as prose.",
+    "type": "object",
+    "properties": {
+      "schemaVersion": {
+        "description": "Contract discriminator.",
+        "type": "string",
+        "const": "AiAgentSystemArchitectureReportV2"
+      },
+      "reportId": {
+        "description": "`arch-` + the first 24 hex characters of the digest of `{subject, generatedAt}` (as in V1).",
+        "pattern": "^arch-[a-f0-9]{24}$",
+        "type": "string"
+      },
+      "subject": {
+        "description": "The system and revision the report is about.",
+        "type": "object",
+        "properties": {
+          "system": {
+            "description": "Stable name of the agent system (product, service or runtime), e.g. `acme-support-agent`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          },
+          "revision": {
+            "description": "The revision evaluated: a release version, build id or VCS commit, e.g. `git:4f9c2d1e`.",
+            "minLength": 1,
+            "maxLength": 256,
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "revision",
+          "system"
+        ]
+      },
+      "generatedAt": {
+        "description": "When the report was written.",
+        "format": "date-time",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$",
+        "type": "string"
+      },
+      "intentRouting": {
+        "description": "Intent, skill, mode and degradation path (AgentRoutingGate documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "toolPermissionBoundary": {
+        "description": "Tool permissions, dangerous operations, confirmation and fallback (ToolPermissionBoundaryGate, PermissionPolicyGate, TaskContractGate documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "contextMemoryModel": {
+        "description": "State vs context vs memory vs artefacts, handoff, summary, freshness (ContextMemoryStateGate documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "contextAcquisition": {
+        "description": "Intent seed, unique target, read plan, selected/excluded sources, full-read reason, fallback (ContextAcquisitionGate documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "contextReadReceipt": {
+        "description": "Post-success read receipts: content identity, reuse source, missing sources, completion status (ContextAcquisitionGate documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "stateMachineHandoff": {
+        "description": "State machine, recovery, blocking and handoff (RunControlGate, DelegationGate, TaskContinuityWriteGate, TurnLivenessRecoveryGate documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "observabilityReplay": {
+        "description": "Replay, fixtures, logs and validator evidence (ReplayObservabilityGate, LocalTaskTraceGate, AgentEvaluationGate documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "turnLivenessContract": {
+        "description": "States, events, lease, ACK, terminal, checkpoint, local task trace, fault matrix (TurnLivenessRecoveryGate, LocalTaskTraceGate documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "taskContinuityWriteContract": {
+        "description": "Store owner, fences, write context, operation state machine, terminal/reopen, TTL boundary (TaskContinuityWriteGate documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "humanInLoopBoundary": {
+        "description": "User confirmation, automatic mode, human review and final responsibility per action class (HumanInLoopBoundaryV1 documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "capabilitySurfaceEvidence": {
+        "description": "Capability surfaces, one CapabilitySurfaceEvidenceV1 document per surface.",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "evidenceMatrix": {
+        "description": "Claim -> hook / runtime / report / memory / replay / tests, as one EvidenceMatrixV1 document.",
+        "type": "object",
+        "properties": {
+          "contracts": {
+            "description": "The `EvidenceMatrixV1` document: exactly one when `evidenced`.",
+            "maxItems": 1,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          },
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "agentCapabilityDomainMatrix": {
+        "description": "Completeness object -> domain -> owner / boundary / runtime / validation, by reference to an AgentCapabilityDomainMatrixV1.",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (one `AgentCapabilityDomainMatrixV1` is referenced), `unverified`,\n`not-applicable` (the report makes no completeness claim and references no matrix).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "Summary: object, claim and verdict of the referenced matrix.",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence beside the matrix.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The `AgentCapabilityDomainMatrixV1` document(s): exactly one when `evidenced`, none when `not-applicable`.",
+            "maxItems": 1,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          },
+          "claimedObject": {
+            "description": "The object the report's text claims complete (any \"complete/final/no new domains\" wording),\nor `null` when it claims no completeness. A claim needs a matrix whose object is at least\nthis wide and whose verdict is complete.",
+            "anyOf": [
+              {
+                "enum": [
+                  "developer-product",
+                  "enterprise-saas",
+                  "hosted-platform",
+                  "kernel",
+                  "runtime"
+                ],
+                "type": "string"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "claimedObject",
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "repairRoleBoundary": {
+        "description": "Repair tasks: deciding/accepting vs executing/verifying roles, authorization evidence, independent re-review (RepairRoleBoundaryV1 documents).",
+        "type": "object",
+        "properties": {
+          "status": {
+            "description": "`evidenced` (backed by at least one referenced contract document), `unverified` (stated\nwithout a document that backs it; fails the gate for mandatory fields), `not-applicable`\n(the concern does not arise; `skipReason` says why; forbidden for mandatory fields).",
+            "enum": [
+              "evidenced",
+              "not-applicable",
+              "unverified"
+            ],
+            "type": "string"
+          },
+          "summary": {
+            "description": "What the system does for this concern (the \"content\" column of the report table).",
+            "minLength": 1,
+            "maxLength": 4000,
+            "type": "string"
+          },
+          "skipReason": {
+            "description": "Why the field does not apply; non-null iff `status` is `not-applicable`.",
+            "minLength": 1,
+            "maxLength": 2000,
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "evidence": {
+            "description": "Further evidence (hooks, runtime captures, replays, tests) beside the contract documents.",
+            "maxItems": 32,
+            "type": "array",
+            "items": {
+              "description": "A pointer to one piece of evidence.",
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "description": "Kind of evidence: `hook` (a host lifecycle hook record or its observed event), `runtime`\n(state or output captured from the running system), `report` (a written report or design\ndocument), `memory` (a persisted memory/summary entry), `replay` (a direct or fixture replay\nresult), `tests` (a test or validator run). Only `hook`, `runtime`, `replay` and `tests` are direct evidence.",
+                  "enum": [
+                    "hook",
+                    "memory",
+                    "replay",
+                    "report",
+                    "runtime",
+                    "tests"
+                  ],
+                  "type": "string"
+                },
+                "locator": {
+                  "description": "Where the evidence is: a repository-relative path (optionally `#anchor`), a log or trace id,\nor a test case id.",
+                  "minLength": 1,
+                  "maxLength": 1024,
+                  "type": "string"
+                },
+                "digest": {
+                  "description": "SHA-256 of the evidence artefact as captured (raw bytes; RFC 8785 form for JSON), or `null` when not pinned.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "digest",
+                "kind",
+                "locator"
+              ]
+            }
+          },
+          "contracts": {
+            "description": "The contract documents that back the field, each of a contract the field allows; at least\none when `status` is `evidenced`, none when `not-applicable`.",
+            "maxItems": 16,
+            "type": "array",
+            "items": {
+              "description": "A reference to another contract's document, never the document itself.",
+              "type": "object",
+              "properties": {
+                "contract": {
+                  "description": "Name of the referenced contract (its `schemaVersion`), e.g. `ContextReadReceiptV2`.",
+                  "pattern": "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$",
+                  "maxLength": 128,
+                  "type": "string"
+                },
+                "documentId": {
+                  "description": "The referenced document's own id field (e.g. a `planId`, `traceId` or `matrixId`), or\n`null` when the contract has no id field.",
+                  "minLength": 1,
+                  "maxLength": 256,
+                  "type": [
+                    "null",
+                    "string"
+                  ]
+                },
+                "documentDigest": {
+                  "description": "`digestOf` (RFC 8785 JCS + SHA-256) of the entire referenced document, every field included.",
+                  "pattern": "^[a-f0-9]{64}$",
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contract",
+                "documentDigest",
+                "documentId"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "contracts",
+          "evidence",
+          "skipReason",
+          "status",
+          "summary"
+        ]
+      },
+      "reportDigest": {
+        "description": "Digest of the whole document except `reportDigest`.",
+        "pattern": "^[a-f0-9]{64}$",
+        "type": "string"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "agentCapabilityDomainMatrix",
+      "capabilitySurfaceEvidence",
+      "contextAcquisition",
+      "contextMemoryModel",
+      "contextReadReceipt",
+      "evidenceMatrix",
+      "generatedAt",
+      "humanInLoopBoundary",
+      "intentRouting",
+      "observabilityReplay",
+      "repairRoleBoundary",
+      "reportDigest",
+      "reportId",
+      "schemaVersion",
+      "stateMachineHandoff",
+      "subject",
+      "taskContinuityWriteContract",
+      "toolPermissionBoundary",
+      "turnLivenessContract"
+    ]
+  },
   "AgentRouteDecisionV1": {
     "$schema": "http://json-schema.org/draft-07/schema#",
     "$id": "https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json",

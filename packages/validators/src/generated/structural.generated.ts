@@ -59601,12 +59601,11812 @@ validate106.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentRouteDecisionV1 = validate133;
-const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"AgentRouteDecisionV1"},"decisionId":{"pattern":"^route-[a-f0-9]{24}$","type":"string"},"input":{"type":"object","properties":{"intentSeed":{"type":"object","properties":{"contextEpoch":{"minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"seedDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"semantic":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"riskHint":{"enum":["critical","high","normal"],"type":"string"},"confidence":{"minimum":0,"maximum":1,"type":"number"},"continuationHint":{"type":"boolean"}},"additionalProperties":false,"required":["confidence","contextEpoch","continuationHint","riskHint","seedDigest","semantic"]},"signals":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["attachment","explicit-command","host-event","keyword"],"type":"string"},"value":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["kind","value"]}}},"additionalProperties":false,"required":["intentSeed","signals"]},"intent":{"type":"object","properties":{"canonical":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"source":{"enum":["intent-seed","keyword-signal"],"type":"string"}},"additionalProperties":false,"required":["canonical","source"]},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]},"reason":{"type":"object","properties":{"code":{"enum":["continuation","explicit-command","host-policy","intent-default","only-available"],"type":"string"},"note":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["code","note"]},"confirmation":{"anyOf":[{"type":"object","properties":{"by":{"enum":["host-policy","user"],"type":"string"},"ref":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["by","ref"]},{"type":"null"}]},"degradation":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"when":{"anyOf":[{"enum":["budget-exhausted","confirmation-declined","context-incomplete","host-capability-missing","low-confidence","permission-denied","skill-unavailable","timeout","tool-unavailable","validation-failed"],"type":"string"},{"type":"null"}]},"to":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"route"},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]}},"additionalProperties":false,"required":["kind","route"]},{"type":"object","properties":{"kind":{"enum":["ask-user","refuse"],"type":"string"}},"additionalProperties":false,"required":["kind"]}]},"announced":{"type":"boolean"}},"additionalProperties":false,"required":["announced","to","when"]}},"decidedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"decisionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["confirmation","decidedAt","decisionDigest","decisionId","degradation","input","intent","reason","route","schemaVersion"]};
-const pattern479 = patternMatcher("^route-[a-f0-9]{24}$");
-const pattern482 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$", "u");
+export const CapabilitySurfaceEvidenceV1 = validate133;
+const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/CapabilitySurfaceEvidenceV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"CapabilitySurfaceEvidenceV1"},"evidenceId":{"pattern":"^cse-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"decisionRef":{"minLength":1,"maxLength":256,"type":"string"},"surface":{"minLength":1,"maxLength":256,"type":"string"},"observedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"controllingParty":{"$ref":"#/definitions/__split43"},"read":{"$ref":"#/definitions/__split44"},"write":{"$ref":"#/definitions/__split45"},"execute":{"$ref":"#/definitions/__split46"},"authority":{"$ref":"#/definitions/__split47"},"taskNegotiation":{"$ref":"#/definitions/__split48"},"cancellation":{"$ref":"#/definitions/__split49"},"timeout":{"$ref":"#/definitions/__split50"},"idempotency":{"$ref":"#/definitions/__split51"},"audit":{"$ref":"#/definitions/__split52"},"evidenceStatus":{"enum":["unverified","verified"],"type":"string"}},"additionalProperties":false,"required":["audit","authority","cancellation","controllingParty","decisionRef","evidenceId","evidenceStatus","execute","idempotency","observedAt","read","schemaVersion","subject","surface","taskNegotiation","timeout","write"],"definitions":{"__split43":{"type":"object","properties":{"value":{"anyOf":[{"enum":["application","host","model","user"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split44":{"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split45":{"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split46":{"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split47":{"type":"object","properties":{"value":{"minLength":1,"maxLength":1000,"type":["null","string"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split48":{"type":"object","properties":{"value":{"anyOf":[{"enum":["none","optional","required"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split49":{"type":"object","properties":{"value":{"anyOf":[{"enum":["cancellable","not-cancellable"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split50":{"type":"object","properties":{"value":{"anyOf":[{"enum":["bounded","unbounded"],"type":"string"},{"type":"null"}]},"limitMs":{"type":["integer","null"],"minimum":1,"maximum":9007199254740991},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","limitMs","status","value"]},"__split51":{"type":"object","properties":{"value":{"anyOf":[{"enum":["idempotent","not-idempotent"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]},"__split52":{"type":"object","properties":{"value":{"anyOf":[{"enum":["none","per-call-record"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]}}};
+const pattern479 = patternMatcher("^cse-[a-f0-9]{24}$");
+const schema76 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["application","host","model","user"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/controllingParty/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/controllingParty/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/controllingParty/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/controllingParty/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/controllingParty/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/controllingParty/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((((data0 === "application") || (data0 === "host")) || (data0 === "model")) || (data0 === "user"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/controllingParty/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema76.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/controllingParty/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/controllingParty/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/controllingParty/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/controllingParty/properties/status/enum",keyword:"enum",params:{allowedValues: schema76.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/controllingParty/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/controllingParty/properties/basis/enum",keyword:"enum",params:{allowedValues: schema76.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/controllingParty/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema76.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema76.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/controllingParty/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/controllingParty/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/controllingParty/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/controllingParty/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate134.errors = vErrors;
+return errors === 0;
+}
+
+const schema77 = {"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/read/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/read/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/read/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/read/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/read/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+if((data0 !== null) && (typeof data0 !== "boolean")){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/read/properties/value/type",keyword:"type",params:{type: schema77.properties.value.type}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/read/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/read/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/read/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err9 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/read/properties/basis/enum",keyword:"enum",params:{allowedValues: schema77.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err10 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/read/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err11 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err12 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err13 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/read/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/read/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema77.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err17 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/read/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/read/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/read/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/read/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema77.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/read/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/read/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/read/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/properties/read/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate136.errors = vErrors;
+return errors === 0;
+}
+
+const schema78 = {"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/write/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/write/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/write/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/write/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/write/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+if((data0 !== null) && (typeof data0 !== "boolean")){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/write/properties/value/type",keyword:"type",params:{type: schema78.properties.value.type}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/write/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/write/properties/status/enum",keyword:"enum",params:{allowedValues: schema78.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/write/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err9 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/write/properties/basis/enum",keyword:"enum",params:{allowedValues: schema78.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err10 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/write/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err11 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err12 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err13 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/write/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/write/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema78.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err17 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/write/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/write/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/write/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/write/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema78.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/write/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/write/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/write/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/properties/write/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate138.errors = vErrors;
+return errors === 0;
+}
+
+const schema79 = {"type":"object","properties":{"value":{"type":["null","boolean"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/execute/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/execute/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/execute/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/execute/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/execute/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+if((data0 !== null) && (typeof data0 !== "boolean")){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/execute/properties/value/type",keyword:"type",params:{type: schema79.properties.value.type}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/execute/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/execute/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/execute/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err9 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/execute/properties/basis/enum",keyword:"enum",params:{allowedValues: schema79.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err10 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/execute/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err11 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err12 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err13 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/execute/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/execute/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema79.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err17 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/execute/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/execute/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/execute/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/execute/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema79.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/execute/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/execute/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/execute/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/properties/execute/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate140.errors = vErrors;
+return errors === 0;
+}
+
+const schema80 = {"type":"object","properties":{"value":{"minLength":1,"maxLength":1000,"type":["null","string"]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/authority/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/authority/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/authority/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/authority/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/authority/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+if((data0 !== null) && (typeof data0 !== "string")){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/authority/properties/value/type",keyword:"type",params:{type: schema80.properties.value.type}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(typeof data0 === "string"){
+if((data0.length > 1000 && func55(data0) > 1000)){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/authority/properties/value/maxLength",keyword:"maxLength",params:{limit: 1000}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data0.length < 2 && func55(data0) < 1)){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/authority/properties/value/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/authority/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/authority/properties/status/enum",keyword:"enum",params:{allowedValues: schema80.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/authority/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/authority/properties/basis/enum",keyword:"enum",params:{allowedValues: schema80.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err12 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/authority/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err13 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err17 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/authority/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/authority/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema80.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/authority/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/authority/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/authority/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/authority/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema80.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/authority/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/authority/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/authority/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath,schemaPath:"#/properties/authority/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+validate142.errors = vErrors;
+return errors === 0;
+}
+
+const schema81 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["none","optional","required"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/taskNegotiation/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/taskNegotiation/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/taskNegotiation/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/taskNegotiation/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/taskNegotiation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/taskNegotiation/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(((data0 === "none") || (data0 === "optional")) || (data0 === "required"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/taskNegotiation/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema81.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/taskNegotiation/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/taskNegotiation/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/taskNegotiation/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/taskNegotiation/properties/status/enum",keyword:"enum",params:{allowedValues: schema81.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/taskNegotiation/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/taskNegotiation/properties/basis/enum",keyword:"enum",params:{allowedValues: schema81.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/taskNegotiation/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema81.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema81.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/taskNegotiation/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskNegotiation/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/taskNegotiation/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/taskNegotiation/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate144.errors = vErrors;
+return errors === 0;
+}
+
+const schema82 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["cancellable","not-cancellable"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/cancellation/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/cancellation/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/cancellation/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/cancellation/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/cancellation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/cancellation/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((data0 === "cancellable") || (data0 === "not-cancellable"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/cancellation/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema82.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/cancellation/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/cancellation/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/cancellation/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/cancellation/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/cancellation/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/cancellation/properties/basis/enum",keyword:"enum",params:{allowedValues: schema82.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/cancellation/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema82.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema82.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/cancellation/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/cancellation/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/cancellation/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/cancellation/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
+
+const schema83 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["bounded","unbounded"],"type":"string"},{"type":"null"}]},"limitMs":{"type":["integer","null"],"minimum":1,"maximum":9007199254740991},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","limitMs","status","value"]};
+
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.limitMs === undefined) || (!(func0.call(data, "limitMs")))){
+const err2 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "limitMs"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err4 = {instancePath,schemaPath:"#/properties/timeout/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "value") || (key0 === "limitMs")) || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err5 = {instancePath,schemaPath:"#/properties/timeout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/timeout/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data0 === "bounded") || (data0 === "unbounded"))){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/timeout/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema83.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/timeout/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err9 = {instancePath:instancePath+"/value",schemaPath:"#/properties/timeout/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.limitMs !== undefined && func0.call(data, "limitMs")){
+let data1 = data.limitMs;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err10 = {instancePath:instancePath+"/limitMs",schemaPath:"#/properties/timeout/properties/limitMs/type",keyword:"type",params:{type: schema83.properties.limitMs.type}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 9007199254740991 || isNaN(data1)){
+const err11 = {instancePath:instancePath+"/limitMs",schemaPath:"#/properties/timeout/properties/limitMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err12 = {instancePath:instancePath+"/limitMs",schemaPath:"#/properties/timeout/properties/limitMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err13 = {instancePath:instancePath+"/status",schemaPath:"#/properties/timeout/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!((data2 === "unverified") || (data2 === "verified"))){
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/timeout/properties/status/enum",keyword:"enum",params:{allowedValues: schema83.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data3 = data.basis;
+if(typeof data3 !== "string"){
+const err15 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/timeout/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data3 === "declaration") || (data3 === "direct-observation")) || (data3 === "name")) || (data3 === "none")) || (data3 === "similar-capability"))){
+const err16 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/timeout/properties/basis/enum",keyword:"enum",params:{allowedValues: schema83.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data4 = data.evidence;
+if(Array.isArray(data4)){
+if(data4.length > 16){
+const err17 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/timeout/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if((data5.digest === undefined) || (!(func0.call(data5, "digest")))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((data5.kind === undefined) || (!(func0.call(data5, "kind")))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((data5.locator === undefined) || (!(func0.call(data5, "locator")))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+for(const key1 of Object.keys(data5)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err21 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data5.kind !== undefined && func0.call(data5, "kind")){
+let data6 = data5.kind;
+if(typeof data6 !== "string"){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/timeout/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!((((((data6 === "hook") || (data6 === "memory")) || (data6 === "replay")) || (data6 === "report")) || (data6 === "runtime")) || (data6 === "tests"))){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/timeout/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema83.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data5.locator !== undefined && func0.call(data5, "locator")){
+let data7 = data5.locator;
+if(typeof data7 === "string"){
+if((data7.length > 1024 && func55(data7) > 1024)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/timeout/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((data7.length < 2 && func55(data7) < 1)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/timeout/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/timeout/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data5.digest !== undefined && func0.call(data5, "digest")){
+let data8 = data5.digest;
+if((data8 !== null) && (typeof data8 !== "string")){
+const err27 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/timeout/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema83.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(typeof data8 === "string"){
+if(!pattern8.test(data8)){
+const err28 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/timeout/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/timeout/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/timeout/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+validate148.errors = vErrors;
+return errors === 0;
+}
+
+const schema84 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["idempotent","not-idempotent"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/idempotency/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/idempotency/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/idempotency/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((data0 === "idempotent") || (data0 === "not-idempotent"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/idempotency/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema84.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/idempotency/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/idempotency/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/idempotency/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/idempotency/properties/status/enum",keyword:"enum",params:{allowedValues: schema84.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/idempotency/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/idempotency/properties/basis/enum",keyword:"enum",params:{allowedValues: schema84.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/idempotency/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema84.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema84.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/idempotency/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/idempotency/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/idempotency/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/idempotency/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate150.errors = vErrors;
+return errors === 0;
+}
+
+const schema85 = {"type":"object","properties":{"value":{"anyOf":[{"enum":["none","per-call-record"],"type":"string"},{"type":"null"}]},"status":{"enum":["unverified","verified"],"type":"string"},"basis":{"enum":["declaration","direct-observation","name","none","similar-capability"],"type":"string"},"evidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["basis","evidence","status","value"]};
+
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.basis === undefined) || (!(func0.call(data, "basis")))){
+const err0 = {instancePath,schemaPath:"#/properties/audit/required",keyword:"required",params:{missingProperty: "basis"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/audit/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err2 = {instancePath,schemaPath:"#/properties/audit/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.value === undefined) || (!(func0.call(data, "value")))){
+const err3 = {instancePath,schemaPath:"#/properties/audit/required",keyword:"required",params:{missingProperty: "value"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((key0 === "value") || (key0 === "status")) || (key0 === "basis")) || (key0 === "evidence"))){
+const err4 = {instancePath,schemaPath:"#/properties/audit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.value !== undefined && func0.call(data, "value")){
+let data0 = data.value;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/value",schemaPath:"#/properties/audit/properties/value/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((data0 === "none") || (data0 === "per-call-record"))){
+const err6 = {instancePath:instancePath+"/value",schemaPath:"#/properties/audit/properties/value/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema85.properties.value.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err7 = {instancePath:instancePath+"/value",schemaPath:"#/properties/audit/properties/value/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/value",schemaPath:"#/properties/audit/properties/value/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/status",schemaPath:"#/properties/audit/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((data1 === "unverified") || (data1 === "verified"))){
+const err10 = {instancePath:instancePath+"/status",schemaPath:"#/properties/audit/properties/status/enum",keyword:"enum",params:{allowedValues: schema85.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.basis !== undefined && func0.call(data, "basis")){
+let data2 = data.basis;
+if(typeof data2 !== "string"){
+const err11 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/audit/properties/basis/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data2 === "declaration") || (data2 === "direct-observation")) || (data2 === "name")) || (data2 === "none")) || (data2 === "similar-capability"))){
+const err12 = {instancePath:instancePath+"/basis",schemaPath:"#/properties/audit/properties/basis/enum",keyword:"enum",params:{allowedValues: schema85.properties.basis.enum}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 16){
+const err13 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/audit/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err14 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/audit/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/audit/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema85.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/audit/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/audit/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/audit/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/audit/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema85.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/audit/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/audit/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/audit/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+validate152.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/CapabilitySurfaceEvidenceV1.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.audit === undefined) || (!(func0.call(data, "audit")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "audit"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.authority === undefined) || (!(func0.call(data, "authority")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authority"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.cancellation === undefined) || (!(func0.call(data, "cancellation")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cancellation"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.controllingParty === undefined) || (!(func0.call(data, "controllingParty")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "controllingParty"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.decisionRef === undefined) || (!(func0.call(data, "decisionRef")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decisionRef"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.evidenceId === undefined) || (!(func0.call(data, "evidenceId")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidenceId"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.evidenceStatus === undefined) || (!(func0.call(data, "evidenceStatus")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidenceStatus"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.execute === undefined) || (!(func0.call(data, "execute")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "execute"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.idempotency === undefined) || (!(func0.call(data, "idempotency")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "idempotency"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.observedAt === undefined) || (!(func0.call(data, "observedAt")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observedAt"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.read === undefined) || (!(func0.call(data, "read")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "read"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data.surface === undefined) || (!(func0.call(data, "surface")))){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "surface"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((data.taskNegotiation === undefined) || (!(func0.call(data, "taskNegotiation")))){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskNegotiation"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data.timeout === undefined) || (!(func0.call(data, "timeout")))){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeout"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data.write === undefined) || (!(func0.call(data, "write")))){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "write"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema75.properties, key0))){
+const err17 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err18 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if("CapabilitySurfaceEvidenceV1" !== data0){
+const err19 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "CapabilitySurfaceEvidenceV1"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.evidenceId !== undefined && func0.call(data, "evidenceId")){
+let data1 = data.evidenceId;
+if(typeof data1 === "string"){
+if(!pattern479.test(data1)){
+const err20 = {instancePath:instancePath+"/evidenceId",schemaPath:"#/properties/evidenceId/pattern",keyword:"pattern",params:{pattern: "^cse-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/evidenceId",schemaPath:"#/properties/evidenceId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err22 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err23 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err24 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err25 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err26 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err28 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err29 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.decisionRef !== undefined && func0.call(data, "decisionRef")){
+let data5 = data.decisionRef;
+if(typeof data5 === "string"){
+if((data5.length > 256 && func55(data5) > 256)){
+const err32 = {instancePath:instancePath+"/decisionRef",schemaPath:"#/properties/decisionRef/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((data5.length < 2 && func55(data5) < 1)){
+const err33 = {instancePath:instancePath+"/decisionRef",schemaPath:"#/properties/decisionRef/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/decisionRef",schemaPath:"#/properties/decisionRef/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.surface !== undefined && func0.call(data, "surface")){
+let data6 = data.surface;
+if(typeof data6 === "string"){
+if((data6.length > 256 && func55(data6) > 256)){
+const err35 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err36 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/surface",schemaPath:"#/properties/surface/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.observedAt !== undefined && func0.call(data, "observedAt")){
+let data7 = data.observedAt;
+if(typeof data7 === "string"){
+if(!pattern2.test(data7)){
+const err38 = {instancePath:instancePath+"/observedAt",schemaPath:"#/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(!(formats0.validate(data7))){
+const err39 = {instancePath:instancePath+"/observedAt",schemaPath:"#/properties/observedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/observedAt",schemaPath:"#/properties/observedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.controllingParty !== undefined && func0.call(data, "controllingParty")){
+if(!(validate134(data.controllingParty, {instancePath:instancePath+"/controllingParty",parentData:data,parentDataProperty:"controllingParty",rootData}))){
+vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+errors = vErrors.length;
+}
+}
+if(data.read !== undefined && func0.call(data, "read")){
+if(!(validate136(data.read, {instancePath:instancePath+"/read",parentData:data,parentDataProperty:"read",rootData}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+errors = vErrors.length;
+}
+}
+if(data.write !== undefined && func0.call(data, "write")){
+if(!(validate138(data.write, {instancePath:instancePath+"/write",parentData:data,parentDataProperty:"write",rootData}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+errors = vErrors.length;
+}
+}
+if(data.execute !== undefined && func0.call(data, "execute")){
+if(!(validate140(data.execute, {instancePath:instancePath+"/execute",parentData:data,parentDataProperty:"execute",rootData}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+errors = vErrors.length;
+}
+}
+if(data.authority !== undefined && func0.call(data, "authority")){
+if(!(validate142(data.authority, {instancePath:instancePath+"/authority",parentData:data,parentDataProperty:"authority",rootData}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+errors = vErrors.length;
+}
+}
+if(data.taskNegotiation !== undefined && func0.call(data, "taskNegotiation")){
+if(!(validate144(data.taskNegotiation, {instancePath:instancePath+"/taskNegotiation",parentData:data,parentDataProperty:"taskNegotiation",rootData}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+errors = vErrors.length;
+}
+}
+if(data.cancellation !== undefined && func0.call(data, "cancellation")){
+if(!(validate146(data.cancellation, {instancePath:instancePath+"/cancellation",parentData:data,parentDataProperty:"cancellation",rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+errors = vErrors.length;
+}
+}
+if(data.timeout !== undefined && func0.call(data, "timeout")){
+if(!(validate148(data.timeout, {instancePath:instancePath+"/timeout",parentData:data,parentDataProperty:"timeout",rootData}))){
+vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+errors = vErrors.length;
+}
+}
+if(data.idempotency !== undefined && func0.call(data, "idempotency")){
+if(!(validate150(data.idempotency, {instancePath:instancePath+"/idempotency",parentData:data,parentDataProperty:"idempotency",rootData}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+errors = vErrors.length;
+}
+}
+if(data.audit !== undefined && func0.call(data, "audit")){
+if(!(validate152(data.audit, {instancePath:instancePath+"/audit",parentData:data,parentDataProperty:"audit",rootData}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+}
+if(data.evidenceStatus !== undefined && func0.call(data, "evidenceStatus")){
+let data18 = data.evidenceStatus;
+if(typeof data18 !== "string"){
+const err41 = {instancePath:instancePath+"/evidenceStatus",schemaPath:"#/properties/evidenceStatus/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!((data18 === "unverified") || (data18 === "verified"))){
+const err42 = {instancePath:instancePath+"/evidenceStatus",schemaPath:"#/properties/evidenceStatus/enum",keyword:"enum",params:{allowedValues: schema75.properties.evidenceStatus.enum}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate133.errors = vErrors;
+return errors === 0;
+}
+
+export const AiAgentSystemArchitectureReportV2 = validate154;
+const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/AiAgentSystemArchitectureReportV2.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"AiAgentSystemArchitectureReportV2"},"reportId":{"pattern":"^arch-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"generatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"intentRouting":{"$ref":"#/definitions/__split53"},"toolPermissionBoundary":{"$ref":"#/definitions/__split54"},"contextMemoryModel":{"$ref":"#/definitions/__split55"},"contextAcquisition":{"$ref":"#/definitions/__split56"},"contextReadReceipt":{"$ref":"#/definitions/__split57"},"stateMachineHandoff":{"$ref":"#/definitions/__split58"},"observabilityReplay":{"$ref":"#/definitions/__split59"},"turnLivenessContract":{"$ref":"#/definitions/__split60"},"taskContinuityWriteContract":{"$ref":"#/definitions/__split61"},"humanInLoopBoundary":{"$ref":"#/definitions/__split62"},"capabilitySurfaceEvidence":{"$ref":"#/definitions/__split63"},"evidenceMatrix":{"$ref":"#/definitions/__split64"},"agentCapabilityDomainMatrix":{"$ref":"#/definitions/__split65"},"repairRoleBoundary":{"$ref":"#/definitions/__split66"},"reportDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["agentCapabilityDomainMatrix","capabilitySurfaceEvidence","contextAcquisition","contextMemoryModel","contextReadReceipt","evidenceMatrix","generatedAt","humanInLoopBoundary","intentRouting","observabilityReplay","repairRoleBoundary","reportDigest","reportId","schemaVersion","stateMachineHandoff","subject","taskContinuityWriteContract","toolPermissionBoundary","turnLivenessContract"],"definitions":{"__split53":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split54":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split55":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split56":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split57":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split58":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split59":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split60":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split61":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split62":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split63":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split64":{"type":"object","properties":{"contracts":{"maxItems":1,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}},"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]},"__split65":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":1,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}},"claimedObject":{"anyOf":[{"enum":["developer-product","enterprise-saas","hosted-platform","kernel","runtime"],"type":"string"},{"type":"null"}]}},"additionalProperties":false,"required":["claimedObject","contracts","evidence","skipReason","status","summary"]},"__split66":{"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]}}};
+const schema87 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/intentRouting/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/intentRouting/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/intentRouting/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/intentRouting/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/intentRouting/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/intentRouting/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/intentRouting/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/intentRouting/properties/status/enum",keyword:"enum",params:{allowedValues: schema87.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/intentRouting/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/intentRouting/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/intentRouting/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/intentRouting/properties/skipReason/type",keyword:"type",params:{type: schema87.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/intentRouting/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/intentRouting/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/intentRouting/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/intentRouting/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/intentRouting/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/intentRouting/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/intentRouting/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/intentRouting/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/intentRouting/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/intentRouting/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/intentRouting/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/intentRouting/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/intentRouting/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema87.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/intentRouting/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/intentRouting/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/intentRouting/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/intentRouting/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/intentRouting/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/intentRouting/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/intentRouting/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/intentRouting/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/intentRouting/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/intentRouting/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/intentRouting/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/intentRouting/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema87.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/intentRouting/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/intentRouting/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/intentRouting/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/intentRouting/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/intentRouting/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/intentRouting/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/intentRouting/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate155.errors = vErrors;
+return errors === 0;
+}
+
+const schema88 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/toolPermissionBoundary/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/toolPermissionBoundary/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/toolPermissionBoundary/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/toolPermissionBoundary/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/toolPermissionBoundary/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/toolPermissionBoundary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/toolPermissionBoundary/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/toolPermissionBoundary/properties/status/enum",keyword:"enum",params:{allowedValues: schema88.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/toolPermissionBoundary/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/toolPermissionBoundary/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/toolPermissionBoundary/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/toolPermissionBoundary/properties/skipReason/type",keyword:"type",params:{type: schema88.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/toolPermissionBoundary/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/toolPermissionBoundary/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema88.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema88.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/toolPermissionBoundary/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema88.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/toolPermissionBoundary/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/toolPermissionBoundary/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate157.errors = vErrors;
+return errors === 0;
+}
+
+const schema89 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/contextMemoryModel/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/contextMemoryModel/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/contextMemoryModel/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/contextMemoryModel/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/contextMemoryModel/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/contextMemoryModel/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/contextMemoryModel/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/contextMemoryModel/properties/status/enum",keyword:"enum",params:{allowedValues: schema89.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/contextMemoryModel/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/contextMemoryModel/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/contextMemoryModel/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/contextMemoryModel/properties/skipReason/type",keyword:"type",params:{type: schema89.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/contextMemoryModel/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/contextMemoryModel/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/contextMemoryModel/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema89.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema89.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextMemoryModel/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/contextMemoryModel/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/contextMemoryModel/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema89.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextMemoryModel/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/contextMemoryModel/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/contextMemoryModel/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate159.errors = vErrors;
+return errors === 0;
+}
+
+const schema90 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/contextAcquisition/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/contextAcquisition/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/contextAcquisition/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/contextAcquisition/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/contextAcquisition/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/contextAcquisition/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/contextAcquisition/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/contextAcquisition/properties/status/enum",keyword:"enum",params:{allowedValues: schema90.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/contextAcquisition/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/contextAcquisition/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/contextAcquisition/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/contextAcquisition/properties/skipReason/type",keyword:"type",params:{type: schema90.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/contextAcquisition/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/contextAcquisition/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/contextAcquisition/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextAcquisition/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextAcquisition/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextAcquisition/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextAcquisition/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/contextAcquisition/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/contextAcquisition/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema90.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/contextAcquisition/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/contextAcquisition/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/contextAcquisition/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/contextAcquisition/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema90.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/contextAcquisition/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextAcquisition/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/contextAcquisition/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/contextAcquisition/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextAcquisition/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextAcquisition/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextAcquisition/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextAcquisition/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/contextAcquisition/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/contextAcquisition/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/contextAcquisition/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/contextAcquisition/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema90.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/contextAcquisition/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/contextAcquisition/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/contextAcquisition/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/contextAcquisition/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextAcquisition/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/contextAcquisition/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/contextAcquisition/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate161.errors = vErrors;
+return errors === 0;
+}
+
+const schema91 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/contextReadReceipt/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/contextReadReceipt/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/contextReadReceipt/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/contextReadReceipt/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/contextReadReceipt/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/contextReadReceipt/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/contextReadReceipt/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/contextReadReceipt/properties/status/enum",keyword:"enum",params:{allowedValues: schema91.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/contextReadReceipt/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/contextReadReceipt/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/contextReadReceipt/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/contextReadReceipt/properties/skipReason/type",keyword:"type",params:{type: schema91.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/contextReadReceipt/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/contextReadReceipt/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/contextReadReceipt/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema91.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema91.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/contextReadReceipt/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/contextReadReceipt/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/contextReadReceipt/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema91.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/contextReadReceipt/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/contextReadReceipt/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/contextReadReceipt/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate163.errors = vErrors;
+return errors === 0;
+}
+
+const schema92 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/stateMachineHandoff/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/stateMachineHandoff/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/stateMachineHandoff/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/stateMachineHandoff/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/stateMachineHandoff/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/stateMachineHandoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/stateMachineHandoff/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/stateMachineHandoff/properties/status/enum",keyword:"enum",params:{allowedValues: schema92.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/stateMachineHandoff/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/stateMachineHandoff/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/stateMachineHandoff/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/stateMachineHandoff/properties/skipReason/type",keyword:"type",params:{type: schema92.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/stateMachineHandoff/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/stateMachineHandoff/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/stateMachineHandoff/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema92.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema92.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/stateMachineHandoff/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/stateMachineHandoff/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema92.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/stateMachineHandoff/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/stateMachineHandoff/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/stateMachineHandoff/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate165.errors = vErrors;
+return errors === 0;
+}
+
+const schema93 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/observabilityReplay/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/observabilityReplay/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/observabilityReplay/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/observabilityReplay/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/observabilityReplay/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/observabilityReplay/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/observabilityReplay/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/observabilityReplay/properties/status/enum",keyword:"enum",params:{allowedValues: schema93.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/observabilityReplay/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/observabilityReplay/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/observabilityReplay/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/observabilityReplay/properties/skipReason/type",keyword:"type",params:{type: schema93.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/observabilityReplay/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/observabilityReplay/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/observabilityReplay/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/observabilityReplay/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/observabilityReplay/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/observabilityReplay/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/observabilityReplay/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/observabilityReplay/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/observabilityReplay/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema93.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/observabilityReplay/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/observabilityReplay/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/observabilityReplay/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/observabilityReplay/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema93.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/observabilityReplay/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/observabilityReplay/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/observabilityReplay/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/observabilityReplay/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/observabilityReplay/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/observabilityReplay/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/observabilityReplay/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/observabilityReplay/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/observabilityReplay/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/observabilityReplay/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/observabilityReplay/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/observabilityReplay/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema93.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/observabilityReplay/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/observabilityReplay/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/observabilityReplay/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/observabilityReplay/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/observabilityReplay/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/observabilityReplay/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/observabilityReplay/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate167.errors = vErrors;
+return errors === 0;
+}
+
+const schema94 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/turnLivenessContract/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/turnLivenessContract/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/turnLivenessContract/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/turnLivenessContract/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/turnLivenessContract/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/turnLivenessContract/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/turnLivenessContract/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/turnLivenessContract/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/turnLivenessContract/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/turnLivenessContract/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/turnLivenessContract/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/turnLivenessContract/properties/skipReason/type",keyword:"type",params:{type: schema94.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/turnLivenessContract/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/turnLivenessContract/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/turnLivenessContract/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema94.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema94.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/turnLivenessContract/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/turnLivenessContract/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/turnLivenessContract/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema94.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/turnLivenessContract/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/turnLivenessContract/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/turnLivenessContract/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate169.errors = vErrors;
+return errors === 0;
+}
+
+const schema95 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/taskContinuityWriteContract/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/taskContinuityWriteContract/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/taskContinuityWriteContract/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/taskContinuityWriteContract/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/taskContinuityWriteContract/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/taskContinuityWriteContract/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/taskContinuityWriteContract/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/taskContinuityWriteContract/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/taskContinuityWriteContract/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/taskContinuityWriteContract/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/taskContinuityWriteContract/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/taskContinuityWriteContract/properties/skipReason/type",keyword:"type",params:{type: schema95.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/taskContinuityWriteContract/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/taskContinuityWriteContract/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema95.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema95.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/taskContinuityWriteContract/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema95.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/taskContinuityWriteContract/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/taskContinuityWriteContract/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate171.errors = vErrors;
+return errors === 0;
+}
+
+const schema96 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/humanInLoopBoundary/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/humanInLoopBoundary/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/humanInLoopBoundary/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/humanInLoopBoundary/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/humanInLoopBoundary/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/humanInLoopBoundary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/humanInLoopBoundary/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/humanInLoopBoundary/properties/status/enum",keyword:"enum",params:{allowedValues: schema96.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/humanInLoopBoundary/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/humanInLoopBoundary/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/humanInLoopBoundary/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/humanInLoopBoundary/properties/skipReason/type",keyword:"type",params:{type: schema96.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/humanInLoopBoundary/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/humanInLoopBoundary/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema96.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema96.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/humanInLoopBoundary/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema96.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/humanInLoopBoundary/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/humanInLoopBoundary/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate173.errors = vErrors;
+return errors === 0;
+}
+
+const schema97 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/capabilitySurfaceEvidence/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/capabilitySurfaceEvidence/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/capabilitySurfaceEvidence/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/capabilitySurfaceEvidence/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/capabilitySurfaceEvidence/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/capabilitySurfaceEvidence/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/status/enum",keyword:"enum",params:{allowedValues: schema97.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/skipReason/type",keyword:"type",params:{type: schema97.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema97.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema97.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema97.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/capabilitySurfaceEvidence/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/capabilitySurfaceEvidence/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate175.errors = vErrors;
+return errors === 0;
+}
+
+const schema98 = {"type":"object","properties":{"contracts":{"maxItems":1,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}},"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/evidenceMatrix/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/evidenceMatrix/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/evidenceMatrix/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/evidenceMatrix/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/evidenceMatrix/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "contracts") || (key0 === "status")) || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence"))){
+const err5 = {instancePath,schemaPath:"#/properties/evidenceMatrix/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data0 = data.contracts;
+if(Array.isArray(data0)){
+if(data0.length > 1){
+const err6 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/evidenceMatrix/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if((data1.contract === undefined) || (!(func0.call(data1, "contract")))){
+const err7 = {instancePath:instancePath+"/contracts/" + i0,schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data1.documentDigest === undefined) || (!(func0.call(data1, "documentDigest")))){
+const err8 = {instancePath:instancePath+"/contracts/" + i0,schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.documentId === undefined) || (!(func0.call(data1, "documentId")))){
+const err9 = {instancePath:instancePath+"/contracts/" + i0,schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+for(const key1 of Object.keys(data1)){
+if(!(((key1 === "contract") || (key1 === "documentId")) || (key1 === "documentDigest"))){
+const err10 = {instancePath:instancePath+"/contracts/" + i0,schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data1.contract !== undefined && func0.call(data1, "contract")){
+let data2 = data1.contract;
+if(typeof data2 === "string"){
+if((data2.length > 128 && func55(data2) > 128)){
+const err11 = {instancePath:instancePath+"/contracts/" + i0+"/contract",schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!pattern459.test(data2)){
+const err12 = {instancePath:instancePath+"/contracts/" + i0+"/contract",schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/contracts/" + i0+"/contract",schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.documentId !== undefined && func0.call(data1, "documentId")){
+let data3 = data1.documentId;
+if((data3 !== null) && (typeof data3 !== "string")){
+const err14 = {instancePath:instancePath+"/contracts/" + i0+"/documentId",schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema98.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err15 = {instancePath:instancePath+"/contracts/" + i0+"/documentId",schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err16 = {instancePath:instancePath+"/contracts/" + i0+"/documentId",schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data1.documentDigest !== undefined && func0.call(data1, "documentDigest")){
+let data4 = data1.documentDigest;
+if(typeof data4 === "string"){
+if(!pattern8.test(data4)){
+const err17 = {instancePath:instancePath+"/contracts/" + i0+"/documentDigest",schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/contracts/" + i0+"/documentDigest",schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/contracts/" + i0,schemaPath:"#/properties/evidenceMatrix/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/evidenceMatrix/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data5 = data.status;
+if(typeof data5 !== "string"){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/evidenceMatrix/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(((data5 === "evidenced") || (data5 === "not-applicable")) || (data5 === "unverified"))){
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/evidenceMatrix/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data6 = data.summary;
+if(typeof data6 === "string"){
+if((data6.length > 4000 && func55(data6) > 4000)){
+const err23 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/evidenceMatrix/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err24 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/evidenceMatrix/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/evidenceMatrix/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data7 = data.skipReason;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err26 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/evidenceMatrix/properties/skipReason/type",keyword:"type",params:{type: schema98.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if((data7.length > 2000 && func55(data7) > 2000)){
+const err27 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/evidenceMatrix/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data7.length < 2 && func55(data7) < 1)){
+const err28 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/evidenceMatrix/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data8 = data.evidence;
+if(Array.isArray(data8)){
+if(data8.length > 32){
+const err29 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidenceMatrix/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.digest === undefined) || (!(func0.call(data9, "digest")))){
+const err30 = {instancePath:instancePath+"/evidence/" + i1,schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.kind === undefined) || (!(func0.call(data9, "kind")))){
+const err31 = {instancePath:instancePath+"/evidence/" + i1,schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data9.locator === undefined) || (!(func0.call(data9, "locator")))){
+const err32 = {instancePath:instancePath+"/evidence/" + i1,schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "kind") || (key2 === "locator")) || (key2 === "digest"))){
+const err33 = {instancePath:instancePath+"/evidence/" + i1,schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data9.kind !== undefined && func0.call(data9, "kind")){
+let data10 = data9.kind;
+if(typeof data10 !== "string"){
+const err34 = {instancePath:instancePath+"/evidence/" + i1+"/kind",schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!((((((data10 === "hook") || (data10 === "memory")) || (data10 === "replay")) || (data10 === "report")) || (data10 === "runtime")) || (data10 === "tests"))){
+const err35 = {instancePath:instancePath+"/evidence/" + i1+"/kind",schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema98.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.locator !== undefined && func0.call(data9, "locator")){
+let data11 = data9.locator;
+if(typeof data11 === "string"){
+if((data11.length > 1024 && func55(data11) > 1024)){
+const err36 = {instancePath:instancePath+"/evidence/" + i1+"/locator",schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err37 = {instancePath:instancePath+"/evidence/" + i1+"/locator",schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/evidence/" + i1+"/locator",schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data9.digest !== undefined && func0.call(data9, "digest")){
+let data12 = data9.digest;
+if((data12 !== null) && (typeof data12 !== "string")){
+const err39 = {instancePath:instancePath+"/evidence/" + i1+"/digest",schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema98.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err40 = {instancePath:instancePath+"/evidence/" + i1+"/digest",schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/evidence/" + i1,schemaPath:"#/properties/evidenceMatrix/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidenceMatrix/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/evidenceMatrix/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate177.errors = vErrors;
+return errors === 0;
+}
+
+const schema99 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":1,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}},"claimedObject":{"anyOf":[{"enum":["developer-product","enterprise-saas","hosted-platform","kernel","runtime"],"type":"string"},{"type":"null"}]}},"additionalProperties":false,"required":["claimedObject","contracts","evidence","skipReason","status","summary"]};
+
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.claimedObject === undefined) || (!(func0.call(data, "claimedObject")))){
+const err0 = {instancePath,schemaPath:"#/properties/agentCapabilityDomainMatrix/required",keyword:"required",params:{missingProperty: "claimedObject"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err1 = {instancePath,schemaPath:"#/properties/agentCapabilityDomainMatrix/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err2 = {instancePath,schemaPath:"#/properties/agentCapabilityDomainMatrix/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err3 = {instancePath,schemaPath:"#/properties/agentCapabilityDomainMatrix/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err4 = {instancePath,schemaPath:"#/properties/agentCapabilityDomainMatrix/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err5 = {instancePath,schemaPath:"#/properties/agentCapabilityDomainMatrix/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts")) || (key0 === "claimedObject"))){
+const err6 = {instancePath,schemaPath:"#/properties/agentCapabilityDomainMatrix/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err8 = {instancePath:instancePath+"/status",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/skipReason/type",keyword:"type",params:{type: schema99.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err14 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err15 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err19 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema99.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema99.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err26 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 1){
+const err29 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err33 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema99.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.claimedObject !== undefined && func0.call(data, "claimedObject")){
+let data13 = data.claimedObject;
+const _errs31 = errors;
+let valid7 = false;
+const _errs32 = errors;
+if(typeof data13 !== "string"){
+const err44 = {instancePath:instancePath+"/claimedObject",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/claimedObject/anyOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(!(((((data13 === "developer-product") || (data13 === "enterprise-saas")) || (data13 === "hosted-platform")) || (data13 === "kernel")) || (data13 === "runtime"))){
+const err45 = {instancePath:instancePath+"/claimedObject",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/claimedObject/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema99.properties.claimedObject.anyOf[0].enum}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+var _valid0 = _errs32 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const _errs34 = errors;
+if(data13 !== null){
+const err46 = {instancePath:instancePath+"/claimedObject",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/claimedObject/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+var _valid0 = _errs34 === errors;
+valid7 = valid7 || _valid0;
+}
+if(!valid7){
+const err47 = {instancePath:instancePath+"/claimedObject",schemaPath:"#/properties/agentCapabilityDomainMatrix/properties/claimedObject/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err48 = {instancePath,schemaPath:"#/properties/agentCapabilityDomainMatrix/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+validate179.errors = vErrors;
+return errors === 0;
+}
+
+const schema100 = {"type":"object","properties":{"status":{"enum":["evidenced","not-applicable","unverified"],"type":"string"},"summary":{"minLength":1,"maxLength":4000,"type":"string"},"skipReason":{"minLength":1,"maxLength":2000,"type":["null","string"]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"contracts":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]}}},"additionalProperties":false,"required":["contracts","evidence","skipReason","status","summary"]};
+
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.contracts === undefined) || (!(func0.call(data, "contracts")))){
+const err0 = {instancePath,schemaPath:"#/properties/repairRoleBoundary/required",keyword:"required",params:{missingProperty: "contracts"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.evidence === undefined) || (!(func0.call(data, "evidence")))){
+const err1 = {instancePath,schemaPath:"#/properties/repairRoleBoundary/required",keyword:"required",params:{missingProperty: "evidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.skipReason === undefined) || (!(func0.call(data, "skipReason")))){
+const err2 = {instancePath,schemaPath:"#/properties/repairRoleBoundary/required",keyword:"required",params:{missingProperty: "skipReason"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.status === undefined) || (!(func0.call(data, "status")))){
+const err3 = {instancePath,schemaPath:"#/properties/repairRoleBoundary/required",keyword:"required",params:{missingProperty: "status"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.summary === undefined) || (!(func0.call(data, "summary")))){
+const err4 = {instancePath,schemaPath:"#/properties/repairRoleBoundary/required",keyword:"required",params:{missingProperty: "summary"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(((((key0 === "status") || (key0 === "summary")) || (key0 === "skipReason")) || (key0 === "evidence")) || (key0 === "contracts"))){
+const err5 = {instancePath,schemaPath:"#/properties/repairRoleBoundary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/repairRoleBoundary/properties/status/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data0 === "evidenced") || (data0 === "not-applicable")) || (data0 === "unverified"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/repairRoleBoundary/properties/status/enum",keyword:"enum",params:{allowedValues: schema100.properties.status.enum}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.summary !== undefined && func0.call(data, "summary")){
+let data1 = data.summary;
+if(typeof data1 === "string"){
+if((data1.length > 4000 && func55(data1) > 4000)){
+const err8 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/repairRoleBoundary/properties/summary/maxLength",keyword:"maxLength",params:{limit: 4000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data1.length < 2 && func55(data1) < 1)){
+const err9 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/repairRoleBoundary/properties/summary/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/repairRoleBoundary/properties/summary/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.skipReason !== undefined && func0.call(data, "skipReason")){
+let data2 = data.skipReason;
+if((data2 !== null) && (typeof data2 !== "string")){
+const err11 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/repairRoleBoundary/properties/skipReason/type",keyword:"type",params:{type: schema100.properties.skipReason.type}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data2 === "string"){
+if((data2.length > 2000 && func55(data2) > 2000)){
+const err12 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/repairRoleBoundary/properties/skipReason/maxLength",keyword:"maxLength",params:{limit: 2000}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data2.length < 2 && func55(data2) < 1)){
+const err13 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/repairRoleBoundary/properties/skipReason/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.evidence !== undefined && func0.call(data, "evidence")){
+let data3 = data.evidence;
+if(Array.isArray(data3)){
+if(data3.length > 32){
+const err14 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/repairRoleBoundary/properties/evidence/maxItems",keyword:"maxItems",params:{limit: 32}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if((data4.digest === undefined) || (!(func0.call(data4, "digest")))){
+const err15 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/required",keyword:"required",params:{missingProperty: "digest"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data4.kind === undefined) || (!(func0.call(data4, "kind")))){
+const err16 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data4.locator === undefined) || (!(func0.call(data4, "locator")))){
+const err17 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/required",keyword:"required",params:{missingProperty: "locator"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key1 of Object.keys(data4)){
+if(!(((key1 === "kind") || (key1 === "locator")) || (key1 === "digest"))){
+const err18 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data4.kind !== undefined && func0.call(data4, "kind")){
+let data5 = data4.kind;
+if(typeof data5 !== "string"){
+const err19 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((((data5 === "hook") || (data5 === "memory")) || (data5 === "replay")) || (data5 === "report")) || (data5 === "runtime")) || (data5 === "tests"))){
+const err20 = {instancePath:instancePath+"/evidence/" + i0+"/kind",schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema100.properties.evidence.items.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data4.locator !== undefined && func0.call(data4, "locator")){
+let data6 = data4.locator;
+if(typeof data6 === "string"){
+if((data6.length > 1024 && func55(data6) > 1024)){
+const err21 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/properties/locator/maxLength",keyword:"maxLength",params:{limit: 1024}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((data6.length < 2 && func55(data6) < 1)){
+const err22 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/properties/locator/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/evidence/" + i0+"/locator",schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/properties/locator/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data4.digest !== undefined && func0.call(data4, "digest")){
+let data7 = data4.digest;
+if((data7 !== null) && (typeof data7 !== "string")){
+const err24 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema100.properties.evidence.items.properties.digest.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(typeof data7 === "string"){
+if(!pattern8.test(data7)){
+const err25 = {instancePath:instancePath+"/evidence/" + i0+"/digest",schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/evidence/" + i0,schemaPath:"#/properties/repairRoleBoundary/properties/evidence/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/repairRoleBoundary/properties/evidence/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.contracts !== undefined && func0.call(data, "contracts")){
+let data8 = data.contracts;
+if(Array.isArray(data8)){
+if(data8.length > 16){
+const err28 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/maxItems",keyword:"maxItems",params:{limit: 16}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if((data9.contract === undefined) || (!(func0.call(data9, "contract")))){
+const err29 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/required",keyword:"required",params:{missingProperty: "contract"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((data9.documentDigest === undefined) || (!(func0.call(data9, "documentDigest")))){
+const err30 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentDigest"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data9.documentId === undefined) || (!(func0.call(data9, "documentId")))){
+const err31 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/required",keyword:"required",params:{missingProperty: "documentId"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key2 of Object.keys(data9)){
+if(!(((key2 === "contract") || (key2 === "documentId")) || (key2 === "documentDigest"))){
+const err32 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data9.contract !== undefined && func0.call(data9, "contract")){
+let data10 = data9.contract;
+if(typeof data10 === "string"){
+if((data10.length > 128 && func55(data10) > 128)){
+const err33 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/properties/contract/maxLength",keyword:"maxLength",params:{limit: 128}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern459.test(data10)){
+const err34 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/contracts/" + i1+"/contract",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/properties/contract/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data9.documentId !== undefined && func0.call(data9, "documentId")){
+let data11 = data9.documentId;
+if((data11 !== null) && (typeof data11 !== "string")){
+const err36 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/properties/documentId/type",keyword:"type",params:{type: schema100.properties.contracts.items.properties.documentId.type}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(typeof data11 === "string"){
+if((data11.length > 256 && func55(data11) > 256)){
+const err37 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/properties/documentId/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((data11.length < 2 && func55(data11) < 1)){
+const err38 = {instancePath:instancePath+"/contracts/" + i1+"/documentId",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/properties/documentId/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data9.documentDigest !== undefined && func0.call(data9, "documentDigest")){
+let data12 = data9.documentDigest;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err39 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/properties/documentDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/contracts/" + i1+"/documentDigest",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/properties/documentDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/contracts/" + i1,schemaPath:"#/properties/repairRoleBoundary/properties/contracts/items/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/contracts",schemaPath:"#/properties/repairRoleBoundary/properties/contracts/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/properties/repairRoleBoundary/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate181.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agent-contracts.dev/schemas/contracts/AiAgentSystemArchitectureReportV2.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.agentCapabilityDomainMatrix === undefined) || (!(func0.call(data, "agentCapabilityDomainMatrix")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentCapabilityDomainMatrix"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((data.capabilitySurfaceEvidence === undefined) || (!(func0.call(data, "capabilitySurfaceEvidence")))){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilitySurfaceEvidence"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((data.contextAcquisition === undefined) || (!(func0.call(data, "contextAcquisition")))){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contextAcquisition"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((data.contextMemoryModel === undefined) || (!(func0.call(data, "contextMemoryModel")))){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contextMemoryModel"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((data.contextReadReceipt === undefined) || (!(func0.call(data, "contextReadReceipt")))){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "contextReadReceipt"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((data.evidenceMatrix === undefined) || (!(func0.call(data, "evidenceMatrix")))){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidenceMatrix"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((data.generatedAt === undefined) || (!(func0.call(data, "generatedAt")))){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generatedAt"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((data.humanInLoopBoundary === undefined) || (!(func0.call(data, "humanInLoopBoundary")))){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "humanInLoopBoundary"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((data.intentRouting === undefined) || (!(func0.call(data, "intentRouting")))){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "intentRouting"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((data.observabilityReplay === undefined) || (!(func0.call(data, "observabilityReplay")))){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observabilityReplay"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if((data.repairRoleBoundary === undefined) || (!(func0.call(data, "repairRoleBoundary")))){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "repairRoleBoundary"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((data.reportDigest === undefined) || (!(func0.call(data, "reportDigest")))){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reportDigest"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if((data.reportId === undefined) || (!(func0.call(data, "reportId")))){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reportId"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((data.schemaVersion === undefined) || (!(func0.call(data, "schemaVersion")))){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemaVersion"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((data.stateMachineHandoff === undefined) || (!(func0.call(data, "stateMachineHandoff")))){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stateMachineHandoff"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((data.subject === undefined) || (!(func0.call(data, "subject")))){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subject"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if((data.taskContinuityWriteContract === undefined) || (!(func0.call(data, "taskContinuityWriteContract")))){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskContinuityWriteContract"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((data.toolPermissionBoundary === undefined) || (!(func0.call(data, "toolPermissionBoundary")))){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolPermissionBoundary"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((data.turnLivenessContract === undefined) || (!(func0.call(data, "turnLivenessContract")))){
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "turnLivenessContract"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema86.properties, key0))){
+const err19 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined && func0.call(data, "schemaVersion")){
+let data0 = data.schemaVersion;
+if(typeof data0 !== "string"){
+const err20 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if("AiAgentSystemArchitectureReportV2" !== data0){
+const err21 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/const",keyword:"const",params:{allowedValue: "AiAgentSystemArchitectureReportV2"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.reportId !== undefined && func0.call(data, "reportId")){
+let data1 = data.reportId;
+if(typeof data1 === "string"){
+if(!pattern453.test(data1)){
+const err22 = {instancePath:instancePath+"/reportId",schemaPath:"#/properties/reportId/pattern",keyword:"pattern",params:{pattern: "^arch-[a-f0-9]{24}$"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/reportId",schemaPath:"#/properties/reportId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.subject !== undefined && func0.call(data, "subject")){
+let data2 = data.subject;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if((data2.revision === undefined) || (!(func0.call(data2, "revision")))){
+const err24 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "revision"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((data2.system === undefined) || (!(func0.call(data2, "system")))){
+const err25 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: "system"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+for(const key1 of Object.keys(data2)){
+if(!((key1 === "system") || (key1 === "revision"))){
+const err26 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data2.system !== undefined && func0.call(data2, "system")){
+let data3 = data2.system;
+if(typeof data3 === "string"){
+if((data3.length > 256 && func55(data3) > 256)){
+const err27 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((data3.length < 2 && func55(data3) < 1)){
+const err28 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/subject/system",schemaPath:"#/properties/subject/properties/system/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data2.revision !== undefined && func0.call(data2, "revision")){
+let data4 = data2.revision;
+if(typeof data4 === "string"){
+if((data4.length > 256 && func55(data4) > 256)){
+const err30 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/maxLength",keyword:"maxLength",params:{limit: 256}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((data4.length < 2 && func55(data4) < 1)){
+const err31 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/minLength",keyword:"minLength",params:{limit: 1}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/subject/revision",schemaPath:"#/properties/subject/properties/revision/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.generatedAt !== undefined && func0.call(data, "generatedAt")){
+let data5 = data.generatedAt;
+if(typeof data5 === "string"){
+if(!pattern2.test(data5)){
+const err34 = {instancePath:instancePath+"/generatedAt",schemaPath:"#/properties/generatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!(formats0.validate(data5))){
+const err35 = {instancePath:instancePath+"/generatedAt",schemaPath:"#/properties/generatedAt/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/generatedAt",schemaPath:"#/properties/generatedAt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.intentRouting !== undefined && func0.call(data, "intentRouting")){
+if(!(validate155(data.intentRouting, {instancePath:instancePath+"/intentRouting",parentData:data,parentDataProperty:"intentRouting",rootData}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+errors = vErrors.length;
+}
+}
+if(data.toolPermissionBoundary !== undefined && func0.call(data, "toolPermissionBoundary")){
+if(!(validate157(data.toolPermissionBoundary, {instancePath:instancePath+"/toolPermissionBoundary",parentData:data,parentDataProperty:"toolPermissionBoundary",rootData}))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+errors = vErrors.length;
+}
+}
+if(data.contextMemoryModel !== undefined && func0.call(data, "contextMemoryModel")){
+if(!(validate159(data.contextMemoryModel, {instancePath:instancePath+"/contextMemoryModel",parentData:data,parentDataProperty:"contextMemoryModel",rootData}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
+errors = vErrors.length;
+}
+}
+if(data.contextAcquisition !== undefined && func0.call(data, "contextAcquisition")){
+if(!(validate161(data.contextAcquisition, {instancePath:instancePath+"/contextAcquisition",parentData:data,parentDataProperty:"contextAcquisition",rootData}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+errors = vErrors.length;
+}
+}
+if(data.contextReadReceipt !== undefined && func0.call(data, "contextReadReceipt")){
+if(!(validate163(data.contextReadReceipt, {instancePath:instancePath+"/contextReadReceipt",parentData:data,parentDataProperty:"contextReadReceipt",rootData}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+errors = vErrors.length;
+}
+}
+if(data.stateMachineHandoff !== undefined && func0.call(data, "stateMachineHandoff")){
+if(!(validate165(data.stateMachineHandoff, {instancePath:instancePath+"/stateMachineHandoff",parentData:data,parentDataProperty:"stateMachineHandoff",rootData}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+errors = vErrors.length;
+}
+}
+if(data.observabilityReplay !== undefined && func0.call(data, "observabilityReplay")){
+if(!(validate167(data.observabilityReplay, {instancePath:instancePath+"/observabilityReplay",parentData:data,parentDataProperty:"observabilityReplay",rootData}))){
+vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+errors = vErrors.length;
+}
+}
+if(data.turnLivenessContract !== undefined && func0.call(data, "turnLivenessContract")){
+if(!(validate169(data.turnLivenessContract, {instancePath:instancePath+"/turnLivenessContract",parentData:data,parentDataProperty:"turnLivenessContract",rootData}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+errors = vErrors.length;
+}
+}
+if(data.taskContinuityWriteContract !== undefined && func0.call(data, "taskContinuityWriteContract")){
+if(!(validate171(data.taskContinuityWriteContract, {instancePath:instancePath+"/taskContinuityWriteContract",parentData:data,parentDataProperty:"taskContinuityWriteContract",rootData}))){
+vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+errors = vErrors.length;
+}
+}
+if(data.humanInLoopBoundary !== undefined && func0.call(data, "humanInLoopBoundary")){
+if(!(validate173(data.humanInLoopBoundary, {instancePath:instancePath+"/humanInLoopBoundary",parentData:data,parentDataProperty:"humanInLoopBoundary",rootData}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+errors = vErrors.length;
+}
+}
+if(data.capabilitySurfaceEvidence !== undefined && func0.call(data, "capabilitySurfaceEvidence")){
+if(!(validate175(data.capabilitySurfaceEvidence, {instancePath:instancePath+"/capabilitySurfaceEvidence",parentData:data,parentDataProperty:"capabilitySurfaceEvidence",rootData}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+errors = vErrors.length;
+}
+}
+if(data.evidenceMatrix !== undefined && func0.call(data, "evidenceMatrix")){
+if(!(validate177(data.evidenceMatrix, {instancePath:instancePath+"/evidenceMatrix",parentData:data,parentDataProperty:"evidenceMatrix",rootData}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+errors = vErrors.length;
+}
+}
+if(data.agentCapabilityDomainMatrix !== undefined && func0.call(data, "agentCapabilityDomainMatrix")){
+if(!(validate179(data.agentCapabilityDomainMatrix, {instancePath:instancePath+"/agentCapabilityDomainMatrix",parentData:data,parentDataProperty:"agentCapabilityDomainMatrix",rootData}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+errors = vErrors.length;
+}
+}
+if(data.repairRoleBoundary !== undefined && func0.call(data, "repairRoleBoundary")){
+if(!(validate181(data.repairRoleBoundary, {instancePath:instancePath+"/repairRoleBoundary",parentData:data,parentDataProperty:"repairRoleBoundary",rootData}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
+errors = vErrors.length;
+}
+}
+if(data.reportDigest !== undefined && func0.call(data, "reportDigest")){
+let data20 = data.reportDigest;
+if(typeof data20 === "string"){
+if(!pattern8.test(data20)){
+const err37 = {instancePath:instancePath+"/reportDigest",schemaPath:"#/properties/reportDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/reportDigest",schemaPath:"#/properties/reportDigest/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+validate154.errors = vErrors;
+return errors === 0;
+}
+
+export const AgentRouteDecisionV1 = validate183;
+const schema101 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"AgentRouteDecisionV1"},"decisionId":{"pattern":"^route-[a-f0-9]{24}$","type":"string"},"input":{"type":"object","properties":{"intentSeed":{"type":"object","properties":{"contextEpoch":{"minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"seedDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"semantic":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"riskHint":{"enum":["critical","high","normal"],"type":"string"},"confidence":{"minimum":0,"maximum":1,"type":"number"},"continuationHint":{"type":"boolean"}},"additionalProperties":false,"required":["confidence","contextEpoch","continuationHint","riskHint","seedDigest","semantic"]},"signals":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["attachment","explicit-command","host-event","keyword"],"type":"string"},"value":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["kind","value"]}}},"additionalProperties":false,"required":["intentSeed","signals"]},"intent":{"type":"object","properties":{"canonical":{"enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"source":{"enum":["intent-seed","keyword-signal"],"type":"string"}},"additionalProperties":false,"required":["canonical","source"]},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]},"reason":{"type":"object","properties":{"code":{"enum":["continuation","explicit-command","host-policy","intent-default","only-available"],"type":"string"},"note":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["code","note"]},"confirmation":{"anyOf":[{"type":"object","properties":{"by":{"enum":["host-policy","user"],"type":"string"},"ref":{"minLength":1,"maxLength":512,"type":"string"}},"additionalProperties":false,"required":["by","ref"]},{"type":"null"}]},"degradation":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"when":{"anyOf":[{"enum":["budget-exhausted","confirmation-declined","context-incomplete","host-capability-missing","low-confidence","permission-denied","skill-unavailable","timeout","tool-unavailable","validation-failed"],"type":"string"},{"type":"null"}]},"to":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"route"},"route":{"type":"object","properties":{"kind":{"enum":["skill","workflow"],"type":"string"},"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"mode":{"enum":["auto","interactive","plan-only","read-only"],"type":"string"}},"additionalProperties":false,"required":["kind","mode","name"]}},"additionalProperties":false,"required":["kind","route"]},{"type":"object","properties":{"kind":{"enum":["ask-user","refuse"],"type":"string"}},"additionalProperties":false,"required":["kind"]}]},"announced":{"type":"boolean"}},"additionalProperties":false,"required":["announced","to","when"]}},"decidedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"decisionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["confirmation","decidedAt","decisionDigest","decisionId","degradation","input","intent","reason","route","schemaVersion"]};
+const pattern536 = patternMatcher("^route-[a-f0-9]{24}$");
+const pattern539 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$", "u");
+
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/AgentRouteDecisionV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -59712,7 +71512,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema75.properties, key0))){
+if(!(func0.call(schema101.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err10];
@@ -59749,7 +71549,7 @@ errors++;
 if(data.decisionId !== undefined && func0.call(data, "decisionId")){
 let data1 = data.decisionId;
 if(typeof data1 === "string"){
-if(!pattern479.test(data1)){
+if(!pattern536.test(data1)){
 const err13 = {instancePath:instancePath+"/decisionId",schemaPath:"#/properties/decisionId/pattern",keyword:"pattern",params:{pattern: "^route-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err13];
@@ -59964,7 +71764,7 @@ vErrors.push(err31);
 errors++;
 }
 if(!((((((((data6 === "analyze") || (data6 === "audit")) || (data6 === "chat")) || (data6 === "dev")) || (data6 === "fix")) || (data6 === "other")) || (data6 === "resume")) || (data6 === "self-fix"))){
-const err32 = {instancePath:instancePath+"/input/intentSeed/semantic",schemaPath:"#/properties/input/properties/intentSeed/properties/semantic/enum",keyword:"enum",params:{allowedValues: schema75.properties.input.properties.intentSeed.properties.semantic.enum}};
+const err32 = {instancePath:instancePath+"/input/intentSeed/semantic",schemaPath:"#/properties/input/properties/intentSeed/properties/semantic/enum",keyword:"enum",params:{allowedValues: schema101.properties.input.properties.intentSeed.properties.semantic.enum}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -59987,7 +71787,7 @@ vErrors.push(err33);
 errors++;
 }
 if(!(((data7 === "critical") || (data7 === "high")) || (data7 === "normal"))){
-const err34 = {instancePath:instancePath+"/input/intentSeed/riskHint",schemaPath:"#/properties/input/properties/intentSeed/properties/riskHint/enum",keyword:"enum",params:{allowedValues: schema75.properties.input.properties.intentSeed.properties.riskHint.enum}};
+const err34 = {instancePath:instancePath+"/input/intentSeed/riskHint",schemaPath:"#/properties/input/properties/intentSeed/properties/riskHint/enum",keyword:"enum",params:{allowedValues: schema101.properties.input.properties.intentSeed.properties.riskHint.enum}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -60118,7 +71918,7 @@ vErrors.push(err44);
 errors++;
 }
 if(!((((data12 === "attachment") || (data12 === "explicit-command")) || (data12 === "host-event")) || (data12 === "keyword"))){
-const err45 = {instancePath:instancePath+"/input/signals/" + i0+"/kind",schemaPath:"#/properties/input/properties/signals/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.input.properties.signals.items.properties.kind.enum}};
+const err45 = {instancePath:instancePath+"/input/signals/" + i0+"/kind",schemaPath:"#/properties/input/properties/signals/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema101.properties.input.properties.signals.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -60247,7 +72047,7 @@ vErrors.push(err55);
 errors++;
 }
 if(!((((((((data15 === "analyze") || (data15 === "audit")) || (data15 === "chat")) || (data15 === "dev")) || (data15 === "fix")) || (data15 === "other")) || (data15 === "resume")) || (data15 === "self-fix"))){
-const err56 = {instancePath:instancePath+"/intent/canonical",schemaPath:"#/properties/intent/properties/canonical/enum",keyword:"enum",params:{allowedValues: schema75.properties.intent.properties.canonical.enum}};
+const err56 = {instancePath:instancePath+"/intent/canonical",schemaPath:"#/properties/intent/properties/canonical/enum",keyword:"enum",params:{allowedValues: schema101.properties.intent.properties.canonical.enum}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -60270,7 +72070,7 @@ vErrors.push(err57);
 errors++;
 }
 if(!((data16 === "intent-seed") || (data16 === "keyword-signal"))){
-const err58 = {instancePath:instancePath+"/intent/source",schemaPath:"#/properties/intent/properties/source/enum",keyword:"enum",params:{allowedValues: schema75.properties.intent.properties.source.enum}};
+const err58 = {instancePath:instancePath+"/intent/source",schemaPath:"#/properties/intent/properties/source/enum",keyword:"enum",params:{allowedValues: schema101.properties.intent.properties.source.enum}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -60350,7 +72150,7 @@ vErrors.push(err64);
 errors++;
 }
 if(!((data18 === "skill") || (data18 === "workflow"))){
-const err65 = {instancePath:instancePath+"/route/kind",schemaPath:"#/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.route.properties.kind.enum}};
+const err65 = {instancePath:instancePath+"/route/kind",schemaPath:"#/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema101.properties.route.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -60383,7 +72183,7 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(!pattern482.test(data19)){
+if(!pattern539.test(data19)){
 const err68 = {instancePath:instancePath+"/route/name",schemaPath:"#/properties/route/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$"}};
 if(vErrors === null){
 vErrors = [err68];
@@ -60418,7 +72218,7 @@ vErrors.push(err70);
 errors++;
 }
 if(!((((data20 === "auto") || (data20 === "interactive")) || (data20 === "plan-only")) || (data20 === "read-only"))){
-const err71 = {instancePath:instancePath+"/route/mode",schemaPath:"#/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema75.properties.route.properties.mode.enum}};
+const err71 = {instancePath:instancePath+"/route/mode",schemaPath:"#/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema101.properties.route.properties.mode.enum}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -60488,7 +72288,7 @@ vErrors.push(err76);
 errors++;
 }
 if(!(((((data22 === "continuation") || (data22 === "explicit-command")) || (data22 === "host-policy")) || (data22 === "intent-default")) || (data22 === "only-available"))){
-const err77 = {instancePath:instancePath+"/reason/code",schemaPath:"#/properties/reason/properties/code/enum",keyword:"enum",params:{allowedValues: schema75.properties.reason.properties.code.enum}};
+const err77 = {instancePath:instancePath+"/reason/code",schemaPath:"#/properties/reason/properties/code/enum",keyword:"enum",params:{allowedValues: schema101.properties.reason.properties.code.enum}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -60596,7 +72396,7 @@ vErrors.push(err85);
 errors++;
 }
 if(!((data25 === "host-policy") || (data25 === "user"))){
-const err86 = {instancePath:instancePath+"/confirmation/by",schemaPath:"#/properties/confirmation/anyOf/0/properties/by/enum",keyword:"enum",params:{allowedValues: schema75.properties.confirmation.anyOf[0].properties.by.enum}};
+const err86 = {instancePath:instancePath+"/confirmation/by",schemaPath:"#/properties/confirmation/anyOf/0/properties/by/enum",keyword:"enum",params:{allowedValues: schema101.properties.confirmation.anyOf[0].properties.by.enum}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -60766,7 +72566,7 @@ vErrors.push(err98);
 errors++;
 }
 if(!((((((((((data29 === "budget-exhausted") || (data29 === "confirmation-declined")) || (data29 === "context-incomplete")) || (data29 === "host-capability-missing")) || (data29 === "low-confidence")) || (data29 === "permission-denied")) || (data29 === "skill-unavailable")) || (data29 === "timeout")) || (data29 === "tool-unavailable")) || (data29 === "validation-failed"))){
-const err99 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.when.anyOf[0].enum}};
+const err99 = {instancePath:instancePath+"/degradation/" + i1+"/when",schemaPath:"#/properties/degradation/items/properties/when/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema101.properties.degradation.items.properties.when.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -60933,7 +72733,7 @@ vErrors.push(err111);
 errors++;
 }
 if(!((data33 === "skill") || (data33 === "workflow"))){
-const err112 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.kind.enum}};
+const err112 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/kind/enum",keyword:"enum",params:{allowedValues: schema101.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -60966,7 +72766,7 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(!pattern482.test(data34)){
+if(!pattern539.test(data34)){
 const err115 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/name",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*([/:][a-z0-9]+(-[a-z0-9]+)*)*$"}};
 if(vErrors === null){
 vErrors = [err115];
@@ -61001,7 +72801,7 @@ vErrors.push(err117);
 errors++;
 }
 if(!((((data35 === "auto") || (data35 === "interactive")) || (data35 === "plan-only")) || (data35 === "read-only"))){
-const err118 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/mode",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.mode.enum}};
+const err118 = {instancePath:instancePath+"/degradation/" + i1+"/to/route/mode",schemaPath:"#/properties/degradation/items/properties/to/anyOf/0/properties/route/properties/mode/enum",keyword:"enum",params:{allowedValues: schema101.properties.degradation.items.properties.to.anyOf[0].properties.route.properties.mode.enum}};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -61074,7 +72874,7 @@ vErrors.push(err123);
 errors++;
 }
 if(!((data36 === "ask-user") || (data36 === "refuse"))){
-const err124 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.degradation.items.properties.to.anyOf[1].properties.kind.enum}};
+const err124 = {instancePath:instancePath+"/degradation/" + i1+"/to/kind",schemaPath:"#/properties/degradation/items/properties/to/anyOf/1/properties/kind/enum",keyword:"enum",params:{allowedValues: schema101.properties.degradation.items.properties.to.anyOf[1].properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -61227,17 +73027,17 @@ vErrors.push(err135);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate183.errors = vErrors;
 return errors === 0;
 }
 
-export const ContextMemoryModelV1 = validate134;
-const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ContextMemoryModelV1"},"modelId":{"pattern":"^cmm-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"evaluatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"factKinds":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"factKind":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"layer":{"enum":["artefact","context","memory","state"],"type":"string"},"mutable":{"type":"boolean"},"sourceOfTruth":{"anyOf":[{"type":"object","properties":{"kind":{"enum":["config","file","host-api","memory","store","summary","trace"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f]+$","type":"string"},"contract":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9]*$","type":["null","string"]}},"additionalProperties":false,"required":["contract","kind","locator"]},{"type":"null"}]},"freshness":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"max-age"},"maxAgeSeconds":{"type":"integer","minimum":1,"maximum":2592000}},"additionalProperties":false,"required":["kind","maxAgeSeconds"]},{"type":"object","properties":{"kind":{"enum":["digest-check","version-check"],"type":"string"},"field":{"minLength":1,"maxLength":128,"type":"string"}},"additionalProperties":false,"required":["field","kind"]},{"type":"null"}]},"derivedViews":{"maxItems":8,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["cache","index","memory-recall","summary"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f]+$","type":"string"}},"additionalProperties":false,"required":["kind","locator"]}},"onConflict":{"enum":["derived-view","newest","source-of-truth"],"type":"string"}},"additionalProperties":false,"required":["derivedViews","factKind","freshness","layer","mutable","onConflict","sourceOfTruth"]}},"handoff":{"type":"object","properties":{"items":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"factKind":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"carries":{"enum":["snapshot","source-ref","summary"],"type":"string"},"pinned":{"type":"boolean"}},"additionalProperties":false,"required":["carries","factKind","pinned"]}}},"additionalProperties":false,"required":["items"]},"modelDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["evaluatedAt","factKinds","handoff","modelDigest","modelId","schemaVersion","subject"]};
-const pattern486 = patternMatcher("^cmm-[a-f0-9]{24}$");
-const pattern489 = new RegExp("^[^\\u0000-\\u001f]+$", "u");
-const pattern490 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+export const ContextMemoryModelV1 = validate184;
+const schema102 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ContextMemoryModelV1"},"modelId":{"pattern":"^cmm-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"evaluatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"factKinds":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"factKind":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"layer":{"enum":["artefact","context","memory","state"],"type":"string"},"mutable":{"type":"boolean"},"sourceOfTruth":{"anyOf":[{"type":"object","properties":{"kind":{"enum":["config","file","host-api","memory","store","summary","trace"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f]+$","type":"string"},"contract":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9]*$","type":["null","string"]}},"additionalProperties":false,"required":["contract","kind","locator"]},{"type":"null"}]},"freshness":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"max-age"},"maxAgeSeconds":{"type":"integer","minimum":1,"maximum":2592000}},"additionalProperties":false,"required":["kind","maxAgeSeconds"]},{"type":"object","properties":{"kind":{"enum":["digest-check","version-check"],"type":"string"},"field":{"minLength":1,"maxLength":128,"type":"string"}},"additionalProperties":false,"required":["field","kind"]},{"type":"null"}]},"derivedViews":{"maxItems":8,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["cache","index","memory-recall","summary"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"pattern":"^[^\\u0000-\\u001f]+$","type":"string"}},"additionalProperties":false,"required":["kind","locator"]}},"onConflict":{"enum":["derived-view","newest","source-of-truth"],"type":"string"}},"additionalProperties":false,"required":["derivedViews","factKind","freshness","layer","mutable","onConflict","sourceOfTruth"]}},"handoff":{"type":"object","properties":{"items":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"factKind":{"minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"carries":{"enum":["snapshot","source-ref","summary"],"type":"string"},"pinned":{"type":"boolean"}},"additionalProperties":false,"required":["carries","factKind","pinned"]}}},"additionalProperties":false,"required":["items"]},"modelDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["evaluatedAt","factKinds","handoff","modelDigest","modelId","schemaVersion","subject"]};
+const pattern543 = patternMatcher("^cmm-[a-f0-9]{24}$");
+const pattern546 = new RegExp("^[^\\u0000-\\u001f]+$", "u");
+const pattern547 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/ContextMemoryModelV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -61350,7 +73150,7 @@ errors++;
 if(data.modelId !== undefined && func0.call(data, "modelId")){
 let data1 = data.modelId;
 if(typeof data1 === "string"){
-if(!pattern486.test(data1)){
+if(!pattern543.test(data1)){
 const err10 = {instancePath:instancePath+"/modelId",schemaPath:"#/properties/modelId/pattern",keyword:"pattern",params:{pattern: "^cmm-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err10];
@@ -61691,7 +73491,7 @@ vErrors.push(err39);
 errors++;
 }
 if(!((((data9 === "artefact") || (data9 === "context")) || (data9 === "memory")) || (data9 === "state"))){
-const err40 = {instancePath:instancePath+"/factKinds/" + i0+"/layer",schemaPath:"#/properties/factKinds/items/properties/layer/enum",keyword:"enum",params:{allowedValues: schema76.properties.factKinds.items.properties.layer.enum}};
+const err40 = {instancePath:instancePath+"/factKinds/" + i0+"/layer",schemaPath:"#/properties/factKinds/items/properties/layer/enum",keyword:"enum",params:{allowedValues: schema102.properties.factKinds.items.properties.layer.enum}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -61774,7 +73574,7 @@ vErrors.push(err46);
 errors++;
 }
 if(!(((((((data12 === "config") || (data12 === "file")) || (data12 === "host-api")) || (data12 === "memory")) || (data12 === "store")) || (data12 === "summary")) || (data12 === "trace"))){
-const err47 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/kind",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/kind/enum",keyword:"enum",params:{allowedValues: schema76.properties.factKinds.items.properties.sourceOfTruth.anyOf[0].properties.kind.enum}};
+const err47 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/kind",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/kind/enum",keyword:"enum",params:{allowedValues: schema102.properties.factKinds.items.properties.sourceOfTruth.anyOf[0].properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -61807,7 +73607,7 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(!pattern489.test(data13)){
+if(!pattern546.test(data13)){
 const err50 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/locator",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/locator/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f]+$"}};
 if(vErrors === null){
 vErrors = [err50];
@@ -61832,7 +73632,7 @@ errors++;
 if(data11.contract !== undefined && func0.call(data11, "contract")){
 let data14 = data11.contract;
 if((data14 !== null) && (typeof data14 !== "string")){
-const err52 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/contract",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/contract/type",keyword:"type",params:{type: schema76.properties.factKinds.items.properties.sourceOfTruth.anyOf[0].properties.contract.type}};
+const err52 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/contract",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/contract/type",keyword:"type",params:{type: schema102.properties.factKinds.items.properties.sourceOfTruth.anyOf[0].properties.contract.type}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -61862,7 +73662,7 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(!pattern490.test(data14)){
+if(!pattern547.test(data14)){
 const err55 = {instancePath:instancePath+"/factKinds/" + i0+"/sourceOfTruth/contract",schemaPath:"#/properties/factKinds/items/properties/sourceOfTruth/anyOf/0/properties/contract/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9]*$"}};
 if(vErrors === null){
 vErrors = [err55];
@@ -62081,7 +73881,7 @@ vErrors.push(err71);
 errors++;
 }
 if(!((data18 === "digest-check") || (data18 === "version-check"))){
-const err72 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/kind",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/properties/kind/enum",keyword:"enum",params:{allowedValues: schema76.properties.factKinds.items.properties.freshness.anyOf[1].properties.kind.enum}};
+const err72 = {instancePath:instancePath+"/factKinds/" + i0+"/freshness/kind",schemaPath:"#/properties/factKinds/items/properties/freshness/anyOf/1/properties/kind/enum",keyword:"enum",params:{allowedValues: schema102.properties.factKinds.items.properties.freshness.anyOf[1].properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -62239,7 +74039,7 @@ vErrors.push(err83);
 errors++;
 }
 if(!((((data22 === "cache") || (data22 === "index")) || (data22 === "memory-recall")) || (data22 === "summary"))){
-const err84 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/kind",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema76.properties.factKinds.items.properties.derivedViews.items.properties.kind.enum}};
+const err84 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/kind",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema102.properties.factKinds.items.properties.derivedViews.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -62272,7 +74072,7 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(!pattern489.test(data23)){
+if(!pattern546.test(data23)){
 const err87 = {instancePath:instancePath+"/factKinds/" + i0+"/derivedViews/" + i1+"/locator",schemaPath:"#/properties/factKinds/items/properties/derivedViews/items/properties/locator/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f]+$"}};
 if(vErrors === null){
 vErrors = [err87];
@@ -62331,7 +74131,7 @@ vErrors.push(err91);
 errors++;
 }
 if(!(((data24 === "derived-view") || (data24 === "newest")) || (data24 === "source-of-truth"))){
-const err92 = {instancePath:instancePath+"/factKinds/" + i0+"/onConflict",schemaPath:"#/properties/factKinds/items/properties/onConflict/enum",keyword:"enum",params:{allowedValues: schema76.properties.factKinds.items.properties.onConflict.enum}};
+const err92 = {instancePath:instancePath+"/factKinds/" + i0+"/onConflict",schemaPath:"#/properties/factKinds/items/properties/onConflict/enum",keyword:"enum",params:{allowedValues: schema102.properties.factKinds.items.properties.onConflict.enum}};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -62517,7 +74317,7 @@ vErrors.push(err107);
 errors++;
 }
 if(!(((data29 === "snapshot") || (data29 === "source-ref")) || (data29 === "summary"))){
-const err108 = {instancePath:instancePath+"/handoff/items/" + i2+"/carries",schemaPath:"#/properties/handoff/properties/items/items/properties/carries/enum",keyword:"enum",params:{allowedValues: schema76.properties.handoff.properties.items.items.properties.carries.enum}};
+const err108 = {instancePath:instancePath+"/handoff/items/" + i2+"/carries",schemaPath:"#/properties/handoff/properties/items/items/properties/carries/enum",keyword:"enum",params:{allowedValues: schema102.properties.handoff.properties.items.items.properties.carries.enum}};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -62611,15 +74411,15 @@ vErrors.push(err115);
 }
 errors++;
 }
-validate134.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
 
-export const ToolPermissionBoundaryV1 = validate135;
-const schema77 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ToolPermissionBoundaryV1"},"boundaryId":{"pattern":"^tpb-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"declaredAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"permissionOwners":{"minItems":1,"maxItems":6,"type":"array","items":{"type":"object","properties":{"permissionClass":{"enum":["command-execute","credential-use","file-delete","file-read","file-write","network-egress"],"type":"string"},"holder":{"type":"object","properties":{"kind":{"enum":["agent-runtime","external-service","host","model","user"],"type":"string"},"name":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["kind","name"]},"runtimeRole":{"enum":["none","risk-advisory","workflow-validity"],"type":"string"}},"additionalProperties":false,"required":["holder","permissionClass","runtimeRole"]}},"dangerousOperations":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"operationId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"permissionClass":{"enum":["command-execute","credential-use","file-delete","file-read","file-write","network-egress"],"type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write"],"type":"string"},"confirmation":{"enum":["none","per-invocation","per-session"],"type":"string"},"waivable":{"type":"boolean"},"description":{"minLength":1,"maxLength":500,"type":"string"}},"additionalProperties":false,"required":["confirmation","description","operationId","permissionClass","sideEffectLevel","waivable"]}},"automaticMode":{"type":"object","properties":{"enabled":{"type":"boolean"},"waivedConfirmations":{"maxItems":64,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128},"type":"array"}},"additionalProperties":false,"required":["enabled","waivedConfirmations"]},"adapterStates":{"minItems":1,"maxItems":4,"type":"array","items":{"type":"object","properties":{"state":{"enum":["failed","invalid","missing","outside-workspace"],"type":"string"},"behaviour":{"enum":["defer-to-host","local-shadow-deny","report-unverified","use-fallback"],"type":"string"},"fallbackId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":["null","string"]}},"additionalProperties":false,"required":["behaviour","fallbackId","state"]}},"fallbacks":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"fallbackId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"trigger":{"enum":["adapter-failed","adapter-invalid","adapter-missing","adapter-outside-workspace","confirmation-unavailable","tool-unavailable"],"type":"string"},"target":{"enum":["host-native-prompt","manual-instruction","read-only","stop-and-report"],"type":"string"},"description":{"minLength":1,"maxLength":500,"type":"string"}},"additionalProperties":false,"required":["description","fallbackId","target","trigger"]}},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["adapterStates","automaticMode","boundaryDigest","boundaryId","dangerousOperations","declaredAt","fallbacks","permissionOwners","schemaVersion","subject"]};
-const pattern494 = patternMatcher("^tpb-[a-f0-9]{24}$");
+export const ToolPermissionBoundaryV1 = validate185;
+const schema103 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ToolPermissionBoundaryV1"},"boundaryId":{"pattern":"^tpb-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"declaredAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"permissionOwners":{"minItems":1,"maxItems":6,"type":"array","items":{"type":"object","properties":{"permissionClass":{"enum":["command-execute","credential-use","file-delete","file-read","file-write","network-egress"],"type":"string"},"holder":{"type":"object","properties":{"kind":{"enum":["agent-runtime","external-service","host","model","user"],"type":"string"},"name":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["kind","name"]},"runtimeRole":{"enum":["none","risk-advisory","workflow-validity"],"type":"string"}},"additionalProperties":false,"required":["holder","permissionClass","runtimeRole"]}},"dangerousOperations":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"operationId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"permissionClass":{"enum":["command-execute","credential-use","file-delete","file-read","file-write","network-egress"],"type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write"],"type":"string"},"confirmation":{"enum":["none","per-invocation","per-session"],"type":"string"},"waivable":{"type":"boolean"},"description":{"minLength":1,"maxLength":500,"type":"string"}},"additionalProperties":false,"required":["confirmation","description","operationId","permissionClass","sideEffectLevel","waivable"]}},"automaticMode":{"type":"object","properties":{"enabled":{"type":"boolean"},"waivedConfirmations":{"maxItems":64,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128},"type":"array"}},"additionalProperties":false,"required":["enabled","waivedConfirmations"]},"adapterStates":{"minItems":1,"maxItems":4,"type":"array","items":{"type":"object","properties":{"state":{"enum":["failed","invalid","missing","outside-workspace"],"type":"string"},"behaviour":{"enum":["defer-to-host","local-shadow-deny","report-unverified","use-fallback"],"type":"string"},"fallbackId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":["null","string"]}},"additionalProperties":false,"required":["behaviour","fallbackId","state"]}},"fallbacks":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"fallbackId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"trigger":{"enum":["adapter-failed","adapter-invalid","adapter-missing","adapter-outside-workspace","confirmation-unavailable","tool-unavailable"],"type":"string"},"target":{"enum":["host-native-prompt","manual-instruction","read-only","stop-and-report"],"type":"string"},"description":{"minLength":1,"maxLength":500,"type":"string"}},"additionalProperties":false,"required":["description","fallbackId","target","trigger"]}},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["adapterStates","automaticMode","boundaryDigest","boundaryId","dangerousOperations","declaredAt","fallbacks","permissionOwners","schemaVersion","subject"]};
+const pattern551 = patternMatcher("^tpb-[a-f0-9]{24}$");
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/ToolPermissionBoundaryV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -62725,7 +74525,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema77.properties, key0))){
+if(!(func0.call(schema103.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err10];
@@ -62762,7 +74562,7 @@ errors++;
 if(data.boundaryId !== undefined && func0.call(data, "boundaryId")){
 let data1 = data.boundaryId;
 if(typeof data1 === "string"){
-if(!pattern494.test(data1)){
+if(!pattern551.test(data1)){
 const err13 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/pattern",keyword:"pattern",params:{pattern: "^tpb-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err13];
@@ -63018,7 +74818,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!((((((data8 === "command-execute") || (data8 === "credential-use")) || (data8 === "file-delete")) || (data8 === "file-read")) || (data8 === "file-write")) || (data8 === "network-egress"))){
-const err35 = {instancePath:instancePath+"/permissionOwners/" + i0+"/permissionClass",schemaPath:"#/properties/permissionOwners/items/properties/permissionClass/enum",keyword:"enum",params:{allowedValues: schema77.properties.permissionOwners.items.properties.permissionClass.enum}};
+const err35 = {instancePath:instancePath+"/permissionOwners/" + i0+"/permissionClass",schemaPath:"#/properties/permissionOwners/items/properties/permissionClass/enum",keyword:"enum",params:{allowedValues: schema103.properties.permissionOwners.items.properties.permissionClass.enum}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -63076,7 +74876,7 @@ vErrors.push(err39);
 errors++;
 }
 if(!(((((data10 === "agent-runtime") || (data10 === "external-service")) || (data10 === "host")) || (data10 === "model")) || (data10 === "user"))){
-const err40 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/kind",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/kind/enum",keyword:"enum",params:{allowedValues: schema77.properties.permissionOwners.items.properties.holder.properties.kind.enum}};
+const err40 = {instancePath:instancePath+"/permissionOwners/" + i0+"/holder/kind",schemaPath:"#/properties/permissionOwners/items/properties/holder/properties/kind/enum",keyword:"enum",params:{allowedValues: schema103.properties.permissionOwners.items.properties.holder.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -63146,7 +74946,7 @@ vErrors.push(err45);
 errors++;
 }
 if(!(((data12 === "none") || (data12 === "risk-advisory")) || (data12 === "workflow-validity"))){
-const err46 = {instancePath:instancePath+"/permissionOwners/" + i0+"/runtimeRole",schemaPath:"#/properties/permissionOwners/items/properties/runtimeRole/enum",keyword:"enum",params:{allowedValues: schema77.properties.permissionOwners.items.properties.runtimeRole.enum}};
+const err46 = {instancePath:instancePath+"/permissionOwners/" + i0+"/runtimeRole",schemaPath:"#/properties/permissionOwners/items/properties/runtimeRole/enum",keyword:"enum",params:{allowedValues: schema103.properties.permissionOwners.items.properties.runtimeRole.enum}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -63327,7 +75127,7 @@ vErrors.push(err61);
 errors++;
 }
 if(!((((((data16 === "command-execute") || (data16 === "credential-use")) || (data16 === "file-delete")) || (data16 === "file-read")) || (data16 === "file-write")) || (data16 === "network-egress"))){
-const err62 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/permissionClass",schemaPath:"#/properties/dangerousOperations/items/properties/permissionClass/enum",keyword:"enum",params:{allowedValues: schema77.properties.dangerousOperations.items.properties.permissionClass.enum}};
+const err62 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/permissionClass",schemaPath:"#/properties/dangerousOperations/items/properties/permissionClass/enum",keyword:"enum",params:{allowedValues: schema103.properties.dangerousOperations.items.properties.permissionClass.enum}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -63350,7 +75150,7 @@ vErrors.push(err63);
 errors++;
 }
 if(!(((data17 === "external-write") || (data17 === "irreversible")) || (data17 === "local-write"))){
-const err64 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/sideEffectLevel",schemaPath:"#/properties/dangerousOperations/items/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema77.properties.dangerousOperations.items.properties.sideEffectLevel.enum}};
+const err64 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/sideEffectLevel",schemaPath:"#/properties/dangerousOperations/items/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema103.properties.dangerousOperations.items.properties.sideEffectLevel.enum}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -63373,7 +75173,7 @@ vErrors.push(err65);
 errors++;
 }
 if(!(((data18 === "none") || (data18 === "per-invocation")) || (data18 === "per-session"))){
-const err66 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/confirmation",schemaPath:"#/properties/dangerousOperations/items/properties/confirmation/enum",keyword:"enum",params:{allowedValues: schema77.properties.dangerousOperations.items.properties.confirmation.enum}};
+const err66 = {instancePath:instancePath+"/dangerousOperations/" + i1+"/confirmation",schemaPath:"#/properties/dangerousOperations/items/properties/confirmation/enum",keyword:"enum",params:{allowedValues: schema103.properties.dangerousOperations.items.properties.confirmation.enum}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -63680,7 +75480,7 @@ vErrors.push(err90);
 errors++;
 }
 if(!((((data27 === "failed") || (data27 === "invalid")) || (data27 === "missing")) || (data27 === "outside-workspace"))){
-const err91 = {instancePath:instancePath+"/adapterStates/" + i4+"/state",schemaPath:"#/properties/adapterStates/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema77.properties.adapterStates.items.properties.state.enum}};
+const err91 = {instancePath:instancePath+"/adapterStates/" + i4+"/state",schemaPath:"#/properties/adapterStates/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema103.properties.adapterStates.items.properties.state.enum}};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -63703,7 +75503,7 @@ vErrors.push(err92);
 errors++;
 }
 if(!((((data28 === "defer-to-host") || (data28 === "local-shadow-deny")) || (data28 === "report-unverified")) || (data28 === "use-fallback"))){
-const err93 = {instancePath:instancePath+"/adapterStates/" + i4+"/behaviour",schemaPath:"#/properties/adapterStates/items/properties/behaviour/enum",keyword:"enum",params:{allowedValues: schema77.properties.adapterStates.items.properties.behaviour.enum}};
+const err93 = {instancePath:instancePath+"/adapterStates/" + i4+"/behaviour",schemaPath:"#/properties/adapterStates/items/properties/behaviour/enum",keyword:"enum",params:{allowedValues: schema103.properties.adapterStates.items.properties.behaviour.enum}};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -63716,7 +75516,7 @@ errors++;
 if(data26.fallbackId !== undefined && func0.call(data26, "fallbackId")){
 let data29 = data26.fallbackId;
 if((data29 !== null) && (typeof data29 !== "string")){
-const err94 = {instancePath:instancePath+"/adapterStates/" + i4+"/fallbackId",schemaPath:"#/properties/adapterStates/items/properties/fallbackId/type",keyword:"type",params:{type: schema77.properties.adapterStates.items.properties.fallbackId.type}};
+const err94 = {instancePath:instancePath+"/adapterStates/" + i4+"/fallbackId",schemaPath:"#/properties/adapterStates/items/properties/fallbackId/type",keyword:"type",params:{type: schema103.properties.adapterStates.items.properties.fallbackId.type}};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -63889,7 +75689,7 @@ vErrors.push(err108);
 errors++;
 }
 if(!((((((data33 === "adapter-failed") || (data33 === "adapter-invalid")) || (data33 === "adapter-missing")) || (data33 === "adapter-outside-workspace")) || (data33 === "confirmation-unavailable")) || (data33 === "tool-unavailable"))){
-const err109 = {instancePath:instancePath+"/fallbacks/" + i5+"/trigger",schemaPath:"#/properties/fallbacks/items/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema77.properties.fallbacks.items.properties.trigger.enum}};
+const err109 = {instancePath:instancePath+"/fallbacks/" + i5+"/trigger",schemaPath:"#/properties/fallbacks/items/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema103.properties.fallbacks.items.properties.trigger.enum}};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -63912,7 +75712,7 @@ vErrors.push(err110);
 errors++;
 }
 if(!((((data34 === "host-native-prompt") || (data34 === "manual-instruction")) || (data34 === "read-only")) || (data34 === "stop-and-report"))){
-const err111 = {instancePath:instancePath+"/fallbacks/" + i5+"/target",schemaPath:"#/properties/fallbacks/items/properties/target/enum",keyword:"enum",params:{allowedValues: schema77.properties.fallbacks.items.properties.target.enum}};
+const err111 = {instancePath:instancePath+"/fallbacks/" + i5+"/target",schemaPath:"#/properties/fallbacks/items/properties/target/enum",keyword:"enum",params:{allowedValues: schema103.properties.fallbacks.items.properties.target.enum}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -64017,15 +75817,15 @@ vErrors.push(err119);
 }
 errors++;
 }
-validate135.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
 
-export const HumanInLoopBoundaryV1 = validate136;
-const schema78 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"HumanInLoopBoundaryV1"},"boundaryId":{"pattern":"^hil-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"declaredAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"toolPermissionBoundaryId":{"pattern":"^tpb-[a-f0-9]{24}$","type":"string"},"actionClasses":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"actionClass":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"operations":{"maxItems":64,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128},"type":"array"},"reversibility":{"enum":["irreversible","reversible"],"type":"string"},"userConfirmation":{"enum":["each-action","not-required","once-per-session"],"type":"string"},"automaticMode":{"enum":["not-allowed","with-confirmation","without-confirmation"],"type":"string"},"humanReview":{"enum":["after-action","before-action","none"],"type":"string"},"finalResponsibility":{"enum":["agent","model","operator","organization","user"],"type":"string"}},"additionalProperties":false,"required":["actionClass","automaticMode","finalResponsibility","humanReview","operations","reversibility","userConfirmation"]}},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["actionClasses","boundaryDigest","boundaryId","declaredAt","schemaVersion","subject","toolPermissionBoundaryId"]};
-const pattern501 = patternMatcher("^hil-[a-f0-9]{24}$");
+export const HumanInLoopBoundaryV1 = validate186;
+const schema104 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"HumanInLoopBoundaryV1"},"boundaryId":{"pattern":"^hil-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"declaredAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"toolPermissionBoundaryId":{"pattern":"^tpb-[a-f0-9]{24}$","type":"string"},"actionClasses":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"actionClass":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"operations":{"maxItems":64,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128},"type":"array"},"reversibility":{"enum":["irreversible","reversible"],"type":"string"},"userConfirmation":{"enum":["each-action","not-required","once-per-session"],"type":"string"},"automaticMode":{"enum":["not-allowed","with-confirmation","without-confirmation"],"type":"string"},"humanReview":{"enum":["after-action","before-action","none"],"type":"string"},"finalResponsibility":{"enum":["agent","model","operator","organization","user"],"type":"string"}},"additionalProperties":false,"required":["actionClass","automaticMode","finalResponsibility","humanReview","operations","reversibility","userConfirmation"]}},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["actionClasses","boundaryDigest","boundaryId","declaredAt","schemaVersion","subject","toolPermissionBoundaryId"]};
+const pattern558 = patternMatcher("^hil-[a-f0-9]{24}$");
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/HumanInLoopBoundaryV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -64138,7 +75938,7 @@ errors++;
 if(data.boundaryId !== undefined && func0.call(data, "boundaryId")){
 let data1 = data.boundaryId;
 if(typeof data1 === "string"){
-if(!pattern501.test(data1)){
+if(!pattern558.test(data1)){
 const err10 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/pattern",keyword:"pattern",params:{pattern: "^hil-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err10];
@@ -64315,7 +76115,7 @@ errors++;
 if(data.toolPermissionBoundaryId !== undefined && func0.call(data, "toolPermissionBoundaryId")){
 let data6 = data.toolPermissionBoundaryId;
 if(typeof data6 === "string"){
-if(!pattern494.test(data6)){
+if(!pattern551.test(data6)){
 const err25 = {instancePath:instancePath+"/toolPermissionBoundaryId",schemaPath:"#/properties/toolPermissionBoundaryId/pattern",keyword:"pattern",params:{pattern: "^tpb-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err25];
@@ -64579,7 +76379,7 @@ vErrors.push(err46);
 errors++;
 }
 if(!((data12 === "irreversible") || (data12 === "reversible"))){
-const err47 = {instancePath:instancePath+"/actionClasses/" + i0+"/reversibility",schemaPath:"#/properties/actionClasses/items/properties/reversibility/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.reversibility.enum}};
+const err47 = {instancePath:instancePath+"/actionClasses/" + i0+"/reversibility",schemaPath:"#/properties/actionClasses/items/properties/reversibility/enum",keyword:"enum",params:{allowedValues: schema104.properties.actionClasses.items.properties.reversibility.enum}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -64602,7 +76402,7 @@ vErrors.push(err48);
 errors++;
 }
 if(!(((data13 === "each-action") || (data13 === "not-required")) || (data13 === "once-per-session"))){
-const err49 = {instancePath:instancePath+"/actionClasses/" + i0+"/userConfirmation",schemaPath:"#/properties/actionClasses/items/properties/userConfirmation/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.userConfirmation.enum}};
+const err49 = {instancePath:instancePath+"/actionClasses/" + i0+"/userConfirmation",schemaPath:"#/properties/actionClasses/items/properties/userConfirmation/enum",keyword:"enum",params:{allowedValues: schema104.properties.actionClasses.items.properties.userConfirmation.enum}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -64625,7 +76425,7 @@ vErrors.push(err50);
 errors++;
 }
 if(!(((data14 === "not-allowed") || (data14 === "with-confirmation")) || (data14 === "without-confirmation"))){
-const err51 = {instancePath:instancePath+"/actionClasses/" + i0+"/automaticMode",schemaPath:"#/properties/actionClasses/items/properties/automaticMode/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.automaticMode.enum}};
+const err51 = {instancePath:instancePath+"/actionClasses/" + i0+"/automaticMode",schemaPath:"#/properties/actionClasses/items/properties/automaticMode/enum",keyword:"enum",params:{allowedValues: schema104.properties.actionClasses.items.properties.automaticMode.enum}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -64648,7 +76448,7 @@ vErrors.push(err52);
 errors++;
 }
 if(!(((data15 === "after-action") || (data15 === "before-action")) || (data15 === "none"))){
-const err53 = {instancePath:instancePath+"/actionClasses/" + i0+"/humanReview",schemaPath:"#/properties/actionClasses/items/properties/humanReview/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.humanReview.enum}};
+const err53 = {instancePath:instancePath+"/actionClasses/" + i0+"/humanReview",schemaPath:"#/properties/actionClasses/items/properties/humanReview/enum",keyword:"enum",params:{allowedValues: schema104.properties.actionClasses.items.properties.humanReview.enum}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -64671,7 +76471,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!(((((data16 === "agent") || (data16 === "model")) || (data16 === "operator")) || (data16 === "organization")) || (data16 === "user"))){
-const err55 = {instancePath:instancePath+"/actionClasses/" + i0+"/finalResponsibility",schemaPath:"#/properties/actionClasses/items/properties/finalResponsibility/enum",keyword:"enum",params:{allowedValues: schema78.properties.actionClasses.items.properties.finalResponsibility.enum}};
+const err55 = {instancePath:instancePath+"/actionClasses/" + i0+"/finalResponsibility",schemaPath:"#/properties/actionClasses/items/properties/finalResponsibility/enum",keyword:"enum",params:{allowedValues: schema104.properties.actionClasses.items.properties.finalResponsibility.enum}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -64741,18 +76541,18 @@ vErrors.push(err60);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate186.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskContractV1 = validate137;
-const schema79 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/TaskContractV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"TaskContractV1"},"taskId":{"pattern":"^ttc-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"taskName":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"goal":{"minLength":1,"maxLength":4000,"type":"string"},"completionCriteria":{"minItems":1,"maxItems":32,"type":"array","items":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"description":{"minLength":1,"maxLength":1000,"type":"string"},"kind":{"enum":["command","file-predicate","json-schema"],"type":"string"},"command":{"maxItems":64,"items":{"type":"string","minLength":1,"maxLength":1024},"type":"array"},"expectedExitCode":{"type":["integer","null"],"minimum":0,"maximum":255},"path":{"minLength":1,"maxLength":1024,"pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$","type":["null","string"]},"predicate":{"anyOf":[{"enum":["absent","digest-equals","exists","matches"],"type":"string"},{"type":"null"}]},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]},"pattern":{"minLength":1,"maxLength":1024,"type":["null","string"]},"schema":{"anyOf":[{"type":"object","additionalProperties":{}},{"type":"null"}]}},"additionalProperties":false,"required":["command","description","digest","expectedExitCode","kind","name","path","pattern","predicate","schema"]}},"constraints":{"type":"object","properties":{"resources":{"maxItems":64,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["credential-ref","network-host","repository","service","workspace-path"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"type":"string"},"access":{"enum":["read","read-write"],"type":"string"}},"additionalProperties":false,"required":["access","kind","locator"]}},"allowedSideEffects":{"minItems":1,"maxItems":5,"uniqueItems":true,"type":"array","items":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"}},"tools":{"maxItems":128,"type":"array","items":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"toolContractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["sideEffectLevel","toolContractDigest","toolName"]}},"budget":{"type":"object","properties":{"maxSteps":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]}},"additionalProperties":false,"required":["allowedSideEffects","budget","resources","tools"]},"createdAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"contractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["completionCriteria","constraints","contractDigest","createdAt","goal","schemaVersion","subject","taskId","taskName"]};
-const pattern507 = patternMatcher("^ttc-[a-f0-9]{24}$");
-const pattern510 = new RegExp("^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$", "u");
-const pattern512 = new RegExp("^[A-Za-z][A-Za-z0-9_.:-]*$", "u");
-const pattern514 = new RegExp("^[A-Z]{3}$", "u");
+export const TaskContractV1 = validate187;
+const schema105 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/TaskContractV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"TaskContractV1"},"taskId":{"pattern":"^ttc-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"taskName":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"goal":{"minLength":1,"maxLength":4000,"type":"string"},"completionCriteria":{"minItems":1,"maxItems":32,"type":"array","items":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"description":{"minLength":1,"maxLength":1000,"type":"string"},"kind":{"enum":["command","file-predicate","json-schema"],"type":"string"},"command":{"maxItems":64,"items":{"type":"string","minLength":1,"maxLength":1024},"type":"array"},"expectedExitCode":{"type":["integer","null"],"minimum":0,"maximum":255},"path":{"minLength":1,"maxLength":1024,"pattern":"^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$","type":["null","string"]},"predicate":{"anyOf":[{"enum":["absent","digest-equals","exists","matches"],"type":"string"},{"type":"null"}]},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]},"pattern":{"minLength":1,"maxLength":1024,"type":["null","string"]},"schema":{"anyOf":[{"type":"object","additionalProperties":{}},{"type":"null"}]}},"additionalProperties":false,"required":["command","description","digest","expectedExitCode","kind","name","path","pattern","predicate","schema"]}},"constraints":{"type":"object","properties":{"resources":{"maxItems":64,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["credential-ref","network-host","repository","service","workspace-path"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"type":"string"},"access":{"enum":["read","read-write"],"type":"string"}},"additionalProperties":false,"required":["access","kind","locator"]}},"allowedSideEffects":{"minItems":1,"maxItems":5,"uniqueItems":true,"type":"array","items":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"}},"tools":{"maxItems":128,"type":"array","items":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"toolContractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["sideEffectLevel","toolContractDigest","toolName"]}},"budget":{"type":"object","properties":{"maxSteps":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]}},"additionalProperties":false,"required":["allowedSideEffects","budget","resources","tools"]},"createdAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"contractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["completionCriteria","constraints","contractDigest","createdAt","goal","schemaVersion","subject","taskId","taskName"]};
+const pattern564 = patternMatcher("^ttc-[a-f0-9]{24}$");
+const pattern567 = new RegExp("^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$", "u");
+const pattern569 = new RegExp("^[A-Za-z][A-Za-z0-9_.:-]*$", "u");
+const pattern571 = new RegExp("^[A-Z]{3}$", "u");
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/TaskContractV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -64848,7 +76648,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema79.properties, key0))){
+if(!(func0.call(schema105.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err9];
@@ -64885,7 +76685,7 @@ errors++;
 if(data.taskId !== undefined && func0.call(data, "taskId")){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
-if(!pattern507.test(data1)){
+if(!pattern564.test(data1)){
 const err12 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/pattern",keyword:"pattern",params:{pattern: "^ttc-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err12];
@@ -65232,7 +77032,7 @@ vErrors.push(err42);
 errors++;
 }
 for(const key2 of Object.keys(data8)){
-if(!(func0.call(schema79.properties.completionCriteria.items.properties, key2))){
+if(!(func0.call(schema105.properties.completionCriteria.items.properties, key2))){
 const err43 = {instancePath:instancePath+"/completionCriteria/" + i0,schemaPath:"#/properties/completionCriteria/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
 vErrors = [err43];
@@ -65336,7 +77136,7 @@ vErrors.push(err51);
 errors++;
 }
 if(!(((data11 === "command") || (data11 === "file-predicate")) || (data11 === "json-schema"))){
-const err52 = {instancePath:instancePath+"/completionCriteria/" + i0+"/kind",schemaPath:"#/properties/completionCriteria/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema79.properties.completionCriteria.items.properties.kind.enum}};
+const err52 = {instancePath:instancePath+"/completionCriteria/" + i0+"/kind",schemaPath:"#/properties/completionCriteria/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema105.properties.completionCriteria.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -65410,7 +77210,7 @@ errors++;
 if(data8.expectedExitCode !== undefined && func0.call(data8, "expectedExitCode")){
 let data14 = data8.expectedExitCode;
 if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-const err58 = {instancePath:instancePath+"/completionCriteria/" + i0+"/expectedExitCode",schemaPath:"#/properties/completionCriteria/items/properties/expectedExitCode/type",keyword:"type",params:{type: schema79.properties.completionCriteria.items.properties.expectedExitCode.type}};
+const err58 = {instancePath:instancePath+"/completionCriteria/" + i0+"/expectedExitCode",schemaPath:"#/properties/completionCriteria/items/properties/expectedExitCode/type",keyword:"type",params:{type: schema105.properties.completionCriteria.items.properties.expectedExitCode.type}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -65445,7 +77245,7 @@ errors++;
 if(data8.path !== undefined && func0.call(data8, "path")){
 let data15 = data8.path;
 if((data15 !== null) && (typeof data15 !== "string")){
-const err61 = {instancePath:instancePath+"/completionCriteria/" + i0+"/path",schemaPath:"#/properties/completionCriteria/items/properties/path/type",keyword:"type",params:{type: schema79.properties.completionCriteria.items.properties.path.type}};
+const err61 = {instancePath:instancePath+"/completionCriteria/" + i0+"/path",schemaPath:"#/properties/completionCriteria/items/properties/path/type",keyword:"type",params:{type: schema105.properties.completionCriteria.items.properties.path.type}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -65475,7 +77275,7 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(!pattern510.test(data15)){
+if(!pattern567.test(data15)){
 const err64 = {instancePath:instancePath+"/completionCriteria/" + i0+"/path",schemaPath:"#/properties/completionCriteria/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$"}};
 if(vErrors === null){
 vErrors = [err64];
@@ -65503,7 +77303,7 @@ vErrors.push(err65);
 errors++;
 }
 if(!((((data16 === "absent") || (data16 === "digest-equals")) || (data16 === "exists")) || (data16 === "matches"))){
-const err66 = {instancePath:instancePath+"/completionCriteria/" + i0+"/predicate",schemaPath:"#/properties/completionCriteria/items/properties/predicate/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema79.properties.completionCriteria.items.properties.predicate.anyOf[0].enum}};
+const err66 = {instancePath:instancePath+"/completionCriteria/" + i0+"/predicate",schemaPath:"#/properties/completionCriteria/items/properties/predicate/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema105.properties.completionCriteria.items.properties.predicate.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -65554,7 +77354,7 @@ vErrors = null;
 if(data8.digest !== undefined && func0.call(data8, "digest")){
 let data17 = data8.digest;
 if((data17 !== null) && (typeof data17 !== "string")){
-const err69 = {instancePath:instancePath+"/completionCriteria/" + i0+"/digest",schemaPath:"#/properties/completionCriteria/items/properties/digest/type",keyword:"type",params:{type: schema79.properties.completionCriteria.items.properties.digest.type}};
+const err69 = {instancePath:instancePath+"/completionCriteria/" + i0+"/digest",schemaPath:"#/properties/completionCriteria/items/properties/digest/type",keyword:"type",params:{type: schema105.properties.completionCriteria.items.properties.digest.type}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -65579,7 +77379,7 @@ errors++;
 if(data8.pattern !== undefined && func0.call(data8, "pattern")){
 let data18 = data8.pattern;
 if((data18 !== null) && (typeof data18 !== "string")){
-const err71 = {instancePath:instancePath+"/completionCriteria/" + i0+"/pattern",schemaPath:"#/properties/completionCriteria/items/properties/pattern/type",keyword:"type",params:{type: schema79.properties.completionCriteria.items.properties.pattern.type}};
+const err71 = {instancePath:instancePath+"/completionCriteria/" + i0+"/pattern",schemaPath:"#/properties/completionCriteria/items/properties/pattern/type",keyword:"type",params:{type: schema105.properties.completionCriteria.items.properties.pattern.type}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -65818,7 +77618,7 @@ vErrors.push(err89);
 errors++;
 }
 if(!(((((data23 === "credential-ref") || (data23 === "network-host")) || (data23 === "repository")) || (data23 === "service")) || (data23 === "workspace-path"))){
-const err90 = {instancePath:instancePath+"/constraints/resources/" + i2+"/kind",schemaPath:"#/properties/constraints/properties/resources/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema79.properties.constraints.properties.resources.items.properties.kind.enum}};
+const err90 = {instancePath:instancePath+"/constraints/resources/" + i2+"/kind",schemaPath:"#/properties/constraints/properties/resources/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema105.properties.constraints.properties.resources.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -65876,7 +77676,7 @@ vErrors.push(err94);
 errors++;
 }
 if(!((data25 === "read") || (data25 === "read-write"))){
-const err95 = {instancePath:instancePath+"/constraints/resources/" + i2+"/access",schemaPath:"#/properties/constraints/properties/resources/items/properties/access/enum",keyword:"enum",params:{allowedValues: schema79.properties.constraints.properties.resources.items.properties.access.enum}};
+const err95 = {instancePath:instancePath+"/constraints/resources/" + i2+"/access",schemaPath:"#/properties/constraints/properties/resources/items/properties/access/enum",keyword:"enum",params:{allowedValues: schema105.properties.constraints.properties.resources.items.properties.access.enum}};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -65947,7 +77747,7 @@ vErrors.push(err100);
 errors++;
 }
 if(!(((((data27 === "external-write") || (data27 === "irreversible")) || (data27 === "local-write")) || (data27 === "none")) || (data27 === "read"))){
-const err101 = {instancePath:instancePath+"/constraints/allowedSideEffects/" + i3,schemaPath:"#/properties/constraints/properties/allowedSideEffects/items/enum",keyword:"enum",params:{allowedValues: schema79.properties.constraints.properties.allowedSideEffects.items.enum}};
+const err101 = {instancePath:instancePath+"/constraints/allowedSideEffects/" + i3,schemaPath:"#/properties/constraints/properties/allowedSideEffects/items/enum",keyword:"enum",params:{allowedValues: schema105.properties.constraints.properties.allowedSideEffects.items.enum}};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -66075,7 +77875,7 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(!pattern512.test(data30)){
+if(!pattern569.test(data30)){
 const err111 = {instancePath:instancePath+"/constraints/tools/" + i5+"/toolName",schemaPath:"#/properties/constraints/properties/tools/items/properties/toolName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
 if(vErrors === null){
 vErrors = [err111];
@@ -66110,7 +77910,7 @@ vErrors.push(err113);
 errors++;
 }
 if(!(((((data31 === "external-write") || (data31 === "irreversible")) || (data31 === "local-write")) || (data31 === "none")) || (data31 === "read"))){
-const err114 = {instancePath:instancePath+"/constraints/tools/" + i5+"/sideEffectLevel",schemaPath:"#/properties/constraints/properties/tools/items/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema79.properties.constraints.properties.tools.items.properties.sideEffectLevel.enum}};
+const err114 = {instancePath:instancePath+"/constraints/tools/" + i5+"/sideEffectLevel",schemaPath:"#/properties/constraints/properties/tools/items/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema105.properties.constraints.properties.tools.items.properties.sideEffectLevel.enum}};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -66422,7 +78222,7 @@ errors++;
 if(data33.currency !== undefined && func0.call(data33, "currency")){
 let data39 = data33.currency;
 if(typeof data39 === "string"){
-if(!pattern514.test(data39)){
+if(!pattern571.test(data39)){
 const err141 = {instancePath:instancePath+"/constraints/budget/currency",schemaPath:"#/properties/constraints/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
 if(vErrors === null){
 vErrors = [err141];
@@ -66539,15 +78339,15 @@ vErrors.push(err150);
 }
 errors++;
 }
-validate137.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
 
-export const ToolContractV1 = validate138;
-const schema80 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ToolContractV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ToolContractV1"},"toolContractId":{"pattern":"^tool-[a-f0-9]{24}$","type":"string"},"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"toolVersion":{"minLength":1,"maxLength":64,"type":"string"},"purpose":{"minLength":1,"maxLength":2000,"type":"string"},"inputSchema":{"type":"object","additionalProperties":{}},"outputSchema":{"type":"object","additionalProperties":{}},"preconditions":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"description":{"minLength":1,"maxLength":1000,"type":"string"}},"additionalProperties":false,"required":["description","name"]}},"permissionScope":{"type":"object","properties":{"scopes":{"maxItems":32,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128},"type":"array"},"resources":{"maxItems":64,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["credential-ref","network-host","repository","service","workspace-path"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"type":"string"},"access":{"enum":["read","read-write"],"type":"string"}},"additionalProperties":false,"required":["access","kind","locator"]}}},"additionalProperties":false,"required":["resources","scopes"]},"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"requiresConfirmation":{"type":"boolean"},"networkEgress":{"type":"boolean"},"timeoutMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"cost":{"type":"object","properties":{"perCallMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","perCallMicros"]},"idempotency":{"type":"object","properties":{"kind":{"enum":["key","none"],"type":"string"},"keyField":{"minLength":1,"maxLength":128,"type":["null","string"]}},"additionalProperties":false,"required":["keyField","kind"]},"retry":{"type":"object","properties":{"retryable":{"type":"boolean"},"maxAttempts":{"type":"integer","minimum":1,"maximum":9007199254740991},"initialBackoffMs":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["initialBackoffMs","maxAttempts","retryable"]},"effectRoutes":{"type":"object","properties":{"queryTool":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":["null","string"]},"compensationTool":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":["null","string"]}},"additionalProperties":false,"required":["compensationTool","queryTool"]},"errors":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"errorCode":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"errorClass":{"enum":["business-rejection","permanent","transient","unknown-outcome"],"type":"string"},"nextStep":{"enum":["compensate","fail","fix-input","hand-over","query-then-retry","replan","retry-with-backoff"],"type":"string"},"description":{"minLength":1,"maxLength":1000,"type":"string"}},"additionalProperties":false,"required":["description","errorClass","errorCode","nextStep"]}},"contractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contractDigest","cost","effectRoutes","errors","idempotency","inputSchema","networkEgress","outputSchema","permissionScope","preconditions","purpose","requiresConfirmation","retry","schemaVersion","sideEffectLevel","timeoutMs","toolContractId","toolName","toolVersion"]};
-const pattern517 = patternMatcher("^tool-[a-f0-9]{24}$");
+export const ToolContractV1 = validate188;
+const schema106 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ToolContractV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"ToolContractV1"},"toolContractId":{"pattern":"^tool-[a-f0-9]{24}$","type":"string"},"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"toolVersion":{"minLength":1,"maxLength":64,"type":"string"},"purpose":{"minLength":1,"maxLength":2000,"type":"string"},"inputSchema":{"type":"object","additionalProperties":{}},"outputSchema":{"type":"object","additionalProperties":{}},"preconditions":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"description":{"minLength":1,"maxLength":1000,"type":"string"}},"additionalProperties":false,"required":["description","name"]}},"permissionScope":{"type":"object","properties":{"scopes":{"maxItems":32,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128},"type":"array"},"resources":{"maxItems":64,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["credential-ref","network-host","repository","service","workspace-path"],"type":"string"},"locator":{"minLength":1,"maxLength":512,"type":"string"},"access":{"enum":["read","read-write"],"type":"string"}},"additionalProperties":false,"required":["access","kind","locator"]}}},"additionalProperties":false,"required":["resources","scopes"]},"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"requiresConfirmation":{"type":"boolean"},"networkEgress":{"type":"boolean"},"timeoutMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"cost":{"type":"object","properties":{"perCallMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","perCallMicros"]},"idempotency":{"type":"object","properties":{"kind":{"enum":["key","none"],"type":"string"},"keyField":{"minLength":1,"maxLength":128,"type":["null","string"]}},"additionalProperties":false,"required":["keyField","kind"]},"retry":{"type":"object","properties":{"retryable":{"type":"boolean"},"maxAttempts":{"type":"integer","minimum":1,"maximum":9007199254740991},"initialBackoffMs":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["initialBackoffMs","maxAttempts","retryable"]},"effectRoutes":{"type":"object","properties":{"queryTool":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":["null","string"]},"compensationTool":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":["null","string"]}},"additionalProperties":false,"required":["compensationTool","queryTool"]},"errors":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"errorCode":{"minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"errorClass":{"enum":["business-rejection","permanent","transient","unknown-outcome"],"type":"string"},"nextStep":{"enum":["compensate","fail","fix-input","hand-over","query-then-retry","replan","retry-with-backoff"],"type":"string"},"description":{"minLength":1,"maxLength":1000,"type":"string"}},"additionalProperties":false,"required":["description","errorClass","errorCode","nextStep"]}},"contractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contractDigest","cost","effectRoutes","errors","idempotency","inputSchema","networkEgress","outputSchema","permissionScope","preconditions","purpose","requiresConfirmation","retry","schemaVersion","sideEffectLevel","timeoutMs","toolContractId","toolName","toolVersion"]};
+const pattern574 = patternMatcher("^tool-[a-f0-9]{24}$");
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/ToolContractV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -66743,7 +78543,7 @@ vErrors.push(err18);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema80.properties, key0))){
+if(!(func0.call(schema106.properties, key0))){
 const err19 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err19];
@@ -66780,7 +78580,7 @@ errors++;
 if(data.toolContractId !== undefined && func0.call(data, "toolContractId")){
 let data1 = data.toolContractId;
 if(typeof data1 === "string"){
-if(!pattern517.test(data1)){
+if(!pattern574.test(data1)){
 const err22 = {instancePath:instancePath+"/toolContractId",schemaPath:"#/properties/toolContractId/pattern",keyword:"pattern",params:{pattern: "^tool-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err22];
@@ -66825,7 +78625,7 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(!pattern512.test(data2)){
+if(!pattern569.test(data2)){
 const err26 = {instancePath:instancePath+"/toolName",schemaPath:"#/properties/toolName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
 if(vErrors === null){
 vErrors = [err26];
@@ -67292,7 +79092,7 @@ vErrors.push(err63);
 errors++;
 }
 if(!(((((data16 === "credential-ref") || (data16 === "network-host")) || (data16 === "repository")) || (data16 === "service")) || (data16 === "workspace-path"))){
-const err64 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/kind",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema80.properties.permissionScope.properties.resources.items.properties.kind.enum}};
+const err64 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/kind",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema106.properties.permissionScope.properties.resources.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -67350,7 +79150,7 @@ vErrors.push(err68);
 errors++;
 }
 if(!((data18 === "read") || (data18 === "read-write"))){
-const err69 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/access",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/access/enum",keyword:"enum",params:{allowedValues: schema80.properties.permissionScope.properties.resources.items.properties.access.enum}};
+const err69 = {instancePath:instancePath+"/permissionScope/resources/" + i3+"/access",schemaPath:"#/properties/permissionScope/properties/resources/items/properties/access/enum",keyword:"enum",params:{allowedValues: schema106.properties.permissionScope.properties.resources.items.properties.access.enum}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -67409,7 +79209,7 @@ vErrors.push(err73);
 errors++;
 }
 if(!(((((data19 === "external-write") || (data19 === "irreversible")) || (data19 === "local-write")) || (data19 === "none")) || (data19 === "read"))){
-const err74 = {instancePath:instancePath+"/sideEffectLevel",schemaPath:"#/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema80.properties.sideEffectLevel.enum}};
+const err74 = {instancePath:instancePath+"/sideEffectLevel",schemaPath:"#/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema106.properties.sideEffectLevel.enum}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -67551,7 +79351,7 @@ errors++;
 if(data23.currency !== undefined && func0.call(data23, "currency")){
 let data25 = data23.currency;
 if(typeof data25 === "string"){
-if(!pattern514.test(data25)){
+if(!pattern571.test(data25)){
 const err86 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
 if(vErrors === null){
 vErrors = [err86];
@@ -67633,7 +79433,7 @@ vErrors.push(err92);
 errors++;
 }
 if(!((data27 === "key") || (data27 === "none"))){
-const err93 = {instancePath:instancePath+"/idempotency/kind",schemaPath:"#/properties/idempotency/properties/kind/enum",keyword:"enum",params:{allowedValues: schema80.properties.idempotency.properties.kind.enum}};
+const err93 = {instancePath:instancePath+"/idempotency/kind",schemaPath:"#/properties/idempotency/properties/kind/enum",keyword:"enum",params:{allowedValues: schema106.properties.idempotency.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -67646,7 +79446,7 @@ errors++;
 if(data26.keyField !== undefined && func0.call(data26, "keyField")){
 let data28 = data26.keyField;
 if((data28 !== null) && (typeof data28 !== "string")){
-const err94 = {instancePath:instancePath+"/idempotency/keyField",schemaPath:"#/properties/idempotency/properties/keyField/type",keyword:"type",params:{type: schema80.properties.idempotency.properties.keyField.type}};
+const err94 = {instancePath:instancePath+"/idempotency/keyField",schemaPath:"#/properties/idempotency/properties/keyField/type",keyword:"type",params:{type: schema106.properties.idempotency.properties.keyField.type}};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -67867,7 +79667,7 @@ errors++;
 if(data33.queryTool !== undefined && func0.call(data33, "queryTool")){
 let data34 = data33.queryTool;
 if((data34 !== null) && (typeof data34 !== "string")){
-const err113 = {instancePath:instancePath+"/effectRoutes/queryTool",schemaPath:"#/properties/effectRoutes/properties/queryTool/type",keyword:"type",params:{type: schema80.properties.effectRoutes.properties.queryTool.type}};
+const err113 = {instancePath:instancePath+"/effectRoutes/queryTool",schemaPath:"#/properties/effectRoutes/properties/queryTool/type",keyword:"type",params:{type: schema106.properties.effectRoutes.properties.queryTool.type}};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -67897,7 +79697,7 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(!pattern512.test(data34)){
+if(!pattern569.test(data34)){
 const err116 = {instancePath:instancePath+"/effectRoutes/queryTool",schemaPath:"#/properties/effectRoutes/properties/queryTool/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
 if(vErrors === null){
 vErrors = [err116];
@@ -67912,7 +79712,7 @@ errors++;
 if(data33.compensationTool !== undefined && func0.call(data33, "compensationTool")){
 let data35 = data33.compensationTool;
 if((data35 !== null) && (typeof data35 !== "string")){
-const err117 = {instancePath:instancePath+"/effectRoutes/compensationTool",schemaPath:"#/properties/effectRoutes/properties/compensationTool/type",keyword:"type",params:{type: schema80.properties.effectRoutes.properties.compensationTool.type}};
+const err117 = {instancePath:instancePath+"/effectRoutes/compensationTool",schemaPath:"#/properties/effectRoutes/properties/compensationTool/type",keyword:"type",params:{type: schema106.properties.effectRoutes.properties.compensationTool.type}};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -67942,7 +79742,7 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(!pattern512.test(data35)){
+if(!pattern569.test(data35)){
 const err120 = {instancePath:instancePath+"/effectRoutes/compensationTool",schemaPath:"#/properties/effectRoutes/properties/compensationTool/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
 if(vErrors === null){
 vErrors = [err120];
@@ -68103,7 +79903,7 @@ vErrors.push(err133);
 errors++;
 }
 if(!((((data39 === "business-rejection") || (data39 === "permanent")) || (data39 === "transient")) || (data39 === "unknown-outcome"))){
-const err134 = {instancePath:instancePath+"/errors/" + i4+"/errorClass",schemaPath:"#/properties/errors/items/properties/errorClass/enum",keyword:"enum",params:{allowedValues: schema80.properties.errors.items.properties.errorClass.enum}};
+const err134 = {instancePath:instancePath+"/errors/" + i4+"/errorClass",schemaPath:"#/properties/errors/items/properties/errorClass/enum",keyword:"enum",params:{allowedValues: schema106.properties.errors.items.properties.errorClass.enum}};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -68126,7 +79926,7 @@ vErrors.push(err135);
 errors++;
 }
 if(!(((((((data40 === "compensate") || (data40 === "fail")) || (data40 === "fix-input")) || (data40 === "hand-over")) || (data40 === "query-then-retry")) || (data40 === "replan")) || (data40 === "retry-with-backoff"))){
-const err136 = {instancePath:instancePath+"/errors/" + i4+"/nextStep",schemaPath:"#/properties/errors/items/properties/nextStep/enum",keyword:"enum",params:{allowedValues: schema80.properties.errors.items.properties.nextStep.enum}};
+const err136 = {instancePath:instancePath+"/errors/" + i4+"/nextStep",schemaPath:"#/properties/errors/items/properties/nextStep/enum",keyword:"enum",params:{allowedValues: schema106.properties.errors.items.properties.nextStep.enum}};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -68231,17 +80031,17 @@ vErrors.push(err144);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate188.errors = vErrors;
 return errors === 0;
 }
 
-export const EvaluationReportV1 = validate139;
-const schema81 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/EvaluationReportV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"EvaluationReportV1"},"reportId":{"pattern":"^evl-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"taskSet":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"taskDigests":{"minItems":1,"maxItems":500,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-f0-9]{64}$"},"type":"array"},"taskSetDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["name","taskDigests","taskSetDigest"]},"versions":{"$ref":"#/definitions/__split43"},"runsPerTask":{"type":"integer","minimum":1,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"},"runs":{"minItems":1,"maxItems":10000,"type":"array","items":{"$ref":"#/definitions/__split44"}},"summary":{"$ref":"#/definitions/__split45"},"acceptance":{"$ref":"#/definitions/__split46"},"verdict":{"type":"object","properties":{"result":{"enum":["accepted","rejected"],"type":"string"},"failedThresholds":{"maxItems":7,"uniqueItems":true,"type":"array","items":{"enum":["maxCostPerSuccessMicros","maxHumanInterventions","maxLatencyP95Ms","maxSafetyViolations","maxWrongSideEffects","minRecoverySuccessRatePpm","minVerifiedSuccessRatePpm"],"type":"string"}}},"additionalProperties":false,"required":["failedThresholds","result"]},"evaluatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"reportDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["acceptance","currency","evaluatedAt","reportDigest","reportId","runs","runsPerTask","schemaVersion","subject","summary","taskSet","verdict","versions"],"definitions":{"__split43":{"type":"object","properties":{"environment":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"model":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"runtime":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"tools":{"maxItems":128,"type":"array","items":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"toolVersion":{"minLength":1,"maxLength":64,"type":"string"},"toolContractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["toolContractDigest","toolName","toolVersion"]}}},"additionalProperties":false,"required":["environment","model","runtime","tools"]},"__split44":{"type":"object","properties":{"runId":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"taskDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"versionsDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"outcome":{"enum":["budget-exhausted","cancelled","failed","unverified-success","verified-success"],"type":"string"},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveryNeeded":{"type":"boolean"},"recovered":{"type":"boolean"},"latencyMs":{"type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","humanInterventions","latencyMs","outcome","recovered","recoveryNeeded","runId","safetyViolations","taskDigest","versionsDigest","wrongSideEffects"]},"__split45":{"type":"object","properties":{"runs":{"type":"integer","minimum":1,"maximum":9007199254740991},"verifiedSuccesses":{"type":"integer","minimum":0,"maximum":9007199254740991},"verifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveriesNeeded":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveries":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"latencyP50Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"latencyP95Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"costPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costPerSuccessMicros","humanInterventions","latencyP50Ms","latencyP95Ms","recoveries","recoveriesNeeded","recoverySuccessRatePpm","runs","safetyViolations","totalCostMicros","verifiedSuccessRatePpm","verifiedSuccesses","wrongSideEffects"]},"__split46":{"type":"object","properties":{"minVerifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"maxSafetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxWrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxHumanInterventions":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"minRecoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"maxLatencyP95Ms":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"maxCostPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["maxCostPerSuccessMicros","maxHumanInterventions","maxLatencyP95Ms","maxSafetyViolations","maxWrongSideEffects","minRecoverySuccessRatePpm","minVerifiedSuccessRatePpm"]}}};
-const pattern525 = patternMatcher("^evl-[a-f0-9]{24}$");
-const schema82 = {"type":"object","properties":{"environment":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"model":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"runtime":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"tools":{"maxItems":128,"type":"array","items":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"toolVersion":{"minLength":1,"maxLength":64,"type":"string"},"toolContractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["toolContractDigest","toolName","toolVersion"]}}},"additionalProperties":false,"required":["environment","model","runtime","tools"]};
-const pattern528 = new RegExp("^(?!latest$).+$", "u");
+export const EvaluationReportV1 = validate189;
+const schema107 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/EvaluationReportV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"EvaluationReportV1"},"reportId":{"pattern":"^evl-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"taskSet":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"taskDigests":{"minItems":1,"maxItems":500,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-f0-9]{64}$"},"type":"array"},"taskSetDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["name","taskDigests","taskSetDigest"]},"versions":{"$ref":"#/definitions/__split67"},"runsPerTask":{"type":"integer","minimum":1,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"},"runs":{"minItems":1,"maxItems":10000,"type":"array","items":{"$ref":"#/definitions/__split68"}},"summary":{"$ref":"#/definitions/__split69"},"acceptance":{"$ref":"#/definitions/__split70"},"verdict":{"type":"object","properties":{"result":{"enum":["accepted","rejected"],"type":"string"},"failedThresholds":{"maxItems":7,"uniqueItems":true,"type":"array","items":{"enum":["maxCostPerSuccessMicros","maxHumanInterventions","maxLatencyP95Ms","maxSafetyViolations","maxWrongSideEffects","minRecoverySuccessRatePpm","minVerifiedSuccessRatePpm"],"type":"string"}}},"additionalProperties":false,"required":["failedThresholds","result"]},"evaluatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"reportDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["acceptance","currency","evaluatedAt","reportDigest","reportId","runs","runsPerTask","schemaVersion","subject","summary","taskSet","verdict","versions"],"definitions":{"__split67":{"type":"object","properties":{"environment":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"model":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"runtime":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"tools":{"maxItems":128,"type":"array","items":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"toolVersion":{"minLength":1,"maxLength":64,"type":"string"},"toolContractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["toolContractDigest","toolName","toolVersion"]}}},"additionalProperties":false,"required":["environment","model","runtime","tools"]},"__split68":{"type":"object","properties":{"runId":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"taskDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"versionsDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"outcome":{"enum":["budget-exhausted","cancelled","failed","unverified-success","verified-success"],"type":"string"},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveryNeeded":{"type":"boolean"},"recovered":{"type":"boolean"},"latencyMs":{"type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","humanInterventions","latencyMs","outcome","recovered","recoveryNeeded","runId","safetyViolations","taskDigest","versionsDigest","wrongSideEffects"]},"__split69":{"type":"object","properties":{"runs":{"type":"integer","minimum":1,"maximum":9007199254740991},"verifiedSuccesses":{"type":"integer","minimum":0,"maximum":9007199254740991},"verifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveriesNeeded":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveries":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"latencyP50Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"latencyP95Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"costPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costPerSuccessMicros","humanInterventions","latencyP50Ms","latencyP95Ms","recoveries","recoveriesNeeded","recoverySuccessRatePpm","runs","safetyViolations","totalCostMicros","verifiedSuccessRatePpm","verifiedSuccesses","wrongSideEffects"]},"__split70":{"type":"object","properties":{"minVerifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"maxSafetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxWrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxHumanInterventions":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"minRecoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"maxLatencyP95Ms":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"maxCostPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["maxCostPerSuccessMicros","maxHumanInterventions","maxLatencyP95Ms","maxSafetyViolations","maxWrongSideEffects","minRecoverySuccessRatePpm","minVerifiedSuccessRatePpm"]}}};
+const pattern582 = patternMatcher("^evl-[a-f0-9]{24}$");
+const schema108 = {"type":"object","properties":{"environment":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"model":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"runtime":{"type":"object","properties":{"name":{"minLength":1,"maxLength":128,"type":"string"},"version":{"minLength":1,"maxLength":128,"pattern":"^(?!latest$).+$","type":"string"}},"additionalProperties":false,"required":["name","version"]},"tools":{"maxItems":128,"type":"array","items":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z][A-Za-z0-9_.:-]*$","type":"string"},"toolVersion":{"minLength":1,"maxLength":64,"type":"string"},"toolContractDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["toolContractDigest","toolName","toolVersion"]}}},"additionalProperties":false,"required":["environment","model","runtime","tools"]};
+const pattern585 = new RegExp("^(?!latest$).+$", "u");
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -68390,7 +80190,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!pattern528.test(data2)){
+if(!pattern585.test(data2)){
 const err13 = {instancePath:instancePath+"/environment/version",schemaPath:"#/properties/versions/properties/environment/properties/version/pattern",keyword:"pattern",params:{pattern: "^(?!latest$).+$"}};
 if(vErrors === null){
 vErrors = [err13];
@@ -68517,7 +80317,7 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!pattern528.test(data5)){
+if(!pattern585.test(data5)){
 const err24 = {instancePath:instancePath+"/model/version",schemaPath:"#/properties/versions/properties/model/properties/version/pattern",keyword:"pattern",params:{pattern: "^(?!latest$).+$"}};
 if(vErrors === null){
 vErrors = [err24];
@@ -68644,7 +80444,7 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!pattern528.test(data8)){
+if(!pattern585.test(data8)){
 const err35 = {instancePath:instancePath+"/runtime/version",schemaPath:"#/properties/versions/properties/runtime/properties/version/pattern",keyword:"pattern",params:{pattern: "^(?!latest$).+$"}};
 if(vErrors === null){
 vErrors = [err35];
@@ -68760,7 +80560,7 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(!pattern512.test(data11)){
+if(!pattern569.test(data11)){
 const err45 = {instancePath:instancePath+"/tools/" + i0+"/toolName",schemaPath:"#/properties/versions/properties/tools/items/properties/toolName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.:-]*$"}};
 if(vErrors === null){
 vErrors = [err45];
@@ -68877,13 +80677,13 @@ vErrors.push(err54);
 }
 errors++;
 }
-validate140.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
 
-const schema83 = {"type":"object","properties":{"runId":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"taskDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"versionsDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"outcome":{"enum":["budget-exhausted","cancelled","failed","unverified-success","verified-success"],"type":"string"},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveryNeeded":{"type":"boolean"},"recovered":{"type":"boolean"},"latencyMs":{"type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","humanInterventions","latencyMs","outcome","recovered","recoveryNeeded","runId","safetyViolations","taskDigest","versionsDigest","wrongSideEffects"]};
+const schema109 = {"type":"object","properties":{"runId":{"minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"taskDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"versionsDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"outcome":{"enum":["budget-exhausted","cancelled","failed","unverified-success","verified-success"],"type":"string"},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveryNeeded":{"type":"boolean"},"recovered":{"type":"boolean"},"latencyMs":{"type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","humanInterventions","latencyMs","outcome","recovered","recoveryNeeded","runId","safetyViolations","taskDigest","versionsDigest","wrongSideEffects"]};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -68998,7 +80798,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema83.properties, key0))){
+if(!(func0.call(schema109.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/properties/runs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err11];
@@ -69117,7 +80917,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((data3 === "budget-exhausted") || (data3 === "cancelled")) || (data3 === "failed")) || (data3 === "unverified-success")) || (data3 === "verified-success"))){
-const err21 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/runs/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema83.properties.outcome.enum}};
+const err21 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/runs/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema109.properties.outcome.enum}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -69337,13 +81137,13 @@ vErrors.push(err39);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
 
-const schema84 = {"type":"object","properties":{"runs":{"type":"integer","minimum":1,"maximum":9007199254740991},"verifiedSuccesses":{"type":"integer","minimum":0,"maximum":9007199254740991},"verifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveriesNeeded":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveries":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"latencyP50Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"latencyP95Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"costPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costPerSuccessMicros","humanInterventions","latencyP50Ms","latencyP95Ms","recoveries","recoveriesNeeded","recoverySuccessRatePpm","runs","safetyViolations","totalCostMicros","verifiedSuccessRatePpm","verifiedSuccesses","wrongSideEffects"]};
+const schema110 = {"type":"object","properties":{"runs":{"type":"integer","minimum":1,"maximum":9007199254740991},"verifiedSuccesses":{"type":"integer","minimum":0,"maximum":9007199254740991},"verifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"safetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"wrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"humanInterventions":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveriesNeeded":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoveries":{"type":"integer","minimum":0,"maximum":9007199254740991},"recoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"latencyP50Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"latencyP95Ms":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"costPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costPerSuccessMicros","humanInterventions","latencyP50Ms","latencyP95Ms","recoveries","recoveriesNeeded","recoverySuccessRatePpm","runs","safetyViolations","totalCostMicros","verifiedSuccessRatePpm","verifiedSuccesses","wrongSideEffects"]};
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -69478,7 +81278,7 @@ vErrors.push(err12);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema84.properties, key0))){
+if(!(func0.call(schema110.properties, key0))){
 const err13 = {instancePath,schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err13];
@@ -69772,7 +81572,7 @@ errors++;
 if(data.recoverySuccessRatePpm !== undefined && func0.call(data, "recoverySuccessRatePpm")){
 let data8 = data.recoverySuccessRatePpm;
 if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err38 = {instancePath:instancePath+"/recoverySuccessRatePpm",schemaPath:"#/properties/summary/properties/recoverySuccessRatePpm/type",keyword:"type",params:{type: schema84.properties.recoverySuccessRatePpm.type}};
+const err38 = {instancePath:instancePath+"/recoverySuccessRatePpm",schemaPath:"#/properties/summary/properties/recoverySuccessRatePpm/type",keyword:"type",params:{type: schema110.properties.recoverySuccessRatePpm.type}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -69912,7 +81712,7 @@ errors++;
 if(data.costPerSuccessMicros !== undefined && func0.call(data, "costPerSuccessMicros")){
 let data12 = data.costPerSuccessMicros;
 if((!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))) && (data12 !== null)){
-const err50 = {instancePath:instancePath+"/costPerSuccessMicros",schemaPath:"#/properties/summary/properties/costPerSuccessMicros/type",keyword:"type",params:{type: schema84.properties.costPerSuccessMicros.type}};
+const err50 = {instancePath:instancePath+"/costPerSuccessMicros",schemaPath:"#/properties/summary/properties/costPerSuccessMicros/type",keyword:"type",params:{type: schema110.properties.costPerSuccessMicros.type}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -69955,13 +81755,13 @@ vErrors.push(err53);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
 
-const schema85 = {"type":"object","properties":{"minVerifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"maxSafetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxWrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxHumanInterventions":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"minRecoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"maxLatencyP95Ms":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"maxCostPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["maxCostPerSuccessMicros","maxHumanInterventions","maxLatencyP95Ms","maxSafetyViolations","maxWrongSideEffects","minRecoverySuccessRatePpm","minVerifiedSuccessRatePpm"]};
+const schema111 = {"type":"object","properties":{"minVerifiedSuccessRatePpm":{"type":"integer","minimum":0,"maximum":1000000},"maxSafetyViolations":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxWrongSideEffects":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxHumanInterventions":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"minRecoverySuccessRatePpm":{"type":["integer","null"],"minimum":0,"maximum":1000000},"maxLatencyP95Ms":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991},"maxCostPerSuccessMicros":{"type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["maxCostPerSuccessMicros","maxHumanInterventions","maxLatencyP95Ms","maxSafetyViolations","maxWrongSideEffects","minRecoverySuccessRatePpm","minVerifiedSuccessRatePpm"]};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -70155,7 +81955,7 @@ errors++;
 if(data.maxHumanInterventions !== undefined && func0.call(data, "maxHumanInterventions")){
 let data3 = data.maxHumanInterventions;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err17 = {instancePath:instancePath+"/maxHumanInterventions",schemaPath:"#/properties/acceptance/properties/maxHumanInterventions/type",keyword:"type",params:{type: schema85.properties.maxHumanInterventions.type}};
+const err17 = {instancePath:instancePath+"/maxHumanInterventions",schemaPath:"#/properties/acceptance/properties/maxHumanInterventions/type",keyword:"type",params:{type: schema111.properties.maxHumanInterventions.type}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -70190,7 +81990,7 @@ errors++;
 if(data.minRecoverySuccessRatePpm !== undefined && func0.call(data, "minRecoverySuccessRatePpm")){
 let data4 = data.minRecoverySuccessRatePpm;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err20 = {instancePath:instancePath+"/minRecoverySuccessRatePpm",schemaPath:"#/properties/acceptance/properties/minRecoverySuccessRatePpm/type",keyword:"type",params:{type: schema85.properties.minRecoverySuccessRatePpm.type}};
+const err20 = {instancePath:instancePath+"/minRecoverySuccessRatePpm",schemaPath:"#/properties/acceptance/properties/minRecoverySuccessRatePpm/type",keyword:"type",params:{type: schema111.properties.minRecoverySuccessRatePpm.type}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -70225,7 +82025,7 @@ errors++;
 if(data.maxLatencyP95Ms !== undefined && func0.call(data, "maxLatencyP95Ms")){
 let data5 = data.maxLatencyP95Ms;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err23 = {instancePath:instancePath+"/maxLatencyP95Ms",schemaPath:"#/properties/acceptance/properties/maxLatencyP95Ms/type",keyword:"type",params:{type: schema85.properties.maxLatencyP95Ms.type}};
+const err23 = {instancePath:instancePath+"/maxLatencyP95Ms",schemaPath:"#/properties/acceptance/properties/maxLatencyP95Ms/type",keyword:"type",params:{type: schema111.properties.maxLatencyP95Ms.type}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -70260,7 +82060,7 @@ errors++;
 if(data.maxCostPerSuccessMicros !== undefined && func0.call(data, "maxCostPerSuccessMicros")){
 let data6 = data.maxCostPerSuccessMicros;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err26 = {instancePath:instancePath+"/maxCostPerSuccessMicros",schemaPath:"#/properties/acceptance/properties/maxCostPerSuccessMicros/type",keyword:"type",params:{type: schema85.properties.maxCostPerSuccessMicros.type}};
+const err26 = {instancePath:instancePath+"/maxCostPerSuccessMicros",schemaPath:"#/properties/acceptance/properties/maxCostPerSuccessMicros/type",keyword:"type",params:{type: schema111.properties.maxCostPerSuccessMicros.type}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -70303,12 +82103,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate196.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/EvaluationReportV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -70444,7 +82244,7 @@ vErrors.push(err12);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema81.properties, key0))){
+if(!(func0.call(schema107.properties, key0))){
 const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err13];
@@ -70481,7 +82281,7 @@ errors++;
 if(data.reportId !== undefined && func0.call(data, "reportId")){
 let data1 = data.reportId;
 if(typeof data1 === "string"){
-if(!pattern525.test(data1)){
+if(!pattern582.test(data1)){
 const err16 = {instancePath:instancePath+"/reportId",schemaPath:"#/properties/reportId/pattern",keyword:"pattern",params:{pattern: "^evl-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err16];
@@ -70823,8 +82623,8 @@ errors++;
 }
 }
 if(data.versions !== undefined && func0.call(data, "versions")){
-if(!(validate140(data.versions, {instancePath:instancePath+"/versions",parentData:data,parentDataProperty:"versions",rootData}))){
-vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+if(!(validate190(data.versions, {instancePath:instancePath+"/versions",parentData:data,parentDataProperty:"versions",rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 }
@@ -70866,7 +82666,7 @@ errors++;
 if(data.currency !== undefined && func0.call(data, "currency")){
 let data12 = data.currency;
 if(typeof data12 === "string"){
-if(!pattern514.test(data12)){
+if(!pattern571.test(data12)){
 const err47 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
 if(vErrors === null){
 vErrors = [err47];
@@ -70913,8 +82713,8 @@ errors++;
 }
 const len1 = data13.length;
 for(let i2=0; i2<len1; i2++){
-if(!(validate142(data13[i2], {instancePath:instancePath+"/runs/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+if(!(validate192(data13[i2], {instancePath:instancePath+"/runs/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 }
@@ -70931,14 +82731,14 @@ errors++;
 }
 }
 if(data.summary !== undefined && func0.call(data, "summary")){
-if(!(validate144(data.summary, {instancePath:instancePath+"/summary",parentData:data,parentDataProperty:"summary",rootData}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+if(!(validate194(data.summary, {instancePath:instancePath+"/summary",parentData:data,parentDataProperty:"summary",rootData}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
 }
 if(data.acceptance !== undefined && func0.call(data, "acceptance")){
-if(!(validate146(data.acceptance, {instancePath:instancePath+"/acceptance",parentData:data,parentDataProperty:"acceptance",rootData}))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+if(!(validate196(data.acceptance, {instancePath:instancePath+"/acceptance",parentData:data,parentDataProperty:"acceptance",rootData}))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
 errors = vErrors.length;
 }
 }
@@ -70990,7 +82790,7 @@ vErrors.push(err55);
 errors++;
 }
 if(!((data18 === "accepted") || (data18 === "rejected"))){
-const err56 = {instancePath:instancePath+"/verdict/result",schemaPath:"#/properties/verdict/properties/result/enum",keyword:"enum",params:{allowedValues: schema81.properties.verdict.properties.result.enum}};
+const err56 = {instancePath:instancePath+"/verdict/result",schemaPath:"#/properties/verdict/properties/result/enum",keyword:"enum",params:{allowedValues: schema107.properties.verdict.properties.result.enum}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -71027,7 +82827,7 @@ vErrors.push(err58);
 errors++;
 }
 if(!(((((((data20 === "maxCostPerSuccessMicros") || (data20 === "maxHumanInterventions")) || (data20 === "maxLatencyP95Ms")) || (data20 === "maxSafetyViolations")) || (data20 === "maxWrongSideEffects")) || (data20 === "minRecoverySuccessRatePpm")) || (data20 === "minVerifiedSuccessRatePpm"))){
-const err59 = {instancePath:instancePath+"/verdict/failedThresholds/" + i3,schemaPath:"#/properties/verdict/properties/failedThresholds/items/enum",keyword:"enum",params:{allowedValues: schema81.properties.verdict.properties.failedThresholds.items.enum}};
+const err59 = {instancePath:instancePath+"/verdict/failedThresholds/" + i3,schemaPath:"#/properties/verdict/properties/failedThresholds/items/enum",keyword:"enum",params:{allowedValues: schema107.properties.verdict.properties.failedThresholds.items.enum}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -71156,15 +82956,15 @@ vErrors.push(err68);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
 
-export const EvidenceMatrixV1 = validate148;
-const schema86 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"EvidenceMatrixV1"},"matrixId":{"pattern":"^evmx-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"generatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"claims":{"minItems":1,"maxItems":128,"type":"array","items":{"type":"object","properties":{"claimId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"claim":{"minLength":1,"maxLength":1000,"type":"string"},"claimClass":{"enum":["behaviour","design","structure"],"type":"string"},"behaviourChange":{"type":"boolean"},"field":{"anyOf":[{"enum":["agentCapabilityDomainMatrix","capabilitySurfaceEvidence","contextAcquisition","contextMemoryModel","contextReadReceipt","evidenceMatrix","humanInLoopBoundary","intentRouting","observabilityReplay","stateMachineHandoff","taskContinuityWriteContract","toolPermissionBoundary","turnLivenessContract"],"type":"string"},{"type":"null"}]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"document":{"anyOf":[{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]},{"type":"null"}]},"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","document","kind","locator"]}},"status":{"enum":["unverified","verified"],"type":"string"}},"additionalProperties":false,"required":["behaviourChange","claim","claimClass","claimId","evidence","field","status"]}},"matrixDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["claims","generatedAt","matrixDigest","matrixId","schemaVersion","subject"]};
-const pattern539 = patternMatcher("^evmx-[a-f0-9]{24}$");
+export const EvidenceMatrixV1 = validate198;
+const schema112 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"EvidenceMatrixV1"},"matrixId":{"pattern":"^evmx-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"generatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"claims":{"minItems":1,"maxItems":128,"type":"array","items":{"type":"object","properties":{"claimId":{"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","maxLength":128,"type":"string"},"claim":{"minLength":1,"maxLength":1000,"type":"string"},"claimClass":{"enum":["behaviour","design","structure"],"type":"string"},"behaviourChange":{"type":"boolean"},"field":{"anyOf":[{"enum":["agentCapabilityDomainMatrix","capabilitySurfaceEvidence","contextAcquisition","contextMemoryModel","contextReadReceipt","evidenceMatrix","humanInLoopBoundary","intentRouting","observabilityReplay","stateMachineHandoff","taskContinuityWriteContract","toolPermissionBoundary","turnLivenessContract"],"type":"string"},{"type":"null"}]},"evidence":{"maxItems":32,"type":"array","items":{"type":"object","properties":{"document":{"anyOf":[{"type":"object","properties":{"contract":{"pattern":"^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$","maxLength":128,"type":"string"},"documentId":{"minLength":1,"maxLength":256,"type":["null","string"]},"documentDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contract","documentDigest","documentId"]},{"type":"null"}]},"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","document","kind","locator"]}},"status":{"enum":["unverified","verified"],"type":"string"}},"additionalProperties":false,"required":["behaviourChange","claim","claimClass","claimId","evidence","field","status"]}},"matrixDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["claims","generatedAt","matrixDigest","matrixId","schemaVersion","subject"]};
+const pattern596 = patternMatcher("^evmx-[a-f0-9]{24}$");
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/EvidenceMatrixV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -71267,7 +83067,7 @@ errors++;
 if(data.matrixId !== undefined && func0.call(data, "matrixId")){
 let data1 = data.matrixId;
 if(typeof data1 === "string"){
-if(!pattern539.test(data1)){
+if(!pattern596.test(data1)){
 const err9 = {instancePath:instancePath+"/matrixId",schemaPath:"#/properties/matrixId/pattern",keyword:"pattern",params:{pattern: "^evmx-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err9];
@@ -71633,7 +83433,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!(((data10 === "behaviour") || (data10 === "design")) || (data10 === "structure"))){
-const err41 = {instancePath:instancePath+"/claims/" + i0+"/claimClass",schemaPath:"#/properties/claims/items/properties/claimClass/enum",keyword:"enum",params:{allowedValues: schema86.properties.claims.items.properties.claimClass.enum}};
+const err41 = {instancePath:instancePath+"/claims/" + i0+"/claimClass",schemaPath:"#/properties/claims/items/properties/claimClass/enum",keyword:"enum",params:{allowedValues: schema112.properties.claims.items.properties.claimClass.enum}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -71671,7 +83471,7 @@ vErrors.push(err43);
 errors++;
 }
 if(!(((((((((((((data12 === "agentCapabilityDomainMatrix") || (data12 === "capabilitySurfaceEvidence")) || (data12 === "contextAcquisition")) || (data12 === "contextMemoryModel")) || (data12 === "contextReadReceipt")) || (data12 === "evidenceMatrix")) || (data12 === "humanInLoopBoundary")) || (data12 === "intentRouting")) || (data12 === "observabilityReplay")) || (data12 === "stateMachineHandoff")) || (data12 === "taskContinuityWriteContract")) || (data12 === "toolPermissionBoundary")) || (data12 === "turnLivenessContract"))){
-const err44 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema86.properties.claims.items.properties.field.anyOf[0].enum}};
+const err44 = {instancePath:instancePath+"/claims/" + i0+"/field",schemaPath:"#/properties/claims/items/properties/field/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema112.properties.claims.items.properties.field.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -71874,7 +83674,7 @@ errors++;
 if(data15.documentId !== undefined && func0.call(data15, "documentId")){
 let data17 = data15.documentId;
 if((data17 !== null) && (typeof data17 !== "string")){
-const err60 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentId",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentId/type",keyword:"type",params:{type: schema86.properties.claims.items.properties.evidence.items.properties.document.anyOf[0].properties.documentId.type}};
+const err60 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/document/documentId",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/document/anyOf/0/properties/documentId/type",keyword:"type",params:{type: schema112.properties.claims.items.properties.evidence.items.properties.document.anyOf[0].properties.documentId.type}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -71994,7 +83794,7 @@ vErrors.push(err68);
 errors++;
 }
 if(!((((((data19 === "hook") || (data19 === "memory")) || (data19 === "replay")) || (data19 === "report")) || (data19 === "runtime")) || (data19 === "tests"))){
-const err69 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/kind",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema86.properties.claims.items.properties.evidence.items.properties.kind.enum}};
+const err69 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/kind",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema112.properties.claims.items.properties.evidence.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -72042,7 +83842,7 @@ errors++;
 if(data14.digest !== undefined && func0.call(data14, "digest")){
 let data21 = data14.digest;
 if((data21 !== null) && (typeof data21 !== "string")){
-const err73 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/digest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema86.properties.claims.items.properties.evidence.items.properties.digest.type}};
+const err73 = {instancePath:instancePath+"/claims/" + i0+"/evidence/" + i1+"/digest",schemaPath:"#/properties/claims/items/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema112.properties.claims.items.properties.evidence.items.properties.digest.type}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -72101,7 +83901,7 @@ vErrors.push(err77);
 errors++;
 }
 if(!((data22 === "unverified") || (data22 === "verified"))){
-const err78 = {instancePath:instancePath+"/claims/" + i0+"/status",schemaPath:"#/properties/claims/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.claims.items.properties.status.enum}};
+const err78 = {instancePath:instancePath+"/claims/" + i0+"/status",schemaPath:"#/properties/claims/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema112.properties.claims.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -72171,15 +83971,15 @@ vErrors.push(err83);
 }
 errors++;
 }
-validate148.errors = vErrors;
+validate198.errors = vErrors;
 return errors === 0;
 }
 
-export const RepairRoleBoundaryV1 = validate149;
-const schema87 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"RepairRoleBoundaryV1"},"boundaryId":{"pattern":"^rrb-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"repairTaskId":{"minLength":1,"maxLength":256,"type":"string"},"recordedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"status":{"enum":["accepted","authorized","executed","proposed","rejected","verified"],"type":"string"},"roleAssignments":{"minItems":1,"maxItems":8,"type":"array","items":{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"party":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]}},"additionalProperties":false,"required":["party","role"]}},"authorizationEvidence":{"maxItems":8,"type":"array","items":{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"grantedBy":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]},"grantedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"evidence":{"minItems":1,"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["evidence","grantedAt","grantedBy","role"]}},"executionEvidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"independentReReview":{"anyOf":[{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"party":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]},"outcome":{"enum":["confirmed","rejected"],"type":"string"},"reviewedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"evidence":{"minItems":1,"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["evidence","outcome","party","reviewedAt","role"]},{"type":"null"}]},"risk":{"type":"object","properties":{"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"blastRadius":{"enum":["cross-system","module","repository","single-file"],"type":"string"},"dataSensitivity":{"enum":["internal","none","personal","secret"],"type":"string"},"riskClass":{"enum":["critical","high","low","medium"],"type":"string"}},"additionalProperties":false,"required":["blastRadius","dataSensitivity","riskClass","sideEffectLevel"]},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["authorizationEvidence","boundaryDigest","boundaryId","executionEvidence","independentReReview","recordedAt","repairTaskId","risk","roleAssignments","schemaVersion","status","subject"]};
-const pattern546 = patternMatcher("^rrb-[a-f0-9]{24}$");
+export const RepairRoleBoundaryV1 = validate199;
+const schema113 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"RepairRoleBoundaryV1"},"boundaryId":{"pattern":"^rrb-[a-f0-9]{24}$","type":"string"},"subject":{"type":"object","properties":{"system":{"minLength":1,"maxLength":256,"type":"string"},"revision":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["revision","system"]},"repairTaskId":{"minLength":1,"maxLength":256,"type":"string"},"recordedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"status":{"enum":["accepted","authorized","executed","proposed","rejected","verified"],"type":"string"},"roleAssignments":{"minItems":1,"maxItems":8,"type":"array","items":{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"party":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]}},"additionalProperties":false,"required":["party","role"]}},"authorizationEvidence":{"maxItems":8,"type":"array","items":{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"grantedBy":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]},"grantedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"evidence":{"minItems":1,"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["evidence","grantedAt","grantedBy","role"]}},"executionEvidence":{"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}},"independentReReview":{"anyOf":[{"type":"object","properties":{"role":{"enum":["accepter","decider","executor","verifier"],"type":"string"},"party":{"type":"object","properties":{"kind":{"enum":["agent","human","service"],"type":"string"},"id":{"minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["id","kind"]},"outcome":{"enum":["confirmed","rejected"],"type":"string"},"reviewedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"evidence":{"minItems":1,"maxItems":16,"type":"array","items":{"type":"object","properties":{"kind":{"enum":["hook","memory","replay","report","runtime","tests"],"type":"string"},"locator":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["digest","kind","locator"]}}},"additionalProperties":false,"required":["evidence","outcome","party","reviewedAt","role"]},{"type":"null"}]},"risk":{"type":"object","properties":{"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"blastRadius":{"enum":["cross-system","module","repository","single-file"],"type":"string"},"dataSensitivity":{"enum":["internal","none","personal","secret"],"type":"string"},"riskClass":{"enum":["critical","high","low","medium"],"type":"string"}},"additionalProperties":false,"required":["blastRadius","dataSensitivity","riskClass","sideEffectLevel"]},"boundaryDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["authorizationEvidence","boundaryDigest","boundaryId","executionEvidence","independentReReview","recordedAt","repairTaskId","risk","roleAssignments","schemaVersion","status","subject"]};
+const pattern603 = patternMatcher("^rrb-[a-f0-9]{24}$");
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/RepairRoleBoundaryV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -72305,7 +84105,7 @@ vErrors.push(err11);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema87.properties, key0))){
+if(!(func0.call(schema113.properties, key0))){
 const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err12];
@@ -72342,7 +84142,7 @@ errors++;
 if(data.boundaryId !== undefined && func0.call(data, "boundaryId")){
 let data1 = data.boundaryId;
 if(typeof data1 === "string"){
-if(!pattern546.test(data1)){
+if(!pattern603.test(data1)){
 const err15 = {instancePath:instancePath+"/boundaryId",schemaPath:"#/properties/boundaryId/pattern",keyword:"pattern",params:{pattern: "^rrb-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err15];
@@ -72564,7 +84364,7 @@ vErrors.push(err33);
 errors++;
 }
 if(!((((((data7 === "accepted") || (data7 === "authorized")) || (data7 === "executed")) || (data7 === "proposed")) || (data7 === "rejected")) || (data7 === "verified"))){
-const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema87.properties.status.enum}};
+const err34 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema113.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -72646,7 +84446,7 @@ vErrors.push(err40);
 errors++;
 }
 if(!((((data10 === "accepter") || (data10 === "decider")) || (data10 === "executor")) || (data10 === "verifier"))){
-const err41 = {instancePath:instancePath+"/roleAssignments/" + i0+"/role",schemaPath:"#/properties/roleAssignments/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema87.properties.roleAssignments.items.properties.role.enum}};
+const err41 = {instancePath:instancePath+"/roleAssignments/" + i0+"/role",schemaPath:"#/properties/roleAssignments/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema113.properties.roleAssignments.items.properties.role.enum}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -72704,7 +84504,7 @@ vErrors.push(err45);
 errors++;
 }
 if(!(((data12 === "agent") || (data12 === "human")) || (data12 === "service"))){
-const err46 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/kind",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.roleAssignments.items.properties.party.properties.kind.enum}};
+const err46 = {instancePath:instancePath+"/roleAssignments/" + i0+"/party/kind",schemaPath:"#/properties/roleAssignments/items/properties/party/properties/kind/enum",keyword:"enum",params:{allowedValues: schema113.properties.roleAssignments.items.properties.party.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -72867,7 +84667,7 @@ vErrors.push(err59);
 errors++;
 }
 if(!((((data16 === "accepter") || (data16 === "decider")) || (data16 === "executor")) || (data16 === "verifier"))){
-const err60 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/role",schemaPath:"#/properties/authorizationEvidence/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema87.properties.authorizationEvidence.items.properties.role.enum}};
+const err60 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/role",schemaPath:"#/properties/authorizationEvidence/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema113.properties.authorizationEvidence.items.properties.role.enum}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -72925,7 +84725,7 @@ vErrors.push(err64);
 errors++;
 }
 if(!(((data18 === "agent") || (data18 === "human")) || (data18 === "service"))){
-const err65 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.authorizationEvidence.items.properties.grantedBy.properties.kind.enum}};
+const err65 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/grantedBy/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/grantedBy/properties/kind/enum",keyword:"enum",params:{allowedValues: schema113.properties.authorizationEvidence.items.properties.grantedBy.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -73099,7 +84899,7 @@ vErrors.push(err79);
 errors++;
 }
 if(!((((((data23 === "hook") || (data23 === "memory")) || (data23 === "replay")) || (data23 === "report")) || (data23 === "runtime")) || (data23 === "tests"))){
-const err80 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.authorizationEvidence.items.properties.evidence.items.properties.kind.enum}};
+const err80 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/kind",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema113.properties.authorizationEvidence.items.properties.evidence.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -73147,7 +84947,7 @@ errors++;
 if(data22.digest !== undefined && func0.call(data22, "digest")){
 let data25 = data22.digest;
 if((data25 !== null) && (typeof data25 !== "string")){
-const err84 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/digest",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema87.properties.authorizationEvidence.items.properties.evidence.items.properties.digest.type}};
+const err84 = {instancePath:instancePath+"/authorizationEvidence/" + i1+"/evidence/" + i2+"/digest",schemaPath:"#/properties/authorizationEvidence/items/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema113.properties.authorizationEvidence.items.properties.evidence.items.properties.digest.type}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -73289,7 +85089,7 @@ vErrors.push(err95);
 errors++;
 }
 if(!((((((data28 === "hook") || (data28 === "memory")) || (data28 === "replay")) || (data28 === "report")) || (data28 === "runtime")) || (data28 === "tests"))){
-const err96 = {instancePath:instancePath+"/executionEvidence/" + i3+"/kind",schemaPath:"#/properties/executionEvidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.executionEvidence.items.properties.kind.enum}};
+const err96 = {instancePath:instancePath+"/executionEvidence/" + i3+"/kind",schemaPath:"#/properties/executionEvidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema113.properties.executionEvidence.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -73337,7 +85137,7 @@ errors++;
 if(data27.digest !== undefined && func0.call(data27, "digest")){
 let data30 = data27.digest;
 if((data30 !== null) && (typeof data30 !== "string")){
-const err100 = {instancePath:instancePath+"/executionEvidence/" + i3+"/digest",schemaPath:"#/properties/executionEvidence/items/properties/digest/type",keyword:"type",params:{type: schema87.properties.executionEvidence.items.properties.digest.type}};
+const err100 = {instancePath:instancePath+"/executionEvidence/" + i3+"/digest",schemaPath:"#/properties/executionEvidence/items/properties/digest/type",keyword:"type",params:{type: schema113.properties.executionEvidence.items.properties.digest.type}};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -73464,7 +85264,7 @@ vErrors.push(err110);
 errors++;
 }
 if(!((((data32 === "accepter") || (data32 === "decider")) || (data32 === "executor")) || (data32 === "verifier"))){
-const err111 = {instancePath:instancePath+"/independentReReview/role",schemaPath:"#/properties/independentReReview/anyOf/0/properties/role/enum",keyword:"enum",params:{allowedValues: schema87.properties.independentReReview.anyOf[0].properties.role.enum}};
+const err111 = {instancePath:instancePath+"/independentReReview/role",schemaPath:"#/properties/independentReReview/anyOf/0/properties/role/enum",keyword:"enum",params:{allowedValues: schema113.properties.independentReReview.anyOf[0].properties.role.enum}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -73522,7 +85322,7 @@ vErrors.push(err115);
 errors++;
 }
 if(!(((data34 === "agent") || (data34 === "human")) || (data34 === "service"))){
-const err116 = {instancePath:instancePath+"/independentReReview/party/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.independentReReview.anyOf[0].properties.party.properties.kind.enum}};
+const err116 = {instancePath:instancePath+"/independentReReview/party/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/party/properties/kind/enum",keyword:"enum",params:{allowedValues: schema113.properties.independentReReview.anyOf[0].properties.party.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -73592,7 +85392,7 @@ vErrors.push(err121);
 errors++;
 }
 if(!((data36 === "confirmed") || (data36 === "rejected"))){
-const err122 = {instancePath:instancePath+"/independentReReview/outcome",schemaPath:"#/properties/independentReReview/anyOf/0/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema87.properties.independentReReview.anyOf[0].properties.outcome.enum}};
+const err122 = {instancePath:instancePath+"/independentReReview/outcome",schemaPath:"#/properties/independentReReview/anyOf/0/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema113.properties.independentReReview.anyOf[0].properties.outcome.enum}};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -73719,7 +85519,7 @@ vErrors.push(err132);
 errors++;
 }
 if(!((((((data40 === "hook") || (data40 === "memory")) || (data40 === "replay")) || (data40 === "report")) || (data40 === "runtime")) || (data40 === "tests"))){
-const err133 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema87.properties.independentReReview.anyOf[0].properties.evidence.items.properties.kind.enum}};
+const err133 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/kind",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema113.properties.independentReReview.anyOf[0].properties.evidence.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -73767,7 +85567,7 @@ errors++;
 if(data39.digest !== undefined && func0.call(data39, "digest")){
 let data42 = data39.digest;
 if((data42 !== null) && (typeof data42 !== "string")){
-const err137 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/digest",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema87.properties.independentReReview.anyOf[0].properties.evidence.items.properties.digest.type}};
+const err137 = {instancePath:instancePath+"/independentReReview/evidence/" + i4+"/digest",schemaPath:"#/properties/independentReReview/anyOf/0/properties/evidence/items/properties/digest/type",keyword:"type",params:{type: schema113.properties.independentReReview.anyOf[0].properties.evidence.items.properties.digest.type}};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -73931,7 +85731,7 @@ vErrors.push(err149);
 errors++;
 }
 if(!(((((data44 === "external-write") || (data44 === "irreversible")) || (data44 === "local-write")) || (data44 === "none")) || (data44 === "read"))){
-const err150 = {instancePath:instancePath+"/risk/sideEffectLevel",schemaPath:"#/properties/risk/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema87.properties.risk.properties.sideEffectLevel.enum}};
+const err150 = {instancePath:instancePath+"/risk/sideEffectLevel",schemaPath:"#/properties/risk/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema113.properties.risk.properties.sideEffectLevel.enum}};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -73954,7 +85754,7 @@ vErrors.push(err151);
 errors++;
 }
 if(!((((data45 === "cross-system") || (data45 === "module")) || (data45 === "repository")) || (data45 === "single-file"))){
-const err152 = {instancePath:instancePath+"/risk/blastRadius",schemaPath:"#/properties/risk/properties/blastRadius/enum",keyword:"enum",params:{allowedValues: schema87.properties.risk.properties.blastRadius.enum}};
+const err152 = {instancePath:instancePath+"/risk/blastRadius",schemaPath:"#/properties/risk/properties/blastRadius/enum",keyword:"enum",params:{allowedValues: schema113.properties.risk.properties.blastRadius.enum}};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -73977,7 +85777,7 @@ vErrors.push(err153);
 errors++;
 }
 if(!((((data46 === "internal") || (data46 === "none")) || (data46 === "personal")) || (data46 === "secret"))){
-const err154 = {instancePath:instancePath+"/risk/dataSensitivity",schemaPath:"#/properties/risk/properties/dataSensitivity/enum",keyword:"enum",params:{allowedValues: schema87.properties.risk.properties.dataSensitivity.enum}};
+const err154 = {instancePath:instancePath+"/risk/dataSensitivity",schemaPath:"#/properties/risk/properties/dataSensitivity/enum",keyword:"enum",params:{allowedValues: schema113.properties.risk.properties.dataSensitivity.enum}};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -74000,7 +85800,7 @@ vErrors.push(err155);
 errors++;
 }
 if(!((((data47 === "critical") || (data47 === "high")) || (data47 === "low")) || (data47 === "medium"))){
-const err156 = {instancePath:instancePath+"/risk/riskClass",schemaPath:"#/properties/risk/properties/riskClass/enum",keyword:"enum",params:{allowedValues: schema87.properties.risk.properties.riskClass.enum}};
+const err156 = {instancePath:instancePath+"/risk/riskClass",schemaPath:"#/properties/risk/properties/riskClass/enum",keyword:"enum",params:{allowedValues: schema113.properties.risk.properties.riskClass.enum}};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -74058,15 +85858,15 @@ vErrors.push(err160);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate199.errors = vErrors;
 return errors === 0;
 }
 
-export const RunStateV1 = validate150;
-const schema88 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"RunStateV1"},"runId":{"pattern":"^run-[a-f0-9]{24}$","type":"string"},"taskId":{"minLength":1,"maxLength":256,"type":"string"},"mode":{"enum":["bounded","until-done"],"type":"string"},"controls":{"type":"object","properties":{"cancellable":{"type":"boolean"},"takeoverChannel":{"minLength":1,"maxLength":512,"type":["null","string"]}},"additionalProperties":false,"required":["cancellable","takeoverChannel"]},"status":{"enum":["awaiting-approval","awaiting-dependency","blocked","cancelled","failed","running","succeeded"],"type":"string"},"pauseReason":{"anyOf":[{"enum":["approval-pending","dependency-pending","human-takeover","loop-detected"],"type":"string"},{"type":"null"}]},"terminalReason":{"anyOf":[{"enum":["budget-exhausted","cancelled","completion-failed","completion-verified"],"type":"string"},{"type":"null"}]},"budget":{"type":"object","properties":{"maxSteps":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"usage":{"type":"object","properties":{"steps":{"type":"integer","minimum":0,"maximum":9007199254740991},"toolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"retries":{"type":"integer","minimum":0,"maximum":9007199254740991},"elapsedMs":{"type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","elapsedMs","retries","steps","toolCalls"]},"loop":{"type":"object","properties":{"thresholds":{"type":"object","properties":{"repeatedAction":{"type":"integer","minimum":2,"maximum":3},"repeatedError":{"type":"integer","minimum":2,"maximum":3},"noProgressSteps":{"type":"integer","minimum":2,"maximum":10}},"additionalProperties":false,"required":["noProgressSteps","repeatedAction","repeatedError"]},"lastActionDigest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]},"repeatedActionCount":{"type":"integer","minimum":0,"maximum":9007199254740991},"lastErrorDigest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]},"repeatedErrorCount":{"type":"integer","minimum":0,"maximum":9007199254740991},"stepsWithoutStateChange":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["lastActionDigest","lastErrorDigest","repeatedActionCount","repeatedErrorCount","stepsWithoutStateChange","thresholds"]},"toolCalls":{"maxItems":1000,"type":"array","items":{"type":"object","properties":{"callId":{"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"toolName":{"minLength":1,"maxLength":256,"type":"string"},"actionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"step":{"type":"integer","minimum":1,"maximum":9007199254740991},"calledAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"status":{"enum":["failed","in-flight","succeeded"],"type":"string"},"errorClass":{"anyOf":[{"enum":["business-rejection","permanent","transient","unknown-outcome"],"type":"string"},{"type":"null"}]},"errorCode":{"minLength":1,"maxLength":128,"type":["null","string"]},"retryOf":{"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":["null","string"]},"query":{"anyOf":[{"type":"object","properties":{"queriedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"resolution":{"enum":["effect-applied","no-effect","still-unknown"],"type":"string"}},"additionalProperties":false,"required":["queriedAt","resolution"]},{"type":"null"}]}},"additionalProperties":false,"required":["actionDigest","callId","calledAt","errorClass","errorCode","query","retryOf","status","step","toolName"]}},"startedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"updatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"endedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"eventCount":{"type":"integer","minimum":1,"maximum":9007199254740991},"stateDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["budget","controls","endedAt","eventCount","loop","mode","pauseReason","runId","schemaVersion","startedAt","stateDigest","status","taskId","terminalReason","toolCalls","updatedAt","usage"]};
-const pattern554 = patternMatcher("^run-[a-f0-9]{24}$");
+export const RunStateV1 = validate200;
+const schema114 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"RunStateV1"},"runId":{"pattern":"^run-[a-f0-9]{24}$","type":"string"},"taskId":{"minLength":1,"maxLength":256,"type":"string"},"mode":{"enum":["bounded","until-done"],"type":"string"},"controls":{"type":"object","properties":{"cancellable":{"type":"boolean"},"takeoverChannel":{"minLength":1,"maxLength":512,"type":["null","string"]}},"additionalProperties":false,"required":["cancellable","takeoverChannel"]},"status":{"enum":["awaiting-approval","awaiting-dependency","blocked","cancelled","failed","running","succeeded"],"type":"string"},"pauseReason":{"anyOf":[{"enum":["approval-pending","dependency-pending","human-takeover","loop-detected"],"type":"string"},{"type":"null"}]},"terminalReason":{"anyOf":[{"enum":["budget-exhausted","cancelled","completion-failed","completion-verified"],"type":"string"},{"type":"null"}]},"budget":{"type":"object","properties":{"maxSteps":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"usage":{"type":"object","properties":{"steps":{"type":"integer","minimum":0,"maximum":9007199254740991},"toolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"retries":{"type":"integer","minimum":0,"maximum":9007199254740991},"elapsedMs":{"type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","elapsedMs","retries","steps","toolCalls"]},"loop":{"type":"object","properties":{"thresholds":{"type":"object","properties":{"repeatedAction":{"type":"integer","minimum":2,"maximum":3},"repeatedError":{"type":"integer","minimum":2,"maximum":3},"noProgressSteps":{"type":"integer","minimum":2,"maximum":10}},"additionalProperties":false,"required":["noProgressSteps","repeatedAction","repeatedError"]},"lastActionDigest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]},"repeatedActionCount":{"type":"integer","minimum":0,"maximum":9007199254740991},"lastErrorDigest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]},"repeatedErrorCount":{"type":"integer","minimum":0,"maximum":9007199254740991},"stepsWithoutStateChange":{"type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["lastActionDigest","lastErrorDigest","repeatedActionCount","repeatedErrorCount","stepsWithoutStateChange","thresholds"]},"toolCalls":{"maxItems":1000,"type":"array","items":{"type":"object","properties":{"callId":{"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"toolName":{"minLength":1,"maxLength":256,"type":"string"},"actionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"},"step":{"type":"integer","minimum":1,"maximum":9007199254740991},"calledAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"status":{"enum":["failed","in-flight","succeeded"],"type":"string"},"errorClass":{"anyOf":[{"enum":["business-rejection","permanent","transient","unknown-outcome"],"type":"string"},{"type":"null"}]},"errorCode":{"minLength":1,"maxLength":128,"type":["null","string"]},"retryOf":{"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":["null","string"]},"query":{"anyOf":[{"type":"object","properties":{"queriedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"resolution":{"enum":["effect-applied","no-effect","still-unknown"],"type":"string"}},"additionalProperties":false,"required":["queriedAt","resolution"]},{"type":"null"}]}},"additionalProperties":false,"required":["actionDigest","callId","calledAt","errorClass","errorCode","query","retryOf","status","step","toolName"]}},"startedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"updatedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"endedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"eventCount":{"type":"integer","minimum":1,"maximum":9007199254740991},"stateDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["budget","controls","endedAt","eventCount","loop","mode","pauseReason","runId","schemaVersion","startedAt","stateDigest","status","taskId","terminalReason","toolCalls","updatedAt","usage"]};
+const pattern611 = patternMatcher("^run-[a-f0-9]{24}$");
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -74242,7 +86042,7 @@ vErrors.push(err16);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema88.properties, key0))){
+if(!(func0.call(schema114.properties, key0))){
 const err17 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err17];
@@ -74279,7 +86079,7 @@ errors++;
 if(data.runId !== undefined && func0.call(data, "runId")){
 let data1 = data.runId;
 if(typeof data1 === "string"){
-if(!pattern554.test(data1)){
+if(!pattern611.test(data1)){
 const err20 = {instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/pattern",keyword:"pattern",params:{pattern: "^run-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err20];
@@ -74349,7 +86149,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!((data3 === "bounded") || (data3 === "until-done"))){
-const err26 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema88.properties.mode.enum}};
+const err26 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema114.properties.mode.enum}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -74409,7 +86209,7 @@ errors++;
 if(data4.takeoverChannel !== undefined && func0.call(data4, "takeoverChannel")){
 let data6 = data4.takeoverChannel;
 if((data6 !== null) && (typeof data6 !== "string")){
-const err31 = {instancePath:instancePath+"/controls/takeoverChannel",schemaPath:"#/properties/controls/properties/takeoverChannel/type",keyword:"type",params:{type: schema88.properties.controls.properties.takeoverChannel.type}};
+const err31 = {instancePath:instancePath+"/controls/takeoverChannel",schemaPath:"#/properties/controls/properties/takeoverChannel/type",keyword:"type",params:{type: schema114.properties.controls.properties.takeoverChannel.type}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -74466,7 +86266,7 @@ vErrors.push(err35);
 errors++;
 }
 if(!(((((((data7 === "awaiting-approval") || (data7 === "awaiting-dependency")) || (data7 === "blocked")) || (data7 === "cancelled")) || (data7 === "failed")) || (data7 === "running")) || (data7 === "succeeded"))){
-const err36 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema88.properties.status.enum}};
+const err36 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema114.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -74492,7 +86292,7 @@ vErrors.push(err37);
 errors++;
 }
 if(!((((data8 === "approval-pending") || (data8 === "dependency-pending")) || (data8 === "human-takeover")) || (data8 === "loop-detected"))){
-const err38 = {instancePath:instancePath+"/pauseReason",schemaPath:"#/properties/pauseReason/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema88.properties.pauseReason.anyOf[0].enum}};
+const err38 = {instancePath:instancePath+"/pauseReason",schemaPath:"#/properties/pauseReason/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema114.properties.pauseReason.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -74556,7 +86356,7 @@ vErrors.push(err41);
 errors++;
 }
 if(!((((data9 === "budget-exhausted") || (data9 === "cancelled")) || (data9 === "completion-failed")) || (data9 === "completion-verified"))){
-const err42 = {instancePath:instancePath+"/terminalReason",schemaPath:"#/properties/terminalReason/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema88.properties.terminalReason.anyOf[0].enum}};
+const err42 = {instancePath:instancePath+"/terminalReason",schemaPath:"#/properties/terminalReason/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema114.properties.terminalReason.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -74857,7 +86657,7 @@ errors++;
 if(data10.currency !== undefined && func0.call(data10, "currency")){
 let data16 = data10.currency;
 if(typeof data16 === "string"){
-if(!pattern514.test(data16)){
+if(!pattern571.test(data16)){
 const err67 = {instancePath:instancePath+"/budget/currency",schemaPath:"#/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
 if(vErrors === null){
 vErrors = [err67];
@@ -75383,7 +87183,7 @@ errors++;
 if(data23.lastActionDigest !== undefined && func0.call(data23, "lastActionDigest")){
 let data28 = data23.lastActionDigest;
 if((data28 !== null) && (typeof data28 !== "string")){
-const err113 = {instancePath:instancePath+"/loop/lastActionDigest",schemaPath:"#/properties/loop/properties/lastActionDigest/type",keyword:"type",params:{type: schema88.properties.loop.properties.lastActionDigest.type}};
+const err113 = {instancePath:instancePath+"/loop/lastActionDigest",schemaPath:"#/properties/loop/properties/lastActionDigest/type",keyword:"type",params:{type: schema114.properties.loop.properties.lastActionDigest.type}};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -75443,7 +87243,7 @@ errors++;
 if(data23.lastErrorDigest !== undefined && func0.call(data23, "lastErrorDigest")){
 let data30 = data23.lastErrorDigest;
 if((data30 !== null) && (typeof data30 !== "string")){
-const err118 = {instancePath:instancePath+"/loop/lastErrorDigest",schemaPath:"#/properties/loop/properties/lastErrorDigest/type",keyword:"type",params:{type: schema88.properties.loop.properties.lastErrorDigest.type}};
+const err118 = {instancePath:instancePath+"/loop/lastErrorDigest",schemaPath:"#/properties/loop/properties/lastErrorDigest/type",keyword:"type",params:{type: schema114.properties.loop.properties.lastErrorDigest.type}};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -75665,7 +87465,7 @@ vErrors.push(err137);
 errors++;
 }
 for(const key6 of Object.keys(data34)){
-if(!(func0.call(schema88.properties.toolCalls.items.properties, key6))){
+if(!(func0.call(schema114.properties.toolCalls.items.properties, key6))){
 const err138 = {instancePath:instancePath+"/toolCalls/" + i0,schemaPath:"#/properties/toolCalls/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}};
 if(vErrors === null){
 vErrors = [err138];
@@ -75844,7 +87644,7 @@ vErrors.push(err152);
 errors++;
 }
 if(!(((data40 === "failed") || (data40 === "in-flight")) || (data40 === "succeeded"))){
-const err153 = {instancePath:instancePath+"/toolCalls/" + i0+"/status",schemaPath:"#/properties/toolCalls/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema88.properties.toolCalls.items.properties.status.enum}};
+const err153 = {instancePath:instancePath+"/toolCalls/" + i0+"/status",schemaPath:"#/properties/toolCalls/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema114.properties.toolCalls.items.properties.status.enum}};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -75870,7 +87670,7 @@ vErrors.push(err154);
 errors++;
 }
 if(!((((data41 === "business-rejection") || (data41 === "permanent")) || (data41 === "transient")) || (data41 === "unknown-outcome"))){
-const err155 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorClass",schemaPath:"#/properties/toolCalls/items/properties/errorClass/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema88.properties.toolCalls.items.properties.errorClass.anyOf[0].enum}};
+const err155 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorClass",schemaPath:"#/properties/toolCalls/items/properties/errorClass/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema114.properties.toolCalls.items.properties.errorClass.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -75921,7 +87721,7 @@ vErrors = null;
 if(data34.errorCode !== undefined && func0.call(data34, "errorCode")){
 let data42 = data34.errorCode;
 if((data42 !== null) && (typeof data42 !== "string")){
-const err158 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorCode",schemaPath:"#/properties/toolCalls/items/properties/errorCode/type",keyword:"type",params:{type: schema88.properties.toolCalls.items.properties.errorCode.type}};
+const err158 = {instancePath:instancePath+"/toolCalls/" + i0+"/errorCode",schemaPath:"#/properties/toolCalls/items/properties/errorCode/type",keyword:"type",params:{type: schema114.properties.toolCalls.items.properties.errorCode.type}};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -75956,7 +87756,7 @@ errors++;
 if(data34.retryOf !== undefined && func0.call(data34, "retryOf")){
 let data43 = data34.retryOf;
 if((data43 !== null) && (typeof data43 !== "string")){
-const err161 = {instancePath:instancePath+"/toolCalls/" + i0+"/retryOf",schemaPath:"#/properties/toolCalls/items/properties/retryOf/type",keyword:"type",params:{type: schema88.properties.toolCalls.items.properties.retryOf.type}};
+const err161 = {instancePath:instancePath+"/toolCalls/" + i0+"/retryOf",schemaPath:"#/properties/toolCalls/items/properties/retryOf/type",keyword:"type",params:{type: schema114.properties.toolCalls.items.properties.retryOf.type}};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -76064,7 +87864,7 @@ vErrors.push(err169);
 errors++;
 }
 if(!(((data46 === "effect-applied") || (data46 === "no-effect")) || (data46 === "still-unknown"))){
-const err170 = {instancePath:instancePath+"/toolCalls/" + i0+"/query/resolution",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema88.properties.toolCalls.items.properties.query.anyOf[0].properties.resolution.enum}};
+const err170 = {instancePath:instancePath+"/toolCalls/" + i0+"/query/resolution",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema114.properties.toolCalls.items.properties.query.anyOf[0].properties.resolution.enum}};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -76221,7 +88021,7 @@ errors++;
 if(data.endedAt !== undefined && func0.call(data, "endedAt")){
 let data49 = data.endedAt;
 if((data49 !== null) && (typeof data49 !== "string")){
-const err182 = {instancePath:instancePath+"/endedAt",schemaPath:"#/properties/endedAt/type",keyword:"type",params:{type: schema88.properties.endedAt.type}};
+const err182 = {instancePath:instancePath+"/endedAt",schemaPath:"#/properties/endedAt/type",keyword:"type",params:{type: schema114.properties.endedAt.type}};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -76324,16 +88124,16 @@ vErrors.push(err190);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate200.errors = vErrors;
 return errors === 0;
 }
 
-export const PermissionDecisionV1 = validate151;
-const schema89 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"PermissionDecisionV1"},"decisionId":{"pattern":"^prm-[a-f0-9]{24}$","type":"string"},"runId":{"minLength":1,"maxLength":256,"type":"string"},"callId":{"minLength":1,"maxLength":256,"type":"string"},"tool":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"requiresConfirmation":{"type":"boolean"},"networkEgress":{"type":"boolean"}},"additionalProperties":false,"required":["networkEgress","requiresConfirmation","sideEffectLevel","toolName"]},"resource":{"minLength":1,"maxLength":1024,"type":"string"},"action":{"minLength":1,"maxLength":64,"type":"string"},"inputs":{"type":"object","properties":{"identity":{"type":"object","properties":{"principal":{"minLength":1,"maxLength":256,"type":"string"},"kind":{"enum":["agent","service","user"],"type":"string"}},"additionalProperties":false,"required":["kind","principal"]},"taskScope":{"type":"object","properties":{"taskRef":{"minLength":1,"maxLength":256,"type":"string"},"allowedTools":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}},"allowedResources":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["allowedResources","allowedTools","taskRef"]},"approval":{"type":"object","properties":{"state":{"enum":["denied","granted","none","pending"],"type":"string"},"approvalRef":{"minLength":1,"type":["null","string"]}},"additionalProperties":false,"required":["approvalRef","state"]},"provenance":{"type":"object","properties":{"tainted":{"type":"boolean"},"taintSources":{"maxItems":64,"type":"array","items":{"type":"object","properties":{"observationId":{"minLength":1,"maxLength":256,"type":"string"},"kind":{"enum":["document","message","retrieval","tool-output","web-page"],"type":"string"},"origin":{"minLength":1,"maxLength":1024,"type":"string"}},"additionalProperties":false,"required":["kind","observationId","origin"]}}},"additionalProperties":false,"required":["taintSources","tainted"]}},"additionalProperties":false,"required":["approval","identity","provenance","taskScope"]},"matchedGrant":{"anyOf":[{"type":"object","properties":{"grantId":{"minLength":1,"maxLength":256,"type":"string"},"origin":{"enum":["host-policy","human-approval","task-contract","untrusted-content"],"type":"string"}},"additionalProperties":false,"required":["grantId","origin"]},{"type":"null"}]},"dataFlowPolicyRef":{"minLength":1,"type":["null","string"]},"credential":{"anyOf":[{"type":"object","properties":{"ref":{"pattern":"^credref:[A-Za-z0-9._:-]{1,200}$","type":"string"},"expiresAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["expiresAt","ref"]},{"type":"null"}]},"decision":{"enum":["allow","deny","requires-approval"],"type":"string"},"reasonCodes":{"minItems":1,"maxItems":7,"uniqueItems":true,"type":"array","items":{"enum":["approval-denied","confirmation-required","granted","no-matching-grant","resource-not-in-task-scope","tool-not-in-task-scope","untrusted-data-egress"],"type":"string"}},"decidedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"decisionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["action","callId","credential","dataFlowPolicyRef","decidedAt","decision","decisionDigest","decisionId","inputs","matchedGrant","reasonCodes","resource","runId","schemaVersion","tool"]};
-const pattern567 = patternMatcher("^prm-[a-f0-9]{24}$");
-const pattern568 = new RegExp("^credref:[A-Za-z0-9._:-]{1,200}$", "u");
+export const PermissionDecisionV1 = validate201;
+const schema115 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"PermissionDecisionV1"},"decisionId":{"pattern":"^prm-[a-f0-9]{24}$","type":"string"},"runId":{"minLength":1,"maxLength":256,"type":"string"},"callId":{"minLength":1,"maxLength":256,"type":"string"},"tool":{"type":"object","properties":{"toolName":{"minLength":1,"maxLength":128,"type":"string"},"sideEffectLevel":{"enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"requiresConfirmation":{"type":"boolean"},"networkEgress":{"type":"boolean"}},"additionalProperties":false,"required":["networkEgress","requiresConfirmation","sideEffectLevel","toolName"]},"resource":{"minLength":1,"maxLength":1024,"type":"string"},"action":{"minLength":1,"maxLength":64,"type":"string"},"inputs":{"type":"object","properties":{"identity":{"type":"object","properties":{"principal":{"minLength":1,"maxLength":256,"type":"string"},"kind":{"enum":["agent","service","user"],"type":"string"}},"additionalProperties":false,"required":["kind","principal"]},"taskScope":{"type":"object","properties":{"taskRef":{"minLength":1,"maxLength":256,"type":"string"},"allowedTools":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}},"allowedResources":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["allowedResources","allowedTools","taskRef"]},"approval":{"type":"object","properties":{"state":{"enum":["denied","granted","none","pending"],"type":"string"},"approvalRef":{"minLength":1,"type":["null","string"]}},"additionalProperties":false,"required":["approvalRef","state"]},"provenance":{"type":"object","properties":{"tainted":{"type":"boolean"},"taintSources":{"maxItems":64,"type":"array","items":{"type":"object","properties":{"observationId":{"minLength":1,"maxLength":256,"type":"string"},"kind":{"enum":["document","message","retrieval","tool-output","web-page"],"type":"string"},"origin":{"minLength":1,"maxLength":1024,"type":"string"}},"additionalProperties":false,"required":["kind","observationId","origin"]}}},"additionalProperties":false,"required":["taintSources","tainted"]}},"additionalProperties":false,"required":["approval","identity","provenance","taskScope"]},"matchedGrant":{"anyOf":[{"type":"object","properties":{"grantId":{"minLength":1,"maxLength":256,"type":"string"},"origin":{"enum":["host-policy","human-approval","task-contract","untrusted-content"],"type":"string"}},"additionalProperties":false,"required":["grantId","origin"]},{"type":"null"}]},"dataFlowPolicyRef":{"minLength":1,"type":["null","string"]},"credential":{"anyOf":[{"type":"object","properties":{"ref":{"pattern":"^credref:[A-Za-z0-9._:-]{1,200}$","type":"string"},"expiresAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["expiresAt","ref"]},{"type":"null"}]},"decision":{"enum":["allow","deny","requires-approval"],"type":"string"},"reasonCodes":{"minItems":1,"maxItems":7,"uniqueItems":true,"type":"array","items":{"enum":["approval-denied","confirmation-required","granted","no-matching-grant","resource-not-in-task-scope","tool-not-in-task-scope","untrusted-data-egress"],"type":"string"}},"decidedAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"decisionDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["action","callId","credential","dataFlowPolicyRef","decidedAt","decision","decisionDigest","decisionId","inputs","matchedGrant","reasonCodes","resource","runId","schemaVersion","tool"]};
+const pattern624 = patternMatcher("^prm-[a-f0-9]{24}$");
+const pattern625 = new RegExp("^credref:[A-Za-z0-9._:-]{1,200}$", "u");
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -76489,7 +88289,7 @@ vErrors.push(err14);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema89.properties, key0))){
+if(!(func0.call(schema115.properties, key0))){
 const err15 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err15];
@@ -76526,7 +88326,7 @@ errors++;
 if(data.decisionId !== undefined && func0.call(data, "decisionId")){
 let data1 = data.decisionId;
 if(typeof data1 === "string"){
-if(!pattern567.test(data1)){
+if(!pattern624.test(data1)){
 const err18 = {instancePath:instancePath+"/decisionId",schemaPath:"#/properties/decisionId/pattern",keyword:"pattern",params:{pattern: "^prm-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err18];
@@ -76721,7 +88521,7 @@ vErrors.push(err34);
 errors++;
 }
 if(!(((((data6 === "external-write") || (data6 === "irreversible")) || (data6 === "local-write")) || (data6 === "none")) || (data6 === "read"))){
-const err35 = {instancePath:instancePath+"/tool/sideEffectLevel",schemaPath:"#/properties/tool/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema89.properties.tool.properties.sideEffectLevel.enum}};
+const err35 = {instancePath:instancePath+"/tool/sideEffectLevel",schemaPath:"#/properties/tool/properties/sideEffectLevel/enum",keyword:"enum",params:{allowedValues: schema115.properties.tool.properties.sideEffectLevel.enum}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -76975,7 +88775,7 @@ vErrors.push(err56);
 errors++;
 }
 if(!(((data14 === "agent") || (data14 === "service")) || (data14 === "user"))){
-const err57 = {instancePath:instancePath+"/inputs/identity/kind",schemaPath:"#/properties/inputs/properties/identity/properties/kind/enum",keyword:"enum",params:{allowedValues: schema89.properties.inputs.properties.identity.properties.kind.enum}};
+const err57 = {instancePath:instancePath+"/inputs/identity/kind",schemaPath:"#/properties/inputs/properties/identity/properties/kind/enum",keyword:"enum",params:{allowedValues: schema115.properties.inputs.properties.identity.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -77261,7 +89061,7 @@ vErrors.push(err78);
 errors++;
 }
 if(!((((data22 === "denied") || (data22 === "granted")) || (data22 === "none")) || (data22 === "pending"))){
-const err79 = {instancePath:instancePath+"/inputs/approval/state",schemaPath:"#/properties/inputs/properties/approval/properties/state/enum",keyword:"enum",params:{allowedValues: schema89.properties.inputs.properties.approval.properties.state.enum}};
+const err79 = {instancePath:instancePath+"/inputs/approval/state",schemaPath:"#/properties/inputs/properties/approval/properties/state/enum",keyword:"enum",params:{allowedValues: schema115.properties.inputs.properties.approval.properties.state.enum}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -77274,7 +89074,7 @@ errors++;
 if(data21.approvalRef !== undefined && func0.call(data21, "approvalRef")){
 let data23 = data21.approvalRef;
 if((data23 !== null) && (typeof data23 !== "string")){
-const err80 = {instancePath:instancePath+"/inputs/approval/approvalRef",schemaPath:"#/properties/inputs/properties/approval/properties/approvalRef/type",keyword:"type",params:{type: schema89.properties.inputs.properties.approval.properties.approvalRef.type}};
+const err80 = {instancePath:instancePath+"/inputs/approval/approvalRef",schemaPath:"#/properties/inputs/properties/approval/properties/approvalRef/type",keyword:"type",params:{type: schema115.properties.inputs.properties.approval.properties.approvalRef.type}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -77462,7 +89262,7 @@ vErrors.push(err95);
 errors++;
 }
 if(!(((((data29 === "document") || (data29 === "message")) || (data29 === "retrieval")) || (data29 === "tool-output")) || (data29 === "web-page"))){
-const err96 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/kind",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema89.properties.inputs.properties.provenance.properties.taintSources.items.properties.kind.enum}};
+const err96 = {instancePath:instancePath+"/inputs/provenance/taintSources/" + i4+"/kind",schemaPath:"#/properties/inputs/properties/provenance/properties/taintSources/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema115.properties.inputs.properties.provenance.properties.taintSources.items.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -77641,7 +89441,7 @@ vErrors.push(err110);
 errors++;
 }
 if(!((((data33 === "host-policy") || (data33 === "human-approval")) || (data33 === "task-contract")) || (data33 === "untrusted-content"))){
-const err111 = {instancePath:instancePath+"/matchedGrant/origin",schemaPath:"#/properties/matchedGrant/anyOf/0/properties/origin/enum",keyword:"enum",params:{allowedValues: schema89.properties.matchedGrant.anyOf[0].properties.origin.enum}};
+const err111 = {instancePath:instancePath+"/matchedGrant/origin",schemaPath:"#/properties/matchedGrant/anyOf/0/properties/origin/enum",keyword:"enum",params:{allowedValues: schema115.properties.matchedGrant.anyOf[0].properties.origin.enum}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -77704,7 +89504,7 @@ vErrors = null;
 if(data.dataFlowPolicyRef !== undefined && func0.call(data, "dataFlowPolicyRef")){
 let data34 = data.dataFlowPolicyRef;
 if((data34 !== null) && (typeof data34 !== "string")){
-const err115 = {instancePath:instancePath+"/dataFlowPolicyRef",schemaPath:"#/properties/dataFlowPolicyRef/type",keyword:"type",params:{type: schema89.properties.dataFlowPolicyRef.type}};
+const err115 = {instancePath:instancePath+"/dataFlowPolicyRef",schemaPath:"#/properties/dataFlowPolicyRef/type",keyword:"type",params:{type: schema115.properties.dataFlowPolicyRef.type}};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -77767,7 +89567,7 @@ errors++;
 if(data35.ref !== undefined && func0.call(data35, "ref")){
 let data36 = data35.ref;
 if(typeof data36 === "string"){
-if(!pattern568.test(data36)){
+if(!pattern625.test(data36)){
 const err120 = {instancePath:instancePath+"/credential/ref",schemaPath:"#/properties/credential/anyOf/0/properties/ref/pattern",keyword:"pattern",params:{pattern: "^credref:[A-Za-z0-9._:-]{1,200}$"}};
 if(vErrors === null){
 vErrors = [err120];
@@ -77887,7 +89687,7 @@ vErrors.push(err128);
 errors++;
 }
 if(!(((data38 === "allow") || (data38 === "deny")) || (data38 === "requires-approval"))){
-const err129 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema89.properties.decision.enum}};
+const err129 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema115.properties.decision.enum}};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -77934,7 +89734,7 @@ vErrors.push(err132);
 errors++;
 }
 if(!(((((((data40 === "approval-denied") || (data40 === "confirmation-required")) || (data40 === "granted")) || (data40 === "no-matching-grant")) || (data40 === "resource-not-in-task-scope")) || (data40 === "tool-not-in-task-scope")) || (data40 === "untrusted-data-egress"))){
-const err133 = {instancePath:instancePath+"/reasonCodes/" + i5,schemaPath:"#/properties/reasonCodes/items/enum",keyword:"enum",params:{allowedValues: schema89.properties.reasonCodes.items.enum}};
+const err133 = {instancePath:instancePath+"/reasonCodes/" + i5,schemaPath:"#/properties/reasonCodes/items/enum",keyword:"enum",params:{allowedValues: schema115.properties.reasonCodes.items.enum}};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -78051,16 +89851,16 @@ vErrors.push(err141);
 }
 errors++;
 }
-validate151.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
 
-export const DelegationContractV1 = validate152;
-const schema90 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"DelegationContractV1"},"delegationId":{"pattern":"^dlg-[a-f0-9]{24}$","type":"string"},"parent":{"type":"object","properties":{"kind":{"enum":["delegation","run"],"type":"string"},"ref":{"minLength":1,"maxLength":256,"type":"string"},"delegationDigest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["delegationDigest","kind","ref"]},"delegator":{"minLength":1,"maxLength":256,"type":"string"},"delegate":{"minLength":1,"maxLength":256,"type":"string"},"inputSnapshot":{"type":"object","properties":{"ref":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["digest","ref"]},"allowedTools":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}},"permissions":{"maxItems":256,"type":"array","items":{"type":"object","properties":{"tool":{"minLength":1,"maxLength":128,"type":"string"},"resource":{"minLength":1,"maxLength":1024,"type":"string"},"actions":{"minItems":1,"maxItems":32,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["actions","resource","tool"]}},"budget":{"type":"object","properties":{"maxSteps":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"deadline":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"outputSchema":{"type":"object","additionalProperties":{}},"acceptanceCriteria":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,63}$","type":"string"},"check":{"enum":["command","file-predicate","output-schema","reviewer"],"type":"string"},"statement":{"minLength":1,"maxLength":2000,"type":"string"}},"additionalProperties":false,"required":["check","id","statement"]}},"createdAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"delegationDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["acceptanceCriteria","allowedTools","budget","createdAt","deadline","delegate","delegationDigest","delegationId","delegator","inputSnapshot","outputSchema","parent","permissions","schemaVersion"]};
-const pattern572 = patternMatcher("^dlg-[a-f0-9]{24}$");
-const pattern577 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
+export const DelegationContractV1 = validate202;
+const schema116 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json","type":"object","properties":{"schemaVersion":{"type":"string","const":"DelegationContractV1"},"delegationId":{"pattern":"^dlg-[a-f0-9]{24}$","type":"string"},"parent":{"type":"object","properties":{"kind":{"enum":["delegation","run"],"type":"string"},"ref":{"minLength":1,"maxLength":256,"type":"string"},"delegationDigest":{"pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["delegationDigest","kind","ref"]},"delegator":{"minLength":1,"maxLength":256,"type":"string"},"delegate":{"minLength":1,"maxLength":256,"type":"string"},"inputSnapshot":{"type":"object","properties":{"ref":{"minLength":1,"maxLength":1024,"type":"string"},"digest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["digest","ref"]},"allowedTools":{"maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}},"permissions":{"maxItems":256,"type":"array","items":{"type":"object","properties":{"tool":{"minLength":1,"maxLength":128,"type":"string"},"resource":{"minLength":1,"maxLength":1024,"type":"string"},"actions":{"minItems":1,"maxItems":32,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["actions","resource","tool"]}},"budget":{"type":"object","properties":{"maxSteps":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"deadline":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"outputSchema":{"type":"object","additionalProperties":{}},"acceptanceCriteria":{"minItems":1,"maxItems":64,"type":"array","items":{"type":"object","properties":{"id":{"pattern":"^[a-z0-9][a-z0-9-]{0,63}$","type":"string"},"check":{"enum":["command","file-predicate","output-schema","reviewer"],"type":"string"},"statement":{"minLength":1,"maxLength":2000,"type":"string"}},"additionalProperties":false,"required":["check","id","statement"]}},"createdAt":{"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"delegationDigest":{"pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["acceptanceCriteria","allowedTools","budget","createdAt","deadline","delegate","delegationDigest","delegationId","delegator","inputSnapshot","outputSchema","parent","permissions","schemaVersion"]};
+const pattern629 = patternMatcher("^dlg-[a-f0-9]{24}$");
+const pattern634 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -78206,7 +90006,7 @@ vErrors.push(err13);
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema90.properties, key0))){
+if(!(func0.call(schema116.properties, key0))){
 const err14 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err14];
@@ -78243,7 +90043,7 @@ errors++;
 if(data.delegationId !== undefined && func0.call(data, "delegationId")){
 let data1 = data.delegationId;
 if(typeof data1 === "string"){
-if(!pattern572.test(data1)){
+if(!pattern629.test(data1)){
 const err17 = {instancePath:instancePath+"/delegationId",schemaPath:"#/properties/delegationId/pattern",keyword:"pattern",params:{pattern: "^dlg-[a-f0-9]{24}$"}};
 if(vErrors === null){
 vErrors = [err17];
@@ -78323,7 +90123,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!((data3 === "delegation") || (data3 === "run"))){
-const err24 = {instancePath:instancePath+"/parent/kind",schemaPath:"#/properties/parent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema90.properties.parent.properties.kind.enum}};
+const err24 = {instancePath:instancePath+"/parent/kind",schemaPath:"#/properties/parent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema116.properties.parent.properties.kind.enum}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -78371,7 +90171,7 @@ errors++;
 if(data2.delegationDigest !== undefined && func0.call(data2, "delegationDigest")){
 let data5 = data2.delegationDigest;
 if((data5 !== null) && (typeof data5 !== "string")){
-const err28 = {instancePath:instancePath+"/parent/delegationDigest",schemaPath:"#/properties/parent/properties/delegationDigest/type",keyword:"type",params:{type: schema90.properties.parent.properties.delegationDigest.type}};
+const err28 = {instancePath:instancePath+"/parent/delegationDigest",schemaPath:"#/properties/parent/properties/delegationDigest/type",keyword:"type",params:{type: schema116.properties.parent.properties.delegationDigest.type}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -79122,7 +90922,7 @@ errors++;
 if(data19.currency !== undefined && func0.call(data19, "currency")){
 let data25 = data19.currency;
 if(typeof data25 === "string"){
-if(!pattern514.test(data25)){
+if(!pattern571.test(data25)){
 const err90 = {instancePath:instancePath+"/budget/currency",schemaPath:"#/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
 if(vErrors === null){
 vErrors = [err90];
@@ -79278,7 +91078,7 @@ errors++;
 if(data29.id !== undefined && func0.call(data29, "id")){
 let data30 = data29.id;
 if(typeof data30 === "string"){
-if(!pattern577.test(data30)){
+if(!pattern634.test(data30)){
 const err103 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/id",schemaPath:"#/properties/acceptanceCriteria/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"}};
 if(vErrors === null){
 vErrors = [err103];
@@ -79313,7 +91113,7 @@ vErrors.push(err105);
 errors++;
 }
 if(!((((data31 === "command") || (data31 === "file-predicate")) || (data31 === "output-schema")) || (data31 === "reviewer"))){
-const err106 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/check",schemaPath:"#/properties/acceptanceCriteria/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema90.properties.acceptanceCriteria.items.properties.check.enum}};
+const err106 = {instancePath:instancePath+"/acceptanceCriteria/" + i5+"/check",schemaPath:"#/properties/acceptanceCriteria/items/properties/check/enum",keyword:"enum",params:{allowedValues: schema116.properties.acceptanceCriteria.items.properties.check.enum}};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -79453,7 +91253,7 @@ vErrors.push(err117);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate202.errors = vErrors;
 return errors === 0;
 }
 
@@ -79485,6 +91285,8 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
   "LocalTaskTraceReplayV1": LocalTaskTraceReplayV1,
   "AgentCapabilityDomainMatrixV1": AgentCapabilityDomainMatrixV1,
   "AiAgentSystemArchitectureReportV1": AiAgentSystemArchitectureReportV1,
+  "CapabilitySurfaceEvidenceV1": CapabilitySurfaceEvidenceV1,
+  "AiAgentSystemArchitectureReportV2": AiAgentSystemArchitectureReportV2,
   "AgentRouteDecisionV1": AgentRouteDecisionV1,
   "ContextMemoryModelV1": ContextMemoryModelV1,
   "ToolPermissionBoundaryV1": ToolPermissionBoundaryV1,

@@ -2072,6 +2072,390 @@ export const AiAgentSystemArchitectureReportV1Schema = z.strictObject({
 export type AiAgentSystemArchitectureReportV1 = z.infer<typeof AiAgentSystemArchitectureReportV1Schema>;
 
 /**
+ * The evidence one agent system provides to a central capability-surface decision about one
+ * surface (a tool, protocol capability or host feature the agent can call): each aspect its own
+ * field, `verified` only on direct evidence. It reads the decision by `decisionRef` and never
+ * decides it or copies its canonical fields (such as a preferred surface).
+ *
+ * zod 4 flavour of the published JSON Schema of `CapabilitySurfaceEvidenceV1`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/CapabilitySurfaceEvidenceV1.schema.json
+ */
+export const CapabilitySurfaceEvidenceV1Schema = z.strictObject({
+  schemaVersion: z.literal("CapabilitySurfaceEvidenceV1"),
+  evidenceId: z.string().regex(new RegExp("^cse-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  decisionRef: z.string().min(1).max(256),
+  surface: z.string().min(1).max(256),
+  observedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  controllingParty: z.strictObject({
+    value: z.union([
+      z.enum(["application", "host", "model", "user"]),
+      z.null(),
+    ]),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  read: z.strictObject({
+    value: z.boolean().nullable(),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  write: z.strictObject({
+    value: z.boolean().nullable(),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  execute: z.strictObject({
+    value: z.boolean().nullable(),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  authority: z.strictObject({
+    value: z.string().min(1).max(1000).nullable(),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  taskNegotiation: z.strictObject({
+    value: z.union([
+      z.enum(["none", "optional", "required"]),
+      z.null(),
+    ]),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  cancellation: z.strictObject({
+    value: z.union([
+      z.enum(["cancellable", "not-cancellable"]),
+      z.null(),
+    ]),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  timeout: z.strictObject({
+    value: z.union([
+      z.enum(["bounded", "unbounded"]),
+      z.null(),
+    ]),
+    limitMs: z.int().gte(1).lte(9007199254740991).nullable(),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  idempotency: z.strictObject({
+    value: z.union([
+      z.enum(["idempotent", "not-idempotent"]),
+      z.null(),
+    ]),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  audit: z.strictObject({
+    value: z.union([
+      z.enum(["none", "per-call-record"]),
+      z.null(),
+    ]),
+    status: z.enum(["unverified", "verified"]),
+    basis: z.enum(["declaration", "direct-observation", "name", "none", "similar-capability"]),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(16),
+  }),
+  evidenceStatus: z.enum(["unverified", "verified"]),
+});
+/**
+ * A `CapabilitySurfaceEvidenceV1` document, as {@link CapabilitySurfaceEvidenceV1Schema} parses it.
+ */
+export type CapabilitySurfaceEvidenceV1 = z.infer<typeof CapabilitySurfaceEvidenceV1Schema>;
+
+/**
+ * The AiAgentSystemArchitectureGate output of one agent system revision, second version: the 13
+ * fields of V1 and `repairRoleBoundary`, each a statement backed by documents of the field's
+ * contracts, referenced by contract name, id and digest instead of carried as prose.
+ *
+ * zod 4 flavour of the published JSON Schema of `AiAgentSystemArchitectureReportV2`.
+ *
+ * @see https://agent-contracts.dev/schemas/contracts/AiAgentSystemArchitectureReportV2.schema.json
+ */
+export const AiAgentSystemArchitectureReportV2Schema = z.strictObject({
+  schemaVersion: z.literal("AiAgentSystemArchitectureReportV2"),
+  reportId: z.string().regex(new RegExp("^arch-[a-f0-9]{24}$", 'u')),
+  subject: z.strictObject({
+    system: z.string().min(1).max(256),
+    revision: z.string().min(1).max(256),
+  }),
+  generatedAt: z.string().regex(new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", 'u')).refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time with a real date and time' }),
+  intentRouting: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  toolPermissionBoundary: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  contextMemoryModel: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  contextAcquisition: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  contextReadReceipt: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  stateMachineHandoff: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  observabilityReplay: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  turnLivenessContract: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  taskContinuityWriteContract: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  humanInLoopBoundary: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  capabilitySurfaceEvidence: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  evidenceMatrix: z.strictObject({
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(1),
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+  }),
+  agentCapabilityDomainMatrix: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(1),
+    claimedObject: z.union([
+      z.enum(["developer-product", "enterprise-saas", "hosted-platform", "kernel", "runtime"]),
+      z.null(),
+    ]),
+  }),
+  repairRoleBoundary: z.strictObject({
+    status: z.enum(["evidenced", "not-applicable", "unverified"]),
+    summary: z.string().min(1).max(4000),
+    skipReason: z.string().min(1).max(2000).nullable(),
+    evidence: z.array(z.strictObject({
+      kind: z.enum(["hook", "memory", "replay", "report", "runtime", "tests"]),
+      locator: z.string().min(1).max(1024),
+      digest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')).nullable(),
+    })).max(32),
+    contracts: z.array(z.strictObject({
+      contract: z.string().max(128).regex(new RegExp("^[A-Z][A-Za-z0-9]*V[1-9][0-9]*$", 'u')),
+      documentId: z.string().min(1).max(256).nullable(),
+      documentDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+    })).max(16),
+  }),
+  reportDigest: z.string().regex(new RegExp("^[a-f0-9]{64}$", 'u')),
+});
+/**
+ * A `AiAgentSystemArchitectureReportV2` document, as {@link AiAgentSystemArchitectureReportV2Schema} parses it.
+ */
+export type AiAgentSystemArchitectureReportV2 = z.infer<typeof AiAgentSystemArchitectureReportV2Schema>;
+
+/**
  * The route decision of one user message: the IntentSeedV1 it routes (by digest), the signals it
  * saw, the chosen skill or workflow and its mode, the coded reason, and the ordered degradation
  * path with the condition of each step.
@@ -2872,6 +3256,8 @@ export const ZOD_SCHEMAS = {
   LocalTaskTraceReplayV1: LocalTaskTraceReplayV1Schema,
   AgentCapabilityDomainMatrixV1: AgentCapabilityDomainMatrixV1Schema,
   AiAgentSystemArchitectureReportV1: AiAgentSystemArchitectureReportV1Schema,
+  CapabilitySurfaceEvidenceV1: CapabilitySurfaceEvidenceV1Schema,
+  AiAgentSystemArchitectureReportV2: AiAgentSystemArchitectureReportV2Schema,
   AgentRouteDecisionV1: AgentRouteDecisionV1Schema,
   ContextMemoryModelV1: ContextMemoryModelV1Schema,
   ToolPermissionBoundaryV1: ToolPermissionBoundaryV1Schema,
