@@ -10,7 +10,7 @@ import {
   type PermissionReasonCode,
   type PolicyApprovalState,
   type PolicyDataProvenance,
-  type PolicyGrantOrigin,
+  type PolicyGrant,
   type PolicyIdentity,
   type PolicyTaskScope,
   type PolicyToolFacts,
@@ -18,26 +18,11 @@ import {
 } from '@agent-contracts/schemas';
 import { type Clock, timestampOf } from '../clock.js';
 
+/** The grant type the engine matches calls against (the schemas package's, shared with the protocol). */
+export type { PolicyGrant };
+
 /** How long the engine's injected credential lives after the decision (D-PRM-03). */
 export const CREDENTIAL_TTL_MS = 300_000;
-
-/** One grant of the host's policy or the task contract. */
-export interface PolicyGrant {
-  /** Id of the grant in its source. */
-  readonly grantId: string;
-  /** The tool it grants. */
-  readonly tool: string;
-  /** The resource pattern it covers. */
-  readonly resource: string;
-  /** The actions it allows. */
-  readonly actions: readonly string[];
-  /** Where it comes from; `untrusted-content` grants are ignored. */
-  readonly origin: PolicyGrantOrigin;
-  /** The data-flow policy that lets a tainted run's data leave through it, or null. */
-  readonly dataFlowPolicyRef: string | null;
-  /** The host credential (a `credref:` reference) injected when it allows a call, or null. */
-  readonly credentialRef: string | null;
-}
 
 /** The tool call to decide. */
 export interface PolicyCall {

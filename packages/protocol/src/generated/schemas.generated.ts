@@ -2115,7 +2115,7 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
             "description": "The trusted grants of the host and the task (and any a test smuggles in from untrusted content).",
             "type": "array",
             "items": {
-              "description": "One grant of the host's policy or the task contract, as the host states it.",
+              "description": "One grant of the host's policy or the task contract, as the host states it to a policy engine.",
               "type": "object",
               "properties": {
                 "grantId": {

@@ -2,30 +2,13 @@
 import type {
   PermissionDecisionV1,
   PolicyApprovalState,
+  PolicyGrant,
   PolicyGrantOrigin,
   PolicyIdentity,
   PolicyTaintSource,
   PolicyTaskScope,
   PolicyToolFacts,
 } from '@agent-contracts/schemas';
-
-/** One grant of the host's policy or the task contract, as the host states it. */
-export interface PolicyGrantParams {
-  /** Id of the grant in its source. */
-  readonly grantId: string;
-  /** The tool it grants. */
-  readonly tool: string;
-  /** The resource pattern it covers (an exact resource, or a prefix ending in `*`). */
-  readonly resource: string;
-  /** The actions it allows. */
-  readonly actions: readonly string[];
-  /** Where the grant comes from; a grant of origin `untrusted-content` never matches. */
-  readonly origin: PolicyGrantOrigin;
-  /** The data-flow policy that lets data of a tainted run leave through this grant, or null. */
-  readonly dataFlowPolicyRef: string | null;
-  /** The host credential (a `credref:` reference, never a value) injected when the grant allows a call, or null. */
-  readonly credentialRef: string | null;
-}
 
 /** What the decision is made from, besides the call and the run's provenance. */
 export interface PolicyContextParams {
@@ -36,7 +19,7 @@ export interface PolicyContextParams {
   /** The approval state of this call. */
   readonly approval: PolicyApprovalState;
   /** The trusted grants of the host and the task (and any a test smuggles in from untrusted content). */
-  readonly grants: readonly PolicyGrantParams[];
+  readonly grants: readonly PolicyGrant[];
 }
 
 /** Params of `policy.decide`. */

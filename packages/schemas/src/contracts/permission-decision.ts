@@ -1,13 +1,6 @@
 import type { ContractEntry } from '../gates.js';
 import type { NullableNonEmptyString, Timestamp } from './common.js';
-
-/**
- * How far a tool's effect reaches: `none` (pure computation), `read` (reads a resource),
- * `local-write` (changes the recoverable workspace), `external-write` (changes a system outside
- * it), `irreversible` (cannot be undone: a payment, a deployment, a message sent). The same
- * member name and values as ToolContractV1's `sideEffectLevel`.
- */
-export type PolicySideEffectLevel = 'none' | 'read' | 'local-write' | 'external-write' | 'irreversible';
+import type { SideEffectLevel } from './task-contract.js';
 
 /**
  * A tool name, e.g. `repo.read_file`.
@@ -36,7 +29,7 @@ export interface PolicyToolFacts {
   /** Name of the tool. */
   toolName: PolicyToolName;
   /** How far the tool's effect reaches. */
-  sideEffectLevel: PolicySideEffectLevel;
+  sideEffectLevel: SideEffectLevel;
   /** Whether the tool's contract requires a human confirmation before each call. */
   requiresConfirmation: boolean;
   /** Whether the tool sends data over the network or to another domain (a message system, a remote store). */
@@ -133,6 +126,24 @@ export interface PermissionDecisionInputs {
  * rules, so no decision may rest on it).
  */
 export type PolicyGrantOrigin = 'host-policy' | 'task-contract' | 'human-approval' | 'untrusted-content';
+
+/** One grant of the host's policy or the task contract, as the host states it to a policy engine. */
+export interface PolicyGrant {
+  /** Id of the grant in its source. */
+  readonly grantId: string;
+  /** The tool it grants. */
+  readonly tool: string;
+  /** The resource pattern it covers (an exact resource, or a prefix ending in `*`). */
+  readonly resource: string;
+  /** The actions it allows. */
+  readonly actions: readonly string[];
+  /** Where the grant comes from; a grant of origin `untrusted-content` never matches. */
+  readonly origin: PolicyGrantOrigin;
+  /** The data-flow policy that lets data of a tainted run leave through this grant, or null. */
+  readonly dataFlowPolicyRef: string | null;
+  /** The host credential (a `credref:` reference, never a value) injected when the grant allows a call, or null. */
+  readonly credentialRef: string | null;
+}
 
 /** The grant an `allow` rests on. */
 export interface PermissionMatchedGrant {
