@@ -83,3 +83,43 @@ def is_sorted(values, key=None):
 
 def utf16_sorted(values, key=None):
     return sorted(values, key=lambda v: jcs.utf16_key(key(v) if key else v))
+
+
+def nesting(value):
+    """Levels of objects and arrays: a scalar is 0, `{}` is 1, `{"a": []}` is 2."""
+    if isinstance(value, dict):
+        return 1 + max((nesting(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((nesting(v) for v in value), default=0)
+    return 0
+
+
+def jcs_bytes(value):
+    return len(jcs.canonicalize(value).encode("utf-8"))
+
+
+def ecma_regex_compiles(source):
+    """Whether `source` compiles as an ECMAScript pattern with the `u` flag (as far as Python's
+    `re`, read through the ECMA-262 translation of the schema layer, can tell)."""
+    import re
+
+    from .validate_schema import ecma_pattern
+
+    if "(?P" in source or "(?#" in source or "\\Z" in source or "\\A" in source:
+        return False
+    try:
+        re.compile(ecma_pattern(source))
+    except (re.error, OverflowError, RecursionError):
+        return False
+    return True
+
+
+def duplicates(items, key):
+    """Indexes of the items whose key an earlier item already had."""
+    seen, later = set(), []
+    for i, item in enumerate(items):
+        k = jcs.canonicalize(key(item))
+        if k in seen:
+            later.append(i)
+        seen.add(k)
+    return later

@@ -6,13 +6,13 @@ then meets the digest and semantic rules of its gate page, one module per page (
 `hello` declares exactly the contracts and bundle kinds those modules implement.
 """
 
-from . import validate_schema
+from . import rules_delegation, rules_permission, rules_run_control, rules_task_contract, validate_schema
 from .errors import InvalidParams
 from .rulekit import Issues
 
 # One module per gate page; each has CONTRACTS {name: check(doc, out)} and BUNDLES
 # {kind: check(documents, out, judge)}.
-RULE_MODULES = ()
+RULE_MODULES = (rules_task_contract, rules_run_control, rules_permission, rules_delegation)
 
 
 def _registry():

@@ -6,7 +6,7 @@ JSON Pointer of the instance it is evaluated on (jsonschema's `absolute_path`: t
 failing `anyOf` is reported itself, and the failures inside its branches as well (rule 3 allows
 them). Two things jsonschema leaves to the caller are set here: `format: date-time` is the
 accepted form of docs/spec/index.md#timestamps, and `pattern` is read with ECMA-262 semantics
-(draft-07 section 4.3), which Python's `re` differs from in `\\d`, `\\s`, `\\w`, `.` and `$`.
+(draft-07 section 4.3), which Python's `re` differs from in `\\b`, `\\d`, `\\s`, `\\w`, `.` and `$`.
 """
 
 import json
@@ -70,6 +70,8 @@ def is_timestamp(text):
 # ECMA-262 WhiteSpace and LineTerminator (Python's `\s` also matches U+001C to U+001F).
 _JS_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 
+_JS_BOUNDARY = "(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))"
+
 
 def ecma_pattern(source):
     """An ECMA-262 pattern (no flags) as a Python pattern with the same meaning."""
@@ -85,6 +87,10 @@ def ecma_pattern(source):
                 out.append("\\D" if in_class else "[^0-9]")
             elif e == "s":
                 out.append(_JS_SPACE if in_class else "[" + _JS_SPACE + "]")
+            elif e == "S" and not in_class:
+                out.append("[^" + _JS_SPACE + "]")
+            elif e == "b" and not in_class:
+                out.append(_JS_BOUNDARY)
             elif e == "w":
                 out.append("A-Za-z0-9_" if in_class else "[A-Za-z0-9_]")
             elif e == "W":
