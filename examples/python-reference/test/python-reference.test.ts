@@ -19,10 +19,17 @@ const IMPL = join(DIR, 'impl.py');
 
 // What it declares for `validate` and `validateBundle` (agent_ref/validate.py RULE_MODULES): the
 // contracts and bundle kinds whose every rule code of docs/rules.md it implements.
-const CONTRACTS = ['DelegationContractV1', 'PermissionDecisionV1', 'RunStateV1', 'TaskContractV1', 'ToolContractV1'];
+const CONTRACTS = [
+  'DelegationContractV1',
+  'PermissionDecisionV1',
+  'RunStateV1',
+  'TaskContractV1',
+  'ToolContractV1',
+];
 const BUNDLES = ['delegation-chain', 'task-contract-with-tools'];
 const declaredCase = (id: string) =>
-  CONTRACTS.some((c) => id.startsWith(`validate/${c}/`)) || BUNDLES.some((k) => id.startsWith(`bundle/${k}/`));
+  CONTRACTS.some((c) => id.startsWith(`validate/${c}/`)) ||
+  BUNDLES.some((k) => id.startsWith(`bundle/${k}/`));
 
 // What needs a capability this implementation does not declare: `validate` / `validateBundle` of
 // the other contracts and bundle kinds (contract:<Name>, bundle:<kind>) and the PostgreSQL-only
@@ -202,7 +209,10 @@ describe('examples/python-reference (Python, standard library only, written from
     mkdirSync(join(site, 'jsonschema'));
     writeFileSync(join(site, 'jsonschema', '__init__.py'), '');
     mkdirSync(join(site, 'jsonschema-9.9.9.dist-info'));
-    writeFileSync(join(site, 'jsonschema-9.9.9.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: jsonschema\nVersion: 9.9.9\n');
+    writeFileSync(
+      join(site, 'jsonschema-9.9.9.dist-info', 'METADATA'),
+      'Metadata-Version: 2.1\nName: jsonschema\nVersion: 9.9.9\n',
+    );
     const hello = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
