@@ -20,13 +20,21 @@ const IMPL = join(DIR, 'impl.py');
 // What it declares for `validate` and `validateBundle` (agent_ref/validate.py RULE_MODULES): the
 // contracts and bundle kinds whose every rule code of docs/rules.md it implements.
 const CONTRACTS = [
+  'AgentRouteDecisionV1',
+  'ContextMemoryModelV1',
   'DelegationContractV1',
+  'EvaluationReportV1',
+  'EvidenceMatrixV1',
+  'HumanInLoopBoundaryV1',
+  'IntentSeedV1',
   'PermissionDecisionV1',
+  'RepairRoleBoundaryV1',
   'RunStateV1',
   'TaskContractV1',
   'ToolContractV1',
+  'ToolPermissionBoundaryV1',
 ];
-const BUNDLES = ['delegation-chain', 'task-contract-with-tools'];
+const BUNDLES = ['delegation-chain', 'intent-route', 'task-contract-with-tools', 'tool-permission-boundary'];
 const declaredCase = (id: string) =>
   CONTRACTS.some((c) => id.startsWith(`validate/${c}/`)) ||
   BUNDLES.some((k) => id.startsWith(`bundle/${k}/`));
