@@ -20,7 +20,11 @@ const IMPL = join(DIR, 'impl.py');
 // What it declares for `validate` and `validateBundle` (agent_ref/validate.py RULE_MODULES): the
 // contracts and bundle kinds whose every rule code of docs/rules.md it implements.
 const CONTRACTS = [
+  'AgentCapabilityDomainMatrixV1',
   'AgentRouteDecisionV1',
+  'AiAgentSystemArchitectureReportV1',
+  'AiAgentSystemArchitectureReportV2',
+  'CapabilitySurfaceEvidenceV1',
   'ContextMemoryModelV1',
   'DelegationContractV1',
   'EvaluationReportV1',
@@ -34,7 +38,13 @@ const CONTRACTS = [
   'ToolContractV1',
   'ToolPermissionBoundaryV1',
 ];
-const BUNDLES = ['delegation-chain', 'intent-route', 'task-contract-with-tools', 'tool-permission-boundary'];
+const BUNDLES = [
+  'architecture-report-with-matrix',
+  'delegation-chain',
+  'intent-route',
+  'task-contract-with-tools',
+  'tool-permission-boundary',
+];
 const declaredCase = (id: string) =>
   CONTRACTS.some((c) => id.startsWith(`validate/${c}/`)) ||
   BUNDLES.some((k) => id.startsWith(`bundle/${k}/`));
