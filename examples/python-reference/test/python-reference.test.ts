@@ -31,6 +31,8 @@ const CONTRACTS = [
   'ContentIdentityV1',
   'ContextMemoryModelV1',
   'ContextReadBindingV1',
+  'ContextReadPlanV1',
+  'ContextReadPlanV2',
   'ContextReadReceiptV1',
   'ContextReadReceiptV2',
   'ContextReuseDecisionV1',
@@ -60,10 +62,13 @@ const CONTRACTS = [
   'WorkflowTaskTerminalReceiptV1',
 ];
 const BUNDLES = [
+  'architecture-report-v2-with-references',
   'architecture-report-with-matrix',
+  'architecture-report-with-references',
   'checkpoint-operation',
   'delegation-chain',
   'envelope-sequence',
+  'evidence-matrix-with-documents',
   'intent-route',
   'task-contract-with-tools',
   'tool-permission-boundary',
