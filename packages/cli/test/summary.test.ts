@@ -86,7 +86,7 @@ describe('root causes in the console summary', () => {
     expect(entry('s/b')).toContain('behaviour: /result/status: "open" -> "done"');
     expect(entry('s/b')).not.toContain('"closed"');
     expect(entry('s/d')).toContain('"gone"');
-    expect(entry('s/a')).toContain('[cause 1, 4 cases]');
+    expect(entry('s/a')).toContain('shape: 1 difference of cause 1 (see "Top causes")');
     expect(entry('s/a')).toContain('[cause 2, 2 cases]');
     expect(entry('s/a')).toContain('expected: the result {"ok":true}');
     expect(entry('s/a')).toContain('received: {"result":{"ok":true}}');

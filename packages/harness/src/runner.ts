@@ -2,7 +2,13 @@
 // a pass unless the harness saw the expected reply to every step.
 import { missingCapabilities } from '@agent-contracts/protocol';
 import { type Case, pointerGet, resolveRefs, substituteVars, UnboundVariableError } from './cases.js';
-import { type DifferenceCounts, type Judgement, judgeStep, type ReplyText } from './compare/index.js';
+import {
+  type DifferenceCounts,
+  generalPointer,
+  type Judgement,
+  judgeStep,
+  type ReplyText,
+} from './compare/index.js';
 import { HarnessDefect, HarnessError } from './errors.js';
 import type { Implementation } from './implementation.js';
 import type { Difference } from './json-diff.js';
@@ -171,10 +177,15 @@ export function withViolations(
 /**
  * Bounds of `afterFailure`, so that a case line stays far under the report's 1 MiB a line even
  * for the longest case (266 steps), every character escaped: the later steps list at most 40
- * differences between them (the rest are counted), and a later step's detail is cut at 300
+ * behaviour differences and 20 shape differences between them (a shape difference the case has
+ * already listed is not listed again; the rest are counted), and a later step's detail is cut at 300
  * characters (its differences are listed whole). docs/spec/decisions.md D-GEN-13.
  */
 const LATER_DIFFERENCES = 40;
+/** Shape differences the later steps list between them, each one the case has not listed yet. */
+const LATER_SHAPE = 20;
+const shapeKey = (d: Difference) =>
+  `${generalPointer(d.pointer)}\u0000${d.keyword ?? ''}\u0000${d.schema ?? ''}`;
 const LATER_DETAIL_CHARS = 300;
 /** Later steps whose reply text is shown, and the length each text is cut at. */
 const LATER_REPLIES = 20;
@@ -210,6 +221,9 @@ async function runSteps(
   const seen: Seen = { first: null, later: [], stderr: false };
   /** How many more differences the later steps may list (the report line stays bounded). */
   let budget = LATER_DIFFERENCES;
+  let shapeBudget = LATER_SHAPE;
+  /** The shape differences the case has listed, by pointer (array indices aside), keyword and schema. */
+  const shapeListed = new Set<string>();
   let replies = LATER_REPLIES;
   /** Variables captured from a reply that broke its schema, and which step that was (1-based). */
   const misshapen = new Map<string, number>();
@@ -226,8 +240,19 @@ async function runSteps(
   for (const [i, step] of c.steps.entries()) {
     const label = `step ${i + 1} (${step.method})`;
     const after = (outcome: StepResult['outcome'], detail: string, j?: Judgement | null) => {
-      const differences = j?.differences.slice(0, budget) ?? [];
-      budget -= differences.length;
+      // Behaviour differences first claim the budget; a shape difference the case has already
+      // listed (the same pointer, array indices aside, keyword and schema) is only counted.
+      const differences: Difference[] = [];
+      for (const d of j?.differences ?? []) {
+        if (d.kind === 'shape') {
+          const key = shapeKey(d);
+          if (shapeListed.has(key) || shapeBudget <= 0) continue;
+          shapeListed.add(key);
+          shapeBudget--;
+        } else if (budget <= 0) continue;
+        else budget--;
+        differences.push(d);
+      }
       const more = (j?.moreDifferences ?? 0) + (j?.differences.length ?? 0) - differences.length;
       const reply =
         j && replies > 0
@@ -329,8 +354,10 @@ async function runSteps(
       if (seen.first) after('pass', 'as expected');
       continue;
     }
-    if (!seen.first) seen.first = { detail: `${label}: ${why}`, judgement, index: i };
-    else after('fail', why, judgement);
+    if (!seen.first) {
+      seen.first = { detail: `${label}: ${why}`, judgement, index: i };
+      for (const d of judgement?.differences ?? []) if (d.kind === 'shape') shapeListed.add(shapeKey(d));
+    } else after('fail', why, judgement);
   }
   if (seen.first) return failed();
   return done('pass', `${c.steps.length} step${c.steps.length === 1 ? '' : 's'} as expected`);

@@ -5,6 +5,7 @@
 import {
   type Capabilities,
   type CaseLine,
+  type Cause,
   causeOf,
   countOutcomes,
   type Difference,
@@ -77,20 +78,37 @@ const differenceLine = (d: Difference) => {
 /** Cause numbers of the causes shared by more than one case, by key. */
 type CauseIndex = ReadonlyMap<string, { readonly n: number; readonly count: number }>;
 
-/** The differences of a case or step, indented under it, each with its shared cause, and how many more there are. */
+/**
+ * The differences of a case or step, indented under it, and how many more there are. A behaviour
+ * difference is shown whole, with its shared cause; shape differences of a shared cause are one
+ * line per cause (they are listed under "Top causes"), the others whole.
+ */
 function differenceLines(
   differences: readonly Difference[] | undefined,
   more: number | undefined,
   indent: string,
   causes: CauseIndex,
 ): string[] {
-  const out = (differences ?? []).map((d) => {
+  const out: string[] = [];
+  const folded = new Map<number, number>();
+  for (const d of differences ?? []) {
     const shared = causes.get(causeOf(d).key);
-    return `${indent}${differenceLine(d)}${shared ? `  [cause ${shared.n}, ${shared.count} cases]` : ''}`;
+    if (shared && d.kind === 'shape') {
+      if (!folded.has(shared.n)) out.push(`\u0000${shared.n}`);
+      folded.set(shared.n, (folded.get(shared.n) ?? 0) + 1);
+      continue;
+    }
+    out.push(`${indent}${differenceLine(d)}${shared ? `  [cause ${shared.n}, ${shared.count} cases]` : ''}`);
+  }
+  const lines = out.map((l) => {
+    if (!l.startsWith('\u0000')) return l;
+    const n = Number(l.slice(1));
+    const k = folded.get(n)!;
+    return `${indent}shape: ${k} difference${k === 1 ? '' : 's'} of cause ${n} (see "Top causes")`;
   });
   if (more)
-    out.push(`${indent}... and ${more} more difference${more === 1 ? '' : 's'} (see the JSONL report)`);
-  return out;
+    lines.push(`${indent}... and ${more} more difference${more === 1 ? '' : 's'} (see the JSONL report)`);
+  return lines;
 }
 
 /** What a step expected and what came back, when its reply differed. */
@@ -126,24 +144,44 @@ function caseDetail(c: CaseLine, causes: CauseIndex): string {
   return `\n${out.join('\n')}`;
 }
 
+/** How many causes an entry of "Top causes" names before it only counts the rest. */
+const CAUSES_NAMED = 5;
+
 /**
  * The root causes of what did not pass: each difference (or, for a case without any, its
- * outcome and headline) once, with how many cases it fails and which; the most frequent first.
+ * outcome and headline) that fails more than one case, once, with how many cases it fails and
+ * which; the most frequent first. Causes that fail exactly the same cases are one entry (an
+ * older shape breaks many members of one reply: they are one finding for those cases).
  */
 export function causeLines(bad: readonly CaseLine[]): { lines: string[]; index: CauseIndex } {
   const causes = rootCauses(bad).filter((c) => c.cases.length > 1);
-  const index = new Map(causes.map((c, i) => [c.key, { n: i + 1, count: c.cases.length }]));
+  const entries = new Map<string, Cause[]>();
+  for (const c of causes) {
+    const key = c.cases.join('\u0000');
+    entries.set(key, [...(entries.get(key) ?? []), c]);
+  }
+  const index = new Map<string, { n: number; count: number }>();
+  for (const [i, group] of [...entries.values()].entries())
+    for (const c of group) index.set(c.key, { n: i + 1, count: c.cases.length });
   if (!causes.length) return { lines: [], index };
   const lines = ['', 'Top causes (each once, with the cases it fails; a case can have several):'];
-  for (const [i, c] of causes.slice(0, CAUSES_LISTED).entries()) {
-    const ids = c.cases.slice(0, CAUSE_CASES).map(printable).join(', ');
-    const rest = c.cases.length > CAUSE_CASES ? `, ... (and ${c.cases.length - CAUSE_CASES} more)` : '';
-    lines.push(`  ${String(i + 1).padStart(2)}. ${c.cases.length} cases  ${c.kind}: ${printable(c.text)}`);
+  for (const [i, group] of [...entries.values()].slice(0, CAUSES_LISTED).entries()) {
+    const cases = group[0]!.cases;
+    const ids = cases.slice(0, CAUSE_CASES).map(printable).join(', ');
+    const rest = cases.length > CAUSE_CASES ? `, ... (and ${cases.length - CAUSE_CASES} more)` : '';
+    const n = String(i + 1).padStart(2);
+    if (group.length === 1) {
+      lines.push(`  ${n}. ${cases.length} cases  ${group[0]!.kind}: ${printable(group[0]!.text)}`);
+    } else {
+      lines.push(`  ${n}. ${cases.length} cases, ${group.length} differences in common:`);
+      for (const c of group.slice(0, CAUSES_NAMED)) lines.push(`        ${c.kind}: ${printable(c.text)}`);
+      if (group.length > CAUSES_NAMED) lines.push(`        ... and ${group.length - CAUSES_NAMED} more`);
+    }
     lines.push(`      ${ids}${rest}`);
   }
-  if (causes.length > CAUSES_LISTED)
+  if (entries.size > CAUSES_LISTED)
     lines.push(
-      `  ... and ${causes.length - CAUSES_LISTED} more causes shared by several cases (see the HTML report)`,
+      `  ... and ${entries.size - CAUSES_LISTED} more causes shared by several cases (see the HTML report)`,
     );
   return { lines, index };
 }
