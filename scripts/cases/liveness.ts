@@ -1276,7 +1276,7 @@ row(
   T0 + 100_000_000,
   responseTime([hostEvent]),
 );
-// Caller-supplied actions belong to row 1 only (TLR-520, D-TLR-55).
+// Caller-supplied actions belong to row 1 only (TLR-520, D-TLR-56).
 for (const [name, title, at, input] of [
   [
     'row2-supplied-actions-ignored',

@@ -108,7 +108,7 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['store/', ['TCW-002']],
   ['store/receipts/', ['TCW-018']],
   // What a request may not hold, a malformed owner ref, replays of an event with another state,
-  // the order of the evidence checks, the first envelope's state (D-TCW-55, D-TCW-56).
+  // the order of the evidence checks, the first envelope's state (D-TCW-56, D-TCW-57).
   ['store/owner/malformed/', ['TCW-526']],
   ['store/fence/owner-ref-malformed/', ['TCW-521']],
   ['store/operation/malformed/effect-after-the-fence', ['TCW-501']],
@@ -117,7 +117,7 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   // Terminal evidence resolves against the conformance project root (docs/protocol.md).
   ['store/terminal/', ['PROTO-723']],
   ['store/owner/row/terminal', ['PROTO-723']],
-  // Supplied actions belong to decision-table row 1 (D-TLR-55).
+  // Supplied actions belong to decision-table row 1 (D-TLR-56).
   ['checkpoint/CheckpointValidationResultV1/row1-blocked-supplied-actions', ['TLR-520']],
   ['checkpoint/CheckpointValidationResultV1/row2-supplied-actions-ignored', ['TLR-520']],
   ['checkpoint/CheckpointValidationResultV1/row3-supplied-actions-ignored', ['TLR-520']],
