@@ -66,6 +66,7 @@ const BUNDLES = [
   'architecture-report-with-matrix',
   'architecture-report-with-references',
   'checkpoint-operation',
+  'context-acquisition-chain',
   'delegation-chain',
   'envelope-sequence',
   'evidence-matrix-with-documents',
