@@ -203,8 +203,8 @@ describe('examples/python-reference (Python, standard library and the pinned jso
     expect(r.status, r.stderr).toBe(0);
     const [count, pinned, ...bad] = r.stdout.trim().split('\n');
     expect(Number(count)).toBeGreaterThan(10);
-    // agent_ref/pin.py only probes the version; agent_ref/validate_schema.py is the schema layer.
-    expect(pinned).toBe('agent_ref/pin.py;agent_ref/validate_schema.py');
+    // agent_ref/validate_schema.py is the schema layer; agent_ref/pin.py reads only the metadata.
+    expect(pinned).toBe('agent_ref/validate_schema.py');
     expect(bad.filter((l) => l !== '')).toEqual([]);
   });
 
