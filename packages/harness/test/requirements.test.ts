@@ -65,6 +65,25 @@ describe('requirement parser', () => {
     expect(found[0]!.codes).toEqual(['LIFECYCLE_STATE_FENCE_MISMATCH']);
   });
 
+  it('does not end a sentence at an abbreviation, and does not take a table header cell for a requirement', () => {
+    const page = [
+      '## Limits',
+      '',
+      'A store MUST refuse a key that is too long (e.g. 300 characters), i.e. longer than 256. It MAY log it.',
+      '',
+      '| field | RECOMMENDED value |',
+      '|---|---|',
+      '| `a` | a writer SHOULD send 1 |',
+      '',
+    ].join('\n');
+    const found = parsePage(PAGE, page);
+    expect(found.map((s) => [s.level, s.sentence])).toEqual([
+      ['MUST', 'A store MUST refuse a key that is too long (e.g. 300 characters), i.e. longer than 256.'],
+      ['MAY', 'It MAY log it.'],
+      ['SHOULD', 'a writer SHOULD send 1'],
+    ]);
+  });
+
   it('assigns the next free id to each sentence without one, and a second run changes nothing', () => {
     const once = assignIds(PAGE, FIXTURE, 'FIX', new Set());
     expect(once.assigned).toEqual(['FIX-001', 'FIX-002', 'FIX-003', 'FIX-004', 'FIX-005']);
