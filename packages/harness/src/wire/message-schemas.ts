@@ -1,11 +1,24 @@
 // The check of one protocol message against its published schema (schemas/protocol/, embedded in
 // @agent-contracts/protocol as PROTOCOL_SCHEMAS), with the contract schemas its `$ref`s name.
-// Each schema is compiled once per process, on first use: a run that never calls a method never
-// pays for its schema. docs/spec/decisions.md D-GEN-30.
-import { type MessageTypeName, PROTOCOL_SCHEMAS, protocolSchemaId } from '@agent-contracts/protocol';
-import { allSchemas } from '@agent-contracts/schemas';
-import { FORMATS } from '@agent-contracts/validators';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+// The checks are compiled ahead of time (src/generated/message-validators.generated.ts, written by
+// `pnpm harness:schemas` with ajv standalone and checked in CI), so a run compiles nothing.
+// docs/spec/decisions.md D-GEN-30.
+import type { MessageTypeName } from '@agent-contracts/protocol';
+import { MESSAGE_VALIDATORS } from '../generated/message-validators.generated.js';
+
+/** One error of a generated check (ajv's error object, the members this module reads). */
+export interface MessageError {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly params: Record<string, unknown>;
+  readonly message?: string;
+}
+
+/** A generated check: true when the value is valid, else false with its `errors`. */
+export interface MessageValidator {
+  (value: unknown): boolean;
+  errors?: readonly MessageError[] | null;
+}
 
 /** Where a message breaks its schema: the first violation, at its most specific place. */
 export interface SchemaViolation {
@@ -26,30 +39,9 @@ export interface SchemaViolation {
   readonly message: string;
 }
 
-let ajv: Ajv | null = null;
-const compiled = new Map<MessageTypeName, ValidateFunction>();
-
-function validatorOf(name: MessageTypeName): ValidateFunction {
-  let validate = compiled.get(name);
-  if (validate) return validate;
-  if (!ajv) {
-    // A contract schema several messages refer to is compiled once and called (inlineRefs: false),
-    // and the code is not optimised: compiling every schema costs about a third of the default
-    // (measured for D-GEN-30), and the checks answer the same.
-    ajv = new Ajv({
-      strict: true,
-      allowUnionTypes: true,
-      allErrors: false,
-      inlineRefs: false,
-      code: { optimize: false },
-      formats: { ...FORMATS },
-    });
-    for (const schema of allSchemas().values()) ajv.addSchema(schema as object);
-    for (const schema of Object.values(PROTOCOL_SCHEMAS)) ajv.addSchema(schema as object);
-  }
-  validate = ajv.getSchema(protocolSchemaId(name));
+function validatorOf(name: MessageTypeName): MessageValidator {
+  const validate = MESSAGE_VALIDATORS[name];
   if (!validate) throw new Error(`no protocol schema ${name}`);
-  compiled.set(name, validate);
   return validate;
 }
 
@@ -57,7 +49,7 @@ function validatorOf(name: MessageTypeName): ValidateFunction {
 export const pointerToken = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The pointer an error names: its instance, or the member it says is missing or extra. */
-function pointerOf(e: ErrorObject): string {
+function pointerOf(e: MessageError): string {
   const member =
     e.keyword === 'required'
       ? (e.params as { missingProperty?: string }).missingProperty
@@ -75,7 +67,7 @@ const depth = (pointer: string) => (pointer === '' ? 0 : pointer.split('/').leng
  * deepest into the value is the one the message meant (a receipt with a wrong field breaks the
  * receipt branch deep inside, and the `null` branch only at the receipt itself).
  */
-function mostSpecific(errors: readonly ErrorObject[]): ErrorObject {
+function mostSpecific(errors: readonly MessageError[]): MessageError {
   const concrete = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
   const pool = concrete.length ? concrete : errors;
   let best = pool[0]!;
