@@ -10,21 +10,65 @@
 // bundle.json, the digest of every input. It is rebuilt only when an input changed, so the main
 // job pays for it once (about 1 s of CPU) after a change of the sources.
 //
-// Usage: node scripts/bundle-reference.mjs [--force] [--quiet]; prints the path of main.mjs.
+// Usage: node scripts/bundle-reference.mjs [reference|cli] [--force] [--quiet]; prints the path of
+// the bundle's entry. The `cli` target is the CLI for the tests (packages/cli/.bundle/).
 // As a module: `await ensureReferenceBundle()` resolves to that path.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const reference = join(repo, 'examples/reference-node');
-const entry = join(reference, 'src/main.ts');
 /** Where the bundle lives: one level below the reference's root, as src/ is (store.ts finds conformance-project/ from there). */
 export const REFERENCE_BUNDLE_DIR = join(reference, 'dist');
 /** The bundle's entry point: `node <this>` is the reference implementation. */
 export const REFERENCE_BUNDLE = join(REFERENCE_BUNDLE_DIR, 'main.mjs');
 const MANIFEST = 'bundle.json';
+
+/**
+ * `import.meta.url` of a module of the repository, as the module's own source URL: the CLI finds
+ * the kit's data and its package.json relative to its source files, wherever its bundle is.
+ */
+const sourceUrls = {
+  name: 'source-import-meta-url',
+  setup(build) {
+    build.onLoad({ filter: /\.(ts|mjs|js)$/ }, async (args) => {
+      if (args.path.includes(`${join('/', 'node_modules', '/')}`) || !args.path.startsWith(repo))
+        return undefined;
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      return {
+        contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+      };
+    });
+  },
+};
+
+/** What can be bundled, where it goes and what stays a runtime import. */
+const TARGETS = {
+  // The reference implementation, for the main job (and the tests that start it).
+  reference: {
+    entry: join(reference, 'src/main.ts'),
+    dir: REFERENCE_BUNDLE_DIR,
+    main: REFERENCE_BUNDLE,
+    staging: (tag) => join(reference, `.dist-${tag}`),
+    external: ['better-sqlite3', 'pg', 'pg-native'],
+    plugins: [],
+  },
+  // The CLI, for the tests that run it as a process (tooling/test-helpers/run-cli.ts): the same
+  // code as from its sources, without a TypeScript loader in every process.
+  cli: {
+    entry: join(repo, 'packages/cli/src/bin.ts'),
+    dir: join(repo, 'packages/cli/.bundle'),
+    main: join(repo, 'packages/cli/.bundle/bin.mjs'),
+    staging: (tag) => join(repo, `packages/cli/.bundle-${tag}`),
+    external: ['better-sqlite3', 'pg', 'pg-native', 'playwright-core'],
+    plugins: [sourceUrls],
+  },
+};
 
 /** Every workspace package.json: their exports decide what the bundle resolves. */
 function packageJsons() {
@@ -47,14 +91,14 @@ const digestOf = (file) => {
 };
 
 /** Whether the bundle on disk was built from exactly the files there now. */
-function fresh(esbuildVersion) {
+function fresh(target, esbuildVersion) {
   let manifest;
   try {
-    manifest = JSON.parse(readFileSync(join(REFERENCE_BUNDLE_DIR, MANIFEST), 'utf8'));
+    manifest = JSON.parse(readFileSync(join(target.dir, MANIFEST), 'utf8'));
   } catch {
     return false;
   }
-  if (manifest?.esbuild !== esbuildVersion || !manifest.inputs || !existsSync(REFERENCE_BUNDLE)) return false;
+  if (manifest?.esbuild !== esbuildVersion || !manifest.inputs || !existsSync(target.main)) return false;
   const inputs = Object.entries(manifest.inputs);
   const pkgs = packageJsons().map((p) => relative(repo, p));
   if (pkgs.some((p) => !(p in manifest.inputs))) return false;
@@ -66,17 +110,24 @@ function fresh(esbuildVersion) {
  * several processes at once: each builds into a directory of its own and renames it into place.
  */
 export async function ensureReferenceBundle({ force = false, quiet = true } = {}) {
+  return ensureBundle('reference', { force, quiet });
+}
+
+/** {@link ensureReferenceBundle} for any of the targets (`reference`, `cli`). */
+export async function ensureBundle(name, { force = false, quiet = true } = {}) {
+  const target = TARGETS[name];
+  if (!target) throw new Error(`no bundle target ${name}; targets: ${Object.keys(TARGETS).join(', ')}`);
   const esbuild = await import('esbuild');
-  if (!force && fresh(esbuild.version)) return REFERENCE_BUNDLE;
+  if (!force && fresh(target, esbuild.version)) return target.main;
   const started = performance.now();
-  // Built one level below examples/reference-node too (see REFERENCE_BUNDLE_DIR), then renamed.
-  const staging = join(reference, `.dist-${process.pid}-${Date.now().toString(36)}`);
+  // Built at the same depth as the bundle's place (see REFERENCE_BUNDLE_DIR), then renamed.
+  const staging = target.staging(`${process.pid}-${Date.now().toString(36)}`);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
     const result = await esbuild.build({
       absWorkingDir: repo,
-      entryPoints: [entry],
+      entryPoints: [target.entry],
       outdir: staging,
       bundle: true,
       splitting: true,
@@ -86,7 +137,8 @@ export async function ensureReferenceBundle({ force = false, quiet = true } = {}
       outExtension: { '.js': '.mjs' },
       conditions: ['@agent-contracts/source'],
       // Native or optional drivers are loaded from node_modules, as the sources load them.
-      external: ['better-sqlite3', 'pg', 'pg-native'],
+      external: target.external,
+      plugins: target.plugins,
       // Whitespace and syntax only: names stay as written, for the stack traces on stderr.
       minifyWhitespace: true,
       minifySyntax: true,
@@ -100,13 +152,13 @@ export async function ensureReferenceBundle({ force = false, quiet = true } = {}
     for (const p of packageJsons()) inputs[relative(repo, p)] = digestOf(p);
     writeFileSync(
       join(staging, MANIFEST),
-      `${JSON.stringify({ esbuild: esbuild.version, entry: relative(repo, entry), inputs }, null, 1)}\n`,
+      `${JSON.stringify({ esbuild: esbuild.version, entry: relative(repo, target.entry), inputs }, null, 1)}\n`,
     );
     // Into place: the old bundle aside first, then ours; a concurrent builder that won keeps its own.
     const old = `${staging}-old`;
-    if (existsSync(REFERENCE_BUNDLE_DIR)) renameSync(REFERENCE_BUNDLE_DIR, old);
+    if (existsSync(target.dir)) renameSync(target.dir, old);
     try {
-      renameSync(staging, REFERENCE_BUNDLE_DIR);
+      renameSync(staging, target.dir);
     } catch {
       rmSync(staging, { recursive: true, force: true });
     }
@@ -117,14 +169,15 @@ export async function ensureReferenceBundle({ force = false, quiet = true } = {}
   }
   if (!quiet)
     process.stderr.write(
-      `bundled the reference implementation into ${relative(repo, REFERENCE_BUNDLE_DIR)}/ in ${Math.round(performance.now() - started)} ms\n`,
+      `bundled ${name === 'cli' ? 'the CLI' : 'the reference implementation'} into ${relative(repo, target.dir)}/ in ${Math.round(performance.now() - started)} ms\n`,
     );
-  return REFERENCE_BUNDLE;
+  return target.main;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
-  const file = await ensureReferenceBundle({
+  const name = args.find((a) => !a.startsWith('--')) ?? 'reference';
+  const file = await ensureBundle(name, {
     force: args.includes('--force'),
     quiet: args.includes('--quiet'),
   });
