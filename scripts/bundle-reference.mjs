@@ -67,6 +67,9 @@ const TARGETS = {
     staging: (tag) => join(repo, `packages/cli/.bundle-${tag}`),
     external: ['better-sqlite3', 'pg', 'pg-native', 'playwright-core'],
     plugins: [sourceUrls],
+    // The CommonJS packages it bundles (cli-progress) require Node's modules.
+    banner:
+      "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
   },
 };
 
@@ -102,6 +105,7 @@ function fresh(target, esbuildVersion) {
   const inputs = Object.entries(manifest.inputs);
   const pkgs = packageJsons().map((p) => relative(repo, p));
   if (pkgs.some((p) => !(p in manifest.inputs))) return false;
+  if (!(relative(repo, fileURLToPath(import.meta.url)) in manifest.inputs)) return false;
   return inputs.every(([rel, digest]) => digestOf(join(repo, rel)) === digest);
 }
 
@@ -139,6 +143,7 @@ export async function ensureBundle(name, { force = false, quiet = true } = {}) {
       // Native or optional drivers are loaded from node_modules, as the sources load them.
       external: target.external,
       plugins: target.plugins,
+      ...(target.banner ? { banner: { js: target.banner } } : {}),
       // Whitespace and syntax only: names stay as written, for the stack traces on stderr.
       minifyWhitespace: true,
       minifySyntax: true,
@@ -150,6 +155,8 @@ export async function ensureBundle(name, { force = false, quiet = true } = {}) {
       inputs[rel] = digestOf(join(repo, rel));
     }
     for (const p of packageJsons()) inputs[relative(repo, p)] = digestOf(p);
+    // This script too: its options make the bundle.
+    inputs[relative(repo, fileURLToPath(import.meta.url))] = digestOf(fileURLToPath(import.meta.url));
     writeFileSync(
       join(staging, MANIFEST),
       `${JSON.stringify({ esbuild: esbuild.version, entry: relative(repo, target.entry), inputs }, null, 1)}\n`,
