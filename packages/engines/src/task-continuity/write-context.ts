@@ -49,15 +49,6 @@ export function writeContextDigestOf(envelope: TaskRecoveryStateV5, runtimeGener
   return buildWriteContext(envelope, runtimeGeneration, envelope.committedAt).contextDigest;
 }
 
-/** The fence of an envelope, or (0, 0) for a task never written. */
-export function fenceOf(envelope: TaskRecoveryStateV5 | null): TaskRecoveryCommitFenceV1 {
-  return {
-    schemaVersion: 'TaskRecoveryCommitFenceV1',
-    stateSequence: envelope?.sequence ?? 0,
-    writerGeneration: envelope?.writerGeneration ?? 0,
-  };
-}
-
 /** The owner ref of a lease, or `{ mode: 'absent' }` without one. */
 export function ownerRefOf(lease: FencedTaskWriteOwnerLeaseV2 | null | undefined): OwnerRef {
   if (!lease) return { mode: 'absent' };
