@@ -7,6 +7,7 @@ export * from './baseline.js';
 export * from './cases.js';
 export * from './diff.js';
 export * from './errors.js';
+export * from './explore/index.js';
 export * from './faults/index.js';
 export * from './implementation.js';
 export * from './json-diff.js';

@@ -694,7 +694,7 @@ return errors === 0;
 }
 
 export const caseLine = validate11;
-const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended. `harness-error`: the harness itself was wrong (a request of its own broke its\nschema); never a pass, never the implementation's failure, and the run does not conform.","enum":["crash","error","fail","harness-error","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"requirements":{"description":"Ids of the requirements the case checks (docs/coverage.md); absent in reports written before\nthey were recorded.","maxItems":64,"items":{"type":"string"},"type":"array"},"failedStep":{"description":"Index of the step whose failure is the headline (`detail`), for `fail`.","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case.","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"}},"additionalProperties":false,"required":["detail","index","method","outcome"]}}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
+const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended. `harness-error`: the harness itself was wrong (a request of its own broke its\nschema); never a pass, never the implementation's failure, and the run does not conform.","enum":["crash","error","fail","harness-error","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"requirements":{"description":"Ids of the requirements the case checks (docs/coverage.md); absent in reports written before\nthey were recorded.","maxItems":64,"items":{"type":"string"},"type":"array"},"failedStep":{"description":"Index of the step whose failure is the headline (`detail`), for `fail`.","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case.","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"}},"additionalProperties":false,"required":["detail","index","method","outcome"]}},"explore":{"description":"Set on the line of an exploration (`explore/<capability>`, docs/protocol.md#explore): how it\nran and, for a difference, what replays it. Such lines are counted apart from golden cases.","type":"object","properties":{"seed":{"description":"The seed: `--explore-seed <seed>` explores the same sequences again.","type":"number"},"path":{"description":"With `seed`, the counterexample path that replays the minimal failing sequence alone\n(`--explore-path <path>`); absent when nothing differed.","type":"string"},"runs":{"description":"Sequences run, shrinking included.","type":"integer","minimum":0},"steps":{"description":"Steps sent to the implementation.","type":"integer","minimum":0},"counterexample":{"description":"The minimal failing sequence, one command per entry.","maxItems":64,"items":{"type":"string"},"type":"array"}},"additionalProperties":false,"required":["runs","seed","steps"]}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1285,6 +1285,147 @@ var valid0 = _errs49 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.explore !== undefined && func0.call(data, "explore")){
+let data37 = data.explore;
+const _errs79 = errors;
+if(errors === _errs79){
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+let missing4;
+if(((((data37.runs === undefined) || (!(func0.call(data37, "runs")))) && (missing4 = "runs")) || (((data37.seed === undefined) || (!(func0.call(data37, "seed")))) && (missing4 = "seed"))) || (((data37.steps === undefined) || (!(func0.call(data37, "steps")))) && (missing4 = "steps"))){
+validate11.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+const _errs81 = errors;
+for(const key4 of Object.keys(data37)){
+if(!(((((key4 === "seed") || (key4 === "path")) || (key4 === "runs")) || (key4 === "steps")) || (key4 === "counterexample"))){
+validate11.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
+return false;
+break;
+}
+}
+if(_errs81 === errors){
+if(data37.seed !== undefined && func0.call(data37, "seed")){
+let data38 = data37.seed;
+const _errs82 = errors;
+if(!((typeof data38 == "number") && (isFinite(data38)))){
+validate11.errors = [{instancePath:instancePath+"/explore/seed",schemaPath:"#/properties/explore/properties/seed/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs82 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data37.path !== undefined && func0.call(data37, "path")){
+const _errs84 = errors;
+if(typeof data37.path !== "string"){
+validate11.errors = [{instancePath:instancePath+"/explore/path",schemaPath:"#/properties/explore/properties/path/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs84 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data37.runs !== undefined && func0.call(data37, "runs")){
+let data40 = data37.runs;
+const _errs86 = errors;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+validate11.errors = [{instancePath:instancePath+"/explore/runs",schemaPath:"#/properties/explore/properties/runs/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs86){
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+validate11.errors = [{instancePath:instancePath+"/explore/runs",schemaPath:"#/properties/explore/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+var valid8 = _errs86 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data37.steps !== undefined && func0.call(data37, "steps")){
+let data41 = data37.steps;
+const _errs88 = errors;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+validate11.errors = [{instancePath:instancePath+"/explore/steps",schemaPath:"#/properties/explore/properties/steps/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs88){
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
+validate11.errors = [{instancePath:instancePath+"/explore/steps",schemaPath:"#/properties/explore/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+var valid8 = _errs88 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data37.counterexample !== undefined && func0.call(data37, "counterexample")){
+let data42 = data37.counterexample;
+const _errs90 = errors;
+if(errors === _errs90){
+if(Array.isArray(data42)){
+if(data42.length > 64){
+validate11.errors = [{instancePath:instancePath+"/explore/counterexample",schemaPath:"#/properties/explore/properties/counterexample/maxItems",keyword:"maxItems",params:{limit: 64}}];
+return false;
+}
+else {
+var valid9 = true;
+const len4 = data42.length;
+for(let i4=0; i4<len4; i4++){
+const _errs92 = errors;
+if(typeof data42[i4] !== "string"){
+validate11.errors = [{instancePath:instancePath+"/explore/counterexample/" + i4,schemaPath:"#/properties/explore/properties/counterexample/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid9 = _errs92 === errors;
+if(!valid9){
+break;
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/explore/counterexample",schemaPath:"#/properties/explore/properties/counterexample/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid8 = _errs90 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs79 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -1314,7 +1455,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}},"explore":{"description":"The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted\napart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1620,6 +1761,137 @@ var valid0 = _errs37 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.explore !== undefined && func0.call(data, "explore")){
+let data19 = data.explore;
+const _errs41 = errors;
+if(errors === _errs41){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing2;
+if((((((((data19.crash === undefined) || (!(func0.call(data19, "crash")))) && (missing2 = "crash")) || (((data19.error === undefined) || (!(func0.call(data19, "error")))) && (missing2 = "error"))) || (((data19.fail === undefined) || (!(func0.call(data19, "fail")))) && (missing2 = "fail"))) || (((data19["not-applicable"] === undefined) || (!(func0.call(data19, "not-applicable")))) && (missing2 = "not-applicable"))) || (((data19.pass === undefined) || (!(func0.call(data19, "pass")))) && (missing2 = "pass"))) || (((data19.timeout === undefined) || (!(func0.call(data19, "timeout")))) && (missing2 = "timeout"))){
+validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+const _errs43 = errors;
+for(const key2 of Object.keys(data19)){
+if(!(((((((key2 === "crash") || (key2 === "error")) || (key2 === "timeout")) || (key2 === "not-applicable")) || (key2 === "fail")) || (key2 === "pass")) || (key2 === "harness-error"))){
+validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
+return false;
+break;
+}
+}
+if(_errs43 === errors){
+if(data19.crash !== undefined && func0.call(data19, "crash")){
+let data20 = data19.crash;
+const _errs44 = errors;
+if(!((typeof data20 == "number") && (isFinite(data20)))){
+validate12.errors = [{instancePath:instancePath+"/explore/crash",schemaPath:"#/properties/explore/properties/crash/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid5 = _errs44 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19.error !== undefined && func0.call(data19, "error")){
+let data21 = data19.error;
+const _errs46 = errors;
+if(!((typeof data21 == "number") && (isFinite(data21)))){
+validate12.errors = [{instancePath:instancePath+"/explore/error",schemaPath:"#/properties/explore/properties/error/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid5 = _errs46 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19.timeout !== undefined && func0.call(data19, "timeout")){
+let data22 = data19.timeout;
+const _errs48 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
+validate12.errors = [{instancePath:instancePath+"/explore/timeout",schemaPath:"#/properties/explore/properties/timeout/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid5 = _errs48 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19["not-applicable"] !== undefined && func0.call(data19, "not-applicable")){
+let data23 = data19["not-applicable"];
+const _errs50 = errors;
+if(!((typeof data23 == "number") && (isFinite(data23)))){
+validate12.errors = [{instancePath:instancePath+"/explore/not-applicable",schemaPath:"#/properties/explore/properties/not-applicable/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid5 = _errs50 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19.fail !== undefined && func0.call(data19, "fail")){
+let data24 = data19.fail;
+const _errs52 = errors;
+if(!((typeof data24 == "number") && (isFinite(data24)))){
+validate12.errors = [{instancePath:instancePath+"/explore/fail",schemaPath:"#/properties/explore/properties/fail/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid5 = _errs52 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19.pass !== undefined && func0.call(data19, "pass")){
+let data25 = data19.pass;
+const _errs54 = errors;
+if(!((typeof data25 == "number") && (isFinite(data25)))){
+validate12.errors = [{instancePath:instancePath+"/explore/pass",schemaPath:"#/properties/explore/properties/pass/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid5 = _errs54 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19["harness-error"] !== undefined && func0.call(data19, "harness-error")){
+let data26 = data19["harness-error"];
+const _errs56 = errors;
+if(!((typeof data26 == "number") && (isFinite(data26)))){
+validate12.errors = [{instancePath:instancePath+"/explore/harness-error",schemaPath:"#/properties/explore/properties/harness-error/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid5 = _errs56 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
