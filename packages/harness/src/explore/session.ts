@@ -4,9 +4,9 @@
 // the transcript: on a difference it is the golden case that shows it.
 import { ProtocolRefusal } from '@agent-contracts/protocol';
 import { type Expectation, pointerGet, type Step, substituteVars, UnboundVariableError } from '../cases.js';
+import { type Judgement, judgeStep } from '../compare/index.js';
 import { HarnessDefect, HarnessError } from '../errors.js';
 import type { Implementation } from '../implementation.js';
-import { type Judgement, judgeStep } from '../runner.js';
 import { describeViolations } from '../transport/process.js';
 import { describeViolation } from '../wire/message-schemas.js';
 import { paramsViolation } from '../wire/request.js';

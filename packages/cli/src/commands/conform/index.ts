@@ -18,9 +18,9 @@ import {
   HarnessError,
   type Implementation,
   INHERITED_ENVIRONMENT,
-  isExploreLine,
   type InterruptedLine,
   inShard,
+  isExploreLine,
   judgeRun,
   killAllImplementations,
   loadCases,
@@ -49,7 +49,13 @@ import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
-import { EXPLORE_HELP, EXPLORE_OPTIONS, exploreSettings, exploreStateDirectory, runExploration } from './explore.js';
+import {
+  EXPLORE_HELP,
+  EXPLORE_OPTIONS,
+  exploreSettings,
+  exploreStateDirectory,
+  runExploration,
+} from './explore.js';
 import { progressFor } from './progress.js';
 import { emptyShard, renderSummary } from './summary.js';
 
