@@ -56,7 +56,15 @@ console.log('');
  * ignorer did not recognise) is equivalent; anything else stays open until a case kills it or a
  * reviewer names it equivalent.
  */
+/** Survivors a reviewer named equivalent, by `file:line:mutator`, with the reason. */
+const EQUIVALENT = {
+  'packages/engines/src/policy/decide.ts:141:OptionalChaining':
+    'equivalent: an `allow` always rests on a matched grant (PRM-003), so `grant` is never null where `decision` is `allow`',
+};
+
 function resolution(s) {
+  const named = EQUIVALENT[`${s.file}:${s.line}:${s.mutator}`];
+  if (named) return named;
   const sentence = /(['"`])[^'"`]*[a-z]+ [a-z]+[^'"`]*\1/.test(s.code) && !/code:/.test(s.code);
   if (s.mutator === 'StringLiteral' && /^(''|""|``)$/.test(s.replacement) && sentence)
     return 'equivalent: message text (the spec fixes codes and data, not wording)';
