@@ -2,7 +2,6 @@ import { digestOf } from '@agent-contracts/digest';
 import type {
   CanonicalTaskWriteContextV1,
   FencedTaskWriteOwnerLeaseV2,
-  TaskRecoveryCommitFenceV1,
   TaskRecoveryStateV5,
 } from '@agent-contracts/schemas';
 import { contextDigestOf } from '@agent-contracts/schemas';
