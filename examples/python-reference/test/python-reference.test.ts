@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseReport } from '@agent-contracts/harness';
+import { CREDENTIAL_VALUE_SHAPES } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../tooling/test-helpers/run-cli.ts';
 
@@ -19,13 +20,7 @@ const IMPL = join(DIR, 'impl.py');
 // What needs a capability this implementation does not declare: `validate` / `validateBundle`
 // (contract:<Name>, bundle:<kind>) and the PostgreSQL-only fault scenario.
 const undeclared = (id: string) =>
-  id.startsWith('validate/') ||
-  id.startsWith('bundle/') ||
-  id.startsWith('run/') ||
-  // Optional capabilities added after v1 that it does not declare (D-GEN-60).
-  id.startsWith('policy/') ||
-  id.startsWith('delegation/') ||
-  id === 'faults/field/pg-connections-dropped';
+  id.startsWith('validate/') || id.startsWith('bundle/') || id === 'faults/field/pg-connections-dropped';
 
 describe('examples/python-reference (Python, standard library only, written from docs/)', () => {
   it('passes every golden case and fault scenario of what it declares; nothing fails', () => {
@@ -46,15 +41,13 @@ describe('examples/python-reference (Python, standard library only, written from
       clock: true,
       crashPoints: ['commit-before-write', 'commit-after-write'],
     });
-    // Written before the optional `run` capability existed, it does not declare it and still
-    // conforms: its run cases are not applicable, never failed (PROTO-700).
-    expect(Object.hasOwn(run.implementation.capabilities, 'run')).toBe(false);
-    const runCases = cases.filter((c) => c.id.startsWith('run/'));
-    expect(runCases.length).toBeGreaterThan(3);
-    expect(runCases.filter((c) => c.outcome !== 'not-applicable').map((c) => c.id)).toEqual([]);
-    // Written before the optional capabilities existed: its hello leaves them out and still conforms.
-    expect(run.implementation.capabilities).not.toHaveProperty('policy');
-    expect(run.implementation.capabilities).not.toHaveProperty('delegation');
+    // The optional capabilities (PROTO-600), written from their pages: declared, and every case passes.
+    expect(run.implementation.capabilities).toMatchObject({ run: true, policy: true, delegation: true });
+    for (const area of ['run/', 'policy/', 'delegation/']) {
+      const ofArea = cases.filter((c) => c.id.startsWith(area));
+      expect(ofArea.length, area).toBeGreaterThan(10);
+      expect(ofArea.filter((c) => c.outcome !== 'pass').map((c) => c.id)).toEqual([]);
+    }
     const notPassing = cases.filter((c) => c.outcome !== 'pass' && c.outcome !== 'not-applicable');
     expect(notPassing.map((c) => `${c.id}: ${c.outcome}: ${c.detail}`)).toEqual([]);
     // Not applicable is only what needs an undeclared capability: every declared area ran.
@@ -115,6 +108,54 @@ describe('examples/python-reference (Python, standard library only, written from
     expect(failed.every((id) => id.startsWith('store/fence/'))).toBe(true);
   }, 120_000);
 
+  it('with the blind-retry, credential and containment checks switched off, fails those cases', () => {
+    const buggy = `python3 -c ${JSON.stringify(
+      [
+        'import sys',
+        'sys.dont_write_bytecode = True',
+        `sys.path.insert(0, ${JSON.stringify(DIR)})`,
+        'import agent_ref.run_control as r, agent_ref.policy as p, agent_ref.delegation as d',
+        'r.retry_refusal = lambda original, at=None: None',
+        'p.first_credential_shape = lambda value: None',
+        'd.containment = lambda parent, child: []',
+        'from agent_ref.main import main',
+        'main()',
+      ].join('; '),
+    )}`;
+    const report = join(mkdtempSync(join(tmpdir(), 'py-reference-')), 'report.jsonl');
+    const r = runCli(
+      [
+        'conform',
+        '--impl',
+        buggy,
+        '--no-faults',
+        '--filter',
+        'run/*',
+        '--filter',
+        'policy/*',
+        '--filter',
+        'delegation/*',
+        '--report',
+        report,
+      ],
+      { timeoutMs: 120_000 },
+    );
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(1);
+    const failed = parseReport(readFileSync(report, 'utf8'))
+      .cases.filter((c) => c.outcome === 'fail')
+      .map((c) => c.id);
+    expect(failed).toEqual(
+      expect.arrayContaining([
+        'run/RunStateV1/retry/unknown-outcome-query-before-retry',
+        'run/RunStateV1/retry/permanent-not-retried',
+        'policy/PermissionDecisionV1/credential/value-in-resource',
+        'policy/PermissionDecisionV1/credential/value-as-grant-credential',
+        'delegation/DelegationContractV1/refused/permission-parent-lacks',
+        'delegation/DelegationContractV1/refused/budget-exceeds-parent',
+      ]),
+    );
+  }, 120_000);
+
   it('on a PostgreSQL state location it declares no store (no driver in the standard library) and answers store.* with -32601', () => {
     const lines = [
       {
@@ -138,6 +179,21 @@ describe('examples/python-reference (Python, standard library only, written from
       trace: true,
     });
     expect(history.error.code).toBe(-32601);
+  });
+
+  it('matches the credential value shapes of the PermissionPolicyGate page (the reference list is that table)', () => {
+    const r = spawnSync(
+      'python3',
+      [
+        '-c',
+        `import sys, json, re; sys.path.insert(0, ${JSON.stringify(DIR)}); from agent_ref.credential_shapes import SHAPES; print(json.dumps([[p.pattern, bool(p.flags & re.IGNORECASE)] for _, p in SHAPES]))`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(
+      CREDENTIAL_VALUE_SHAPES.map((s) => [s.pattern.source, s.pattern.flags.includes('i')]),
+    );
   });
 
   it('imports nothing outside the Python standard library', () => {
