@@ -8,13 +8,12 @@ from the parent and the request at the implementation's clock.
 
 import copy
 
-from . import jcs, protocol_schema
+from . import jcs, protocol_schema, validate
 from .clock import format_ms, is_utc_timestamp, parse_instant_ns
 from .errors import InvalidParams, Refusal
 from .ids import derived_id
-from .permission_decision_check import covers
 from .policy import empty_string_in
-from .run_state_check import schema_issues
+from .rules_permission import covers
 
 LIMITS = ("maxSteps", "maxToolCalls", "maxRetries", "maxDurationMs", "maxCostMicros")
 WILDCARD = "*"
@@ -93,27 +92,8 @@ def containment(parent, child):
 
 
 def contract_issues(doc):
-    """The issues of a DelegationContractV1 (schema first; the invariants of a schema-valid one)."""
-    if not isinstance(doc, dict):
-        return [{"code": "DOCUMENT_NOT_OBJECT", "path": ""}]
-    found = schema_issues("DelegationContractV1", doc)
-    if found:
-        return found
-    if jcs.has_lone_surrogate(doc):
-        return [{"code": "DIGEST_UNCOMPUTABLE", "path": "/delegationDigest"}]
-    out = []
-    if doc["delegationId"] != delegation_id_of(doc):
-        out.append({"code": "DELEGATION_ID_MISMATCH", "path": "/delegationId"})
-    if doc["delegationDigest"] != delegation_digest_of(doc):
-        out.append({"code": "DELEGATION_DIGEST_MISMATCH", "path": "/delegationDigest"})
-    out += [{"code": "DELEGATION_WILDCARD_GRANT", "path": p} for p in wildcards(doc)]
-    out += [{"code": "DELEGATION_GRANT_TOOL_NOT_ALLOWED", "path": p} for p in tools_not_allowed(doc)]
-    if (doc["parent"]["delegationDigest"] is None) != (doc["parent"]["kind"] == "run"):
-        out.append({"code": "DELEGATION_PARENT_REF_INCONSISTENT", "path": "/parent/delegationDigest"})
-    if parse_instant_ns(doc["deadline"]) <= parse_instant_ns(doc["createdAt"]):
-        out.append({"code": "DELEGATION_DEADLINE_NOT_AFTER_CREATION", "path": "/deadline"})
-    out += [{"code": "DELEGATION_CRITERION_DUPLICATE", "path": p} for p in criterion_repeats(doc["acceptanceCriteria"])]
-    return out
+    """The issues of a DelegationContractV1, as `validate` reports them (agent_ref/rules_delegation.py)."""
+    return validate.judge(doc, "DelegationContractV1")
 
 
 def is_contract(parent):

@@ -6,12 +6,11 @@ memory per session (docs/protocol.md#policyobserve-policydecide-v1-capability-po
 
 import copy
 
-from . import jcs, protocol_schema
+from . import jcs, protocol_schema, validate
 from .clock import format_ms
-from .credential_shapes import first_credential_shape
 from .errors import InvalidParams, Refusal
 from .ids import derived_id
-from .permission_decision_check import covers, issues
+from .rules_permission import covers, credential_strings
 
 MAX_TAINT_SOURCES = 64
 CREDENTIAL_LIFE_MS = 300_000  # D-PRM-03
@@ -82,6 +81,11 @@ def decide(params, provenance, now_ms):
     return doc
 
 
+def first_credential_shape(value):
+    """The pointer of the first string (or member name) with a credential value shape, or None."""
+    return next(credential_strings(value), None)
+
+
 def request_view(params):
     """The request in the `{ call, context }` terms of PROTO-604's pointers."""
     return {"call": {k: v for k, v in params.items() if k != "context"}, "context": params["context"]}
@@ -108,7 +112,7 @@ class PolicyEngine:
                           "a string of the request has a credential value shape; pass a credref: reference",
                           path=where)
         doc = decide(params, self.runs.get(params["runId"], []), self.clock.now_ms())
-        found = issues(doc)
+        found = validate.judge(doc, "PermissionDecisionV1")
         if found:
             raise InvalidParams("policy.decide: the params give no valid decision (%s at %s)"
                                 % (found[0]["code"], found[0]["path"]))

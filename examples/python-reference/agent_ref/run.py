@@ -2,13 +2,14 @@
 
 Stateless: the harness passes the state the previous step returned. The event's shape is the
 published params schema's (schemas/protocol/RunStepParams.schema.json); a malformed event is
--32602, a state with any issue RUN_STATE_INVALID, then the controller judges the event.
+-32602, a state with any issue `validate` reports (agent_ref/rules_run_control.py) RUN_STATE_INVALID, then the controller judges the event.
 """
 
-from . import protocol_schema
+from . import protocol_schema, validate
 from .errors import InvalidParams
 from .run_control import refuse, step
-from .run_state_check import issues
+
+MAX_ISSUES = 64  # RunRefusalData.issues
 
 
 def run_step(clock):
@@ -20,7 +21,7 @@ def run_step(clock):
                                 protocol_schema.load("RunStepParams")["properties"]["event"])
         state = params["state"]
         if state is not None:
-            found = issues(state)
+            found = validate.judge(state, "RunStateV1")[:MAX_ISSUES]
             if found:
                 r = refuse("RUN_STATE_INVALID", "the state is not a valid RunStateV1")
                 r.data["issues"] = found

@@ -7,9 +7,9 @@ state as it was. The checks run in the page's order (1 to 6); the first failing 
 import copy
 
 from . import jcs
-from .clock import format_ms, parse_ms
+from .clock import format_ms, parse_instant_ns, parse_ms
 from .errors import Refusal
-from .run_state_check import TERMINAL_REASONS, retry_refusal, run_id_of, state_digest_of
+from .ids import derived_id
 
 # docs/protocol.md#runstep-v1-capability-run: the token of each refusal code.
 REQUIRED_ACTION = {
@@ -28,6 +28,11 @@ REQUIRED_ACTION = {
     "RUN_TOOL_CALL_BLIND_RETRY": "query-the-effect-first",
     "RUN_TOOL_CALL_RETRY_NOT_RETRYABLE": "replan",
     "RUN_SUCCESS_WITH_CALLS_IN_FLIGHT": "record-the-outcome-first",
+}
+TERMINAL_REASONS = {
+    "succeeded": ("completion-verified",),
+    "failed": ("completion-failed", "budget-exhausted"),
+    "cancelled": ("cancelled",),
 }
 BUDGET_NOTICE = {"code": "RUN_BUDGET_EXHAUSTED", "requiredAction": "start-a-new-run"}
 LOOP_NOTICE = {"code": "RUN_LOOP_DETECTED", "requiredAction": "replan-or-takeover"}
@@ -54,6 +59,31 @@ TAKEN_IN = {
 # Events taken after maxDurationMs (check 5): outcomes and costs are facts, and cancel; every
 # other event announces work, which is not started.
 FACTS_AFTER_TIME = ("cancel", "tool-result", "tool-queried", "step-finished")
+
+
+def run_id_of(state):
+    return derived_id("run-", {"taskId": state["taskId"], "startedAt": state["startedAt"]})
+
+
+def state_digest_of(state):
+    return jcs.digest_of({k: v for k, v in state.items() if k != "stateDigest"})
+
+
+def retry_refusal(original, at=None):
+    """Why `original` may not be retried (at `at`, when given), or None: invariants 13 and 14 and
+    RUN-020 (a query that found `effect-applied` makes a call not retryable, D-RUN-04)."""
+    if original["status"] == "failed" and original["errorClass"] == "transient":
+        return None
+    if original["status"] == "failed" and original["errorClass"] == "unknown-outcome":
+        q = original["query"]
+        if q is None or q["resolution"] == "still-unknown":
+            return "RUN_TOOL_CALL_BLIND_RETRY"
+        if q["resolution"] == "effect-applied":
+            return "RUN_TOOL_CALL_RETRY_NOT_RETRYABLE"
+        if at is not None and parse_instant_ns(q["queriedAt"]) > parse_instant_ns(at):
+            return "RUN_TOOL_CALL_BLIND_RETRY"
+        return None
+    return "RUN_TOOL_CALL_RETRY_NOT_RETRYABLE"
 
 
 def refuse(code, message):

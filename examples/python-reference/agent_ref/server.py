@@ -16,6 +16,8 @@ class Server:
         self.clock = Clock()
         self.areas = {}
         self.crash_points = ()
+        self.contracts = []
+        self.bundles = []
         self.on_hello = []
         self.methods = {
             "hello": self.hello,
@@ -30,8 +32,8 @@ class Server:
             return name in self.areas and self.areas[name]()
 
         caps = {
-            "contracts": [],
-            "bundles": [],
+            "contracts": list(self.contracts),
+            "bundles": list(self.bundles),
             "digest": True,
             "store": on("store"),
             "liveness": on("liveness"),
