@@ -92,8 +92,9 @@ export function plainStrings(value: unknown, where: string): void {
     if (typeof v === 'string') {
       if (hasLoneSurrogate(v))
         throw new InvalidParams(`${at} has a lone surrogate; send well-formed Unicode`);
-    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
-    else if (isObject(v))
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) walk(v[i], `${at}[${i}]`);
+    } else if (isObject(v))
       for (const [k, x] of Object.entries(v)) {
         if (hasLoneSurrogate(k)) throw new InvalidParams(`${at} has a member name with a lone surrogate`);
         walk(x, `${at}.${k}`);
