@@ -132,6 +132,26 @@ describe('agent-contracts matrix', () => {
     expect(bare.stdout).not.toContain('status differs');
   });
 
+  it('without details, depends on outcomes only: times, dates, commands and detail texts change nothing', () => {
+    const lines = implementation('bad-impl', 2);
+    const other = lines.map((l) => {
+      const line = l as Record<string, unknown>;
+      if (line.type === 'run')
+        return {
+          ...line,
+          startedAt: '2030-01-01T00:00:00.000Z',
+          implementation: { ...(line.implementation as object), command: '/somewhere/else impl' },
+        };
+      if (line.type === 'case')
+        return { ...line, durationMs: 99_999, detail: 'timed out after 10000 ms at 22:31' };
+      return { ...line, finishedAt: '2030-01-01T00:10:00.000Z', durationMs: 600_000 };
+    });
+    const render = (l: readonly unknown[]) =>
+      renderMatrixMarkdown(compatibilityMatrix([parseReport(toJsonl(l))]), { details: false });
+    expect(render(other)).toBe(render(lines));
+    expect(render(lines)).not.toMatch(/\d{4}-\d{2}-\d{2}|\d+ ms/);
+  });
+
   it('refuses what it cannot render, with a code and what to do', async () => {
     const none = await matrix();
     expect(none.status).toBe(2);
