@@ -5,9 +5,11 @@
 // give the same bytes. `--check` fails (exit 1) when the committed page differs, and says which
 // cells changed. `--keep-reports <dir>` leaves each run's JSONL report and console output there
 // (`<name>.jsonl`, `<name>.out`), for tests that would otherwise run the same implementation
-// again (scripts/test.mjs hands them to examples/python-reference/test).
+// again (scripts/test.mjs hands them to examples/python-reference/test). `--from <dir>` renders
+// the reports found there (`<name>.jsonl`, written by `conform --report` from this checkout) and
+// runs only the missing ones: to regenerate after a run that a loaded machine timed out.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +31,8 @@ if (!reportsDir) {
   process.exit(2);
 }
 mkdirSync(reportsDir, { recursive: true });
+const fromAt = args.indexOf('--from');
+const fromDir = fromAt >= 0 ? args[fromAt + 1] : null;
 
 /** The implementations of this repository, with the command `conform` starts (from the repository root). */
 const IMPLEMENTATIONS = [
@@ -46,6 +50,8 @@ const IMPLEMENTATIONS = [
 ] as const;
 
 const reports = IMPLEMENTATIONS.map((impl) => {
+  const given = fromDir ? join(fromDir, `${impl.name}.jsonl`) : null;
+  if (given && existsSync(given)) return parseReport(readFileSync(given, 'utf8'), given);
   const report = join(reportsDir, `${impl.name}.jsonl`);
   const started = Date.now();
   const r = spawnSync(

@@ -5,10 +5,10 @@
  */
 export * from './baseline.js';
 export * from './cases.js';
+export * from './compare/index.js';
 export * from './compat-matrix.js';
 export * from './compat-matrix-html.js';
 export * from './compat-matrix-markdown.js';
-export * from './compare/index.js';
 export * from './diff.js';
 export * from './errors.js';
 export * from './faults/index.js';
