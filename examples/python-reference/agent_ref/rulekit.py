@@ -123,3 +123,50 @@ def duplicates(items, key):
             later.append(i)
         seen.add(k)
     return later
+
+
+# docs/spec/ai-agent-system-architecture-gate.md#document-id-fields: the id field of a referenced
+# document; every other contract has none.
+DOCUMENT_ID_FIELDS = {
+    "ContextReadPlanV1": "planId",
+    "ContextReadPlanV2": "planId",
+    "ContextReadReceiptV1": "receiptId",
+    "ContextReadReceiptV2": "receiptId",
+    "ContextReuseDecisionV1": "decisionId",
+    "ContextSourceObservationLedgerV1": "ledgerId",
+    "TaskOperationRecordV1": "operationId",
+    "LocalTaskTraceV1": "traceId",
+    "LocalTaskTraceReplayV1": "traceId",
+    "AgentCapabilityDomainMatrixV1": "matrixId",
+    "EvidenceMatrixV1": "matrixId",
+    "AiAgentSystemArchitectureReportV1": "reportId",
+    "AiAgentSystemArchitectureReportV2": "reportId",
+    "EvaluationReportV1": "reportId",
+    "CapabilitySurfaceEvidenceV1": "evidenceId",
+    "AgentRouteDecisionV1": "decisionId",
+    "PermissionDecisionV1": "decisionId",
+    "ContextMemoryModelV1": "modelId",
+    "ToolPermissionBoundaryV1": "boundaryId",
+    "HumanInLoopBoundaryV1": "boundaryId",
+    "RepairRoleBoundaryV1": "boundaryId",
+    "TaskContractV1": "taskId",
+    "ToolContractV1": "toolContractId",
+    "RunStateV1": "runId",
+    "DelegationContractV1": "delegationId",
+}
+
+
+def resolve_ref(ref, documents):
+    """The document a ContractDocumentRef names among `documents`: its contract, digestOf the whole
+    document, and its id field when `documentId` is set; None when none matches."""
+    for d in documents:
+        if not isinstance(d, dict) or d.get("schemaVersion") != ref["contract"]:
+            continue
+        if digest(d) != ref["documentDigest"]:
+            continue
+        if ref.get("documentId") is not None:
+            field = DOCUMENT_ID_FIELDS.get(ref["contract"])
+            if field is None or d.get(field) != ref["documentId"]:
+                continue
+        return d
+    return None

@@ -6,21 +6,27 @@ then meets the digest and semantic rules of its gate page, one module per page (
 `hello` declares exactly the contracts and bundle kinds those modules implement.
 """
 
-from . import rules_delegation, rules_permission, rules_run_control, rules_task_contract, validate_schema
+from . import rules_architecture, rules_capability_domain, rules_context, rules_context_memory, rules_context_plan, rules_delegation, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_permission, rules_run_control, rules_task_continuity, rules_task_contract, rules_tool_permission, rules_trace, rules_turn_liveness, validate_schema
 from .errors import InvalidParams
 from .rulekit import Issues
 
 # One module per gate page; each has CONTRACTS {name: check(doc, out)} and BUNDLES
 # {kind: check(documents, out, judge)}.
-RULE_MODULES = (rules_task_contract, rules_run_control, rules_permission, rules_delegation)
+RULE_MODULES = (rules_task_contract, rules_run_control, rules_permission, rules_delegation, rules_tool_permission, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_context, rules_context_plan, rules_context_memory, rules_capability_domain, rules_architecture, rules_task_continuity, rules_turn_liveness, rules_trace)
 
 
 def _registry():
-    contracts, bundles = {}, {}
+    """Contracts and bundle kinds; a kind is offered only when every contract its documents may
+    be (BUNDLE_NEEDS, default: those of its own module; "*": any contract) has its rules."""
+    contracts, bundles, needs = {}, {}, {}
     for module in RULE_MODULES:
         contracts.update(getattr(module, "CONTRACTS", {}))
-        bundles.update(getattr(module, "BUNDLES", {}))
-    return contracts, bundles
+        for kind, check in getattr(module, "BUNDLES", {}).items():
+            bundles[kind] = check
+            needs[kind] = getattr(module, "BUNDLE_NEEDS", {}).get(kind, tuple(getattr(module, "CONTRACTS", {})))
+    every = validate_schema.contracts()
+    ready = {k: c for k, c in bundles.items() if all(n in contracts for n in (every if needs[k] == "*" else needs[k]))}
+    return contracts, ready
 
 
 CHECKS, BUNDLE_CHECKS = _registry()
