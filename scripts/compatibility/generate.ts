@@ -33,6 +33,10 @@ if (!reportsDir) {
 mkdirSync(reportsDir, { recursive: true });
 const fromAt = args.indexOf('--from');
 const fromDir = fromAt >= 0 ? args[fromAt + 1] : null;
+// `--jobs <n>` of each conform run (default 2, the CI machine's cores); 1 on a loaded machine, where
+// two scenarios at once can run out of their time budget.
+const jobsAt = args.indexOf('--jobs');
+const jobs = jobsAt >= 0 ? (args[jobsAt + 1] ?? '2') : '2';
 
 /** The implementations of this repository, with the command `conform` starts (from the repository root). */
 const IMPLEMENTATIONS = [
@@ -65,7 +69,7 @@ const reports = IMPLEMENTATIONS.map((impl) => {
       '--impl',
       impl.command,
       '--jobs',
-      '2',
+      jobs,
       '--report',
       report,
     ],
