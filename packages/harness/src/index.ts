@@ -12,6 +12,7 @@ export * from './compat-matrix-html.js';
 export * from './compat-matrix-markdown.js';
 export * from './diff.js';
 export * from './errors.js';
+export * from './explore/index.js';
 export * from './faults/index.js';
 export * from './implementation.js';
 export * from './json-diff.js';
