@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createHandler, InvalidParams } from '../src/handler.ts';
+import { InvalidParams } from '@agent-contracts/protocol';
+import { createHandler } from '../src/handler.ts';
 
 interface CaseFile {
   cases: Array<{ id: string; steps: Array<{ method: string; params: Record<string, unknown> }> }>;
