@@ -3,8 +3,8 @@
 // the spec's timestamp profile. The valid params are those of the golden cases.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
 import { InvalidParams } from '@agent-contracts/protocol';
+import { describe, expect, it } from 'vitest';
 import { createHandler } from '../src/handler.ts';
 
 interface CaseFile {
