@@ -11,12 +11,12 @@ import {
   FAULT_KIND_NAMES,
   loadCases,
   loadFaultScenarios,
-  PROTOCOL_VERSION,
   resolveRefs,
   runFaultMatrix,
   runSuite,
   startSubprocess,
 } from '@agent-contracts/harness';
+import { PROTOCOL_VERSION } from '@agent-contracts/protocol';
 import { fmt, median } from './_stats.ts';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));

@@ -16,7 +16,6 @@ export * from './explore/index.js';
 export * from './faults/index.js';
 export * from './implementation.js';
 export * from './json-diff.js';
-export * from './protocol.js';
 export * from './report.js';
 export * from './report-html.js';
 export * from './report-junit.js';

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { missingCapabilities } from '@agent-contracts/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   CaseCorpusError,
@@ -18,7 +19,6 @@ import {
   lintCases,
   loadCases,
   loadFaultScenarios,
-  missingCapabilities,
   type ProtocolViolation,
   parseBaseline,
   parseReport,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Fence } from '@agent-contracts/engines';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkFencedInvariants, type HistoryEvent } from '../src/history/index.js';
+import { checkFencedInvariants, type HistoryEvent } from '@agent-contracts/history';
 import { exited, readLines, spawnTsChild } from './helpers/child-process.js';
 import { taskKey } from './helpers/envelopes.js';
 import { type BackendTarget, openBackend, targetEnv } from './helpers/open-backend.js';

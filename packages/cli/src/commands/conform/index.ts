@@ -26,7 +26,6 @@ import {
   loadCases,
   loadFaultScenarios,
   loadRequirements,
-  PROTOCOL_VERSION,
   parseBaseline,
   parseShard,
   printable,
@@ -42,6 +41,7 @@ import {
   startSubprocess,
 } from '@agent-contracts/harness';
 import { conformanceDirectory } from '@agent-contracts/kit';
+import { PROTOCOL_VERSION } from '@agent-contracts/protocol';
 import { intOption, usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';

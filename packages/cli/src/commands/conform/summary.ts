@@ -3,20 +3,19 @@
 // differences, what was not applicable only for want of one more capability, and the verdict.
 // Every string an implementation controls goes through `printable`.
 import {
-  type Capabilities,
   type CaseLine,
   type Cause,
   causeOf,
   countOutcomes,
   type Difference,
   type GateCoverage,
-  missingCapabilities,
   printable,
   printableLines,
   type RunLine,
   rootCauses,
   type SummaryLine,
 } from '@agent-contracts/harness';
+import { type Capabilities, missingCapabilities } from '@agent-contracts/protocol';
 import { GATES } from '@agent-contracts/schemas';
 import type { painter } from '../../color.js';
 
