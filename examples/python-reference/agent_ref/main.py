@@ -1,6 +1,6 @@
 """Wires the areas into one server and serves protocol v1."""
 
-from . import checkpoint, crash, liveness, rpc, store, trace
+from . import checkpoint, crash, liveness, rpc, store, trace, validate
 from .server import Server
 
 
@@ -10,6 +10,7 @@ def build():
     trace.install(server)
     liveness.install(server)
     store.install(server, crash.install(server))
+    validate.install(server)
     return server
 
 

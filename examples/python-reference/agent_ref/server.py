@@ -14,6 +14,8 @@ class Server:
         self.clock = Clock()
         self.areas = {}
         self.crash_points = ()
+        self.contracts = []
+        self.bundles = []
         self.on_hello = []
         self.methods = {
             "hello": self.hello,
@@ -28,8 +30,8 @@ class Server:
             return name in self.areas and self.areas[name]()
 
         return {
-            "contracts": [],
-            "bundles": [],
+            "contracts": list(self.contracts),
+            "bundles": list(self.bundles),
             "digest": True,
             "store": on("store"),
             "liveness": on("liveness"),

@@ -1,10 +1,11 @@
 // The independent Python implementation through a real `agent-contracts conform` run, faults
 // included: every case and fault scenario of what it declares (digest, clock, store, liveness,
-// checkpoint, trace, both crash points) passes, and nothing else is counted. It is written from
-// docs/ alone, so this is the check that the spec, not the reference code, defines the behaviour
+// checkpoint, trace, both crash points, and `validate` / `validateBundle` for the contracts and
+// bundle kinds it lists) passes, and nothing else is counted. It is written from docs/ alone, so
+// this is the check that the spec, not the reference code, defines the behaviour
 // (examples/python-reference/SPEC-GAPS.md lists where docs/ was not enough).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +17,43 @@ const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const DIR = join(repo, 'examples/python-reference');
 const IMPL = join(DIR, 'impl.py');
 
-// What needs a capability this implementation does not declare: `validate` / `validateBundle`
-// (contract:<Name>, bundle:<kind>) and the PostgreSQL-only fault scenario.
+// What it declares for `validate` and `validateBundle` (agent_ref/validate.py RULE_MODULES): the
+// contracts and bundle kinds whose every rule code of docs/rules.md it implements.
+const CONTRACTS = [
+  'AgentCapabilityDomainMatrixV1',
+  'AgentRouteDecisionV1',
+  'AiAgentSystemArchitectureReportV1',
+  'AiAgentSystemArchitectureReportV2',
+  'CapabilitySurfaceEvidenceV1',
+  'ContextMemoryModelV1',
+  'DelegationContractV1',
+  'EvaluationReportV1',
+  'EvidenceMatrixV1',
+  'HumanInLoopBoundaryV1',
+  'IntentSeedV1',
+  'PermissionDecisionV1',
+  'RepairRoleBoundaryV1',
+  'RunStateV1',
+  'TaskContractV1',
+  'ToolContractV1',
+  'ToolPermissionBoundaryV1',
+];
+const BUNDLES = [
+  'architecture-report-with-matrix',
+  'delegation-chain',
+  'intent-route',
+  'task-contract-with-tools',
+  'tool-permission-boundary',
+];
+const declaredCase = (id: string) =>
+  CONTRACTS.some((c) => id.startsWith(`validate/${c}/`)) ||
+  BUNDLES.some((k) => id.startsWith(`bundle/${k}/`));
+
+// What needs a capability this implementation does not declare: `validate` / `validateBundle` of
+// the other contracts and bundle kinds (contract:<Name>, bundle:<kind>) and the PostgreSQL-only
+// fault scenario.
 const undeclared = (id: string) =>
-  id.startsWith('validate/') ||
-  id.startsWith('bundle/') ||
+  ((id.startsWith('validate/') || id.startsWith('bundle/')) && !declaredCase(id)) ||
   id.startsWith('run/') ||
   // Optional capabilities added after v1 that it does not declare (D-GEN-60).
   id.startsWith('policy/') ||
@@ -36,8 +69,8 @@ describe('examples/python-reference (Python, standard library only, written from
     const { run, cases, summary } = parseReport(readFileSync(report, 'utf8'));
     expect(run.implementation.language).toBe('python');
     expect(run.implementation.capabilities).toMatchObject({
-      contracts: [],
-      bundles: [],
+      contracts: CONTRACTS,
+      bundles: BUNDLES,
       digest: true,
       store: true,
       liveness: true,
@@ -61,6 +94,10 @@ describe('examples/python-reference (Python, standard library only, written from
     expect(cases.filter((c) => c.outcome === 'not-applicable' && !undeclared(c.id)).map((c) => c.id)).toEqual(
       [],
     );
+    // Every validate and bundle case of what it declares ran and passed.
+    const judged = cases.filter((c) => declaredCase(c.id));
+    expect(judged.length).toBeGreaterThan(100);
+    expect(judged.filter((c) => c.outcome !== 'pass').map((c) => c.id)).toEqual([]);
     for (const area of [
       'digest/',
       'store/',
@@ -92,9 +129,24 @@ describe('examples/python-reference (Python, standard library only, written from
   }, 600_000);
 
   it('with the fence and owner compares switched off, fails the stale-fence cases and does not conform', () => {
-    const buggy = `python3 -c ${JSON.stringify(
-      `import sys; sys.dont_write_bytecode = True; sys.path.insert(0, ${JSON.stringify(DIR)}); import agent_ref.store as s; s._same = lambda a, b: True; from agent_ref.main import main; main()`,
-    )}`;
+    // A script of its own, started like impl.py (through the launcher that finds the pinned
+    // jsonschema), with the store's compare replaced.
+    const script = join(mkdtempSync(join(tmpdir(), 'py-reference-buggy-')), 'buggy.py');
+    writeFileSync(
+      script,
+      [
+        'import sys',
+        'sys.dont_write_bytecode = True',
+        `sys.path.insert(0, ${JSON.stringify(DIR)})`,
+        'from agent_ref import pin',
+        'pin.launch(__file__)',
+        'import agent_ref.store as s',
+        's._same = lambda a, b: True',
+        'from agent_ref.main import main',
+        'main()',
+      ].join('\n'),
+    );
+    const buggy = `python3 ${script}`;
     const report = join(mkdtempSync(join(tmpdir(), 'py-reference-')), 'report.jsonl');
     const r = runCli([
       'conform',
@@ -140,27 +192,66 @@ describe('examples/python-reference (Python, standard library only, written from
     expect(history.error.code).toBe(-32601);
   });
 
-  it('imports nothing outside the Python standard library', () => {
+  it('imports nothing outside the Python standard library but the pinned jsonschema, in the schema layer only', () => {
     const check = [
       'import ast, pathlib, sys',
       'root = pathlib.Path(sys.argv[1])',
-      'bad = []',
+      'bad, pinned = [], []',
       'files = sorted(root.rglob("*.py"))',
       'for f in files:',
       '    for node in ast.walk(ast.parse(f.read_text(), str(f))):',
       '        names = [a.name for a in node.names] if isinstance(node, ast.Import) else ([node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])',
       '        for n in names:',
       '            top = n.split(".")[0]',
-      '            if top not in sys.stdlib_module_names and top != "agent_ref":',
-      '                bad.append(f"{f.relative_to(root)}: {n}")',
+      '            where = f"{f.relative_to(root)}: {n}"',
+      '            if top == "jsonschema":',
+      '                pinned.append(where)',
+      '            elif top not in sys.stdlib_module_names and top != "agent_ref":',
+      '                bad.append(where)',
       'print(len(files))',
+      'print(";".join(sorted(set(p.split(":")[0] for p in pinned))))',
       'print("\\n".join(bad))',
     ].join('\n');
     const r = spawnSync('python3', ['-c', check, DIR], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    const [count, ...bad] = r.stdout.trim().split('\n');
+    const [count, pinned, ...bad] = r.stdout.trim().split('\n');
     expect(Number(count)).toBeGreaterThan(10);
+    // agent_ref/pin.py only probes the version; agent_ref/validate_schema.py is the schema layer.
+    expect(pinned).toBe('agent_ref/pin.py;agent_ref/validate_schema.py');
     expect(bad.filter((l) => l !== '')).toEqual([]);
+  });
+
+  it('refuses to start under a jsonschema other than the pinned 4.10.3, saying what to install', () => {
+    // A jsonschema 9.9.9 first on the path of every Python it could start.
+    const site = mkdtempSync(join(tmpdir(), 'py-reference-jsonschema-'));
+    mkdirSync(join(site, 'jsonschema'));
+    writeFileSync(join(site, 'jsonschema', '__init__.py'), '');
+    mkdirSync(join(site, 'jsonschema-9.9.9.dist-info'));
+    writeFileSync(
+      join(site, 'jsonschema-9.9.9.dist-info', 'METADATA'),
+      'Metadata-Version: 2.1\nName: jsonschema\nVersion: 9.9.9\n',
+    );
+    const hello = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'hello',
+      params: { protocolVersion: 1, stateLocation: null, localDirectory: null },
+    });
+    const r = spawnSync('python3', [IMPL], {
+      input: `${hello}\n`,
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPATH: site },
+    });
+    expect(r.status, r.stderr).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('JSON_SCHEMA_LIBRARY_MISSING');
+    expect(r.stderr).toContain('jsonschema 4.10.3');
+    expect(r.stderr).toContain('found jsonschema 9.9.9');
+    expect(r.stderr).toContain('pip install jsonschema==4.10.3');
+    // Without the stand-in it starts, under whichever Python has the pinned version.
+    const ok = spawnSync('python3', [IMPL], { input: `${hello}\n`, encoding: 'utf8' });
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout.trim().split('\n')[0]).result.capabilities.contracts).toEqual(CONTRACTS);
   });
 
   it('the import check catches a third-party import', () => {
