@@ -633,7 +633,16 @@ describe('an implementation that declares nothing (issue 20, finding 10)', () =>
   it('gets no NO VERDICT from any shard: every shard fails', () => {
     // The fake declares the fence contract and digest; store cases apply to neither.
     for (const shard of ['1/2', '2/2']) {
-      const r = runCli(['conform', '--impl', `node ${UNIMPLEMENTED}`, '--filter', 'store/fence/*', '--no-faults', '--shard', shard]);
+      const r = runCli([
+        'conform',
+        '--impl',
+        `node ${UNIMPLEMENTED}`,
+        '--filter',
+        'store/fence/*',
+        '--no-faults',
+        '--shard',
+        shard,
+      ]);
       expect(r.status, r.stdout).toBe(1);
       expect(r.stdout).toContain('judged nowhere');
       expect(r.stdout).not.toContain('NO VERDICT');

@@ -64,7 +64,10 @@ async function readCapped(stream: Readable, maxBytes: number): Promise<Buffer | 
 export const FIFO_DEADLINE_MS = 10_000;
 
 /** Read a FIFO without blocking: what its writer writes until it closes, within the deadline. */
-async function readFifo(path: string, limits: InputLimits): Promise<{ ok: true; bytes: Buffer } | ParsedInput> {
+async function readFifo(
+  path: string,
+  limits: InputLimits,
+): Promise<{ ok: true; bytes: Buffer } | ParsedInput> {
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const chunks: Buffer[] = [];

@@ -47,7 +47,7 @@ async function* walkDirectory(dir: string): AsyncGenerator<Target> {
         // Links to files are followed; links to directories are not (no cycles).
         const target = await stat(path).catch(() => null);
         if (target?.isFile()) yield { kind: 'file', path };
-      } else
+      } else {
         // A FIFO, a socket or a device named *.json is reported, never skipped in silence (nor
         // read: a FIFO would wait for a writer).
         yield {
@@ -58,6 +58,7 @@ async function* walkDirectory(dir: string): AsyncGenerator<Target> {
             `it is not a regular file (${entry.isFIFO() ? 'a FIFO' : entry.isSocket() ? 'a socket' : 'a device'}), so it was not read; name it as an argument to read it.`,
           ),
         };
+      }
     }
   }
 }
