@@ -37,6 +37,8 @@ export const CLI_CODES = {
     'A schema-diff input cannot be read as JSON (the limits of validate), is not a JSON Schema object with an `$id`, shares its `$id`, or a directory holds too many. Exit 2.',
   STATE_NOT_EMPTY:
     "The `conform --state` directory already holds files (state of an earlier run would be read back as this one's): give an empty or new directory, or add `--clean-state` to empty it first. Exit 2.",
+  ISOLATE_UNAVAILABLE:
+    '`conform --isolate` needs bubblewrap (`bwrap`), which is not installed or cannot create its namespaces here; the message says which. Exit 2.',
   CLI_INTERNAL_ERROR: 'The CLI failed unexpectedly (a bug; report it). Exit 2.',
 } as const;
 

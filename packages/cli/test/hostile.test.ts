@@ -4,6 +4,7 @@
 // crash the harness, write into its terminal, outlive it or read its secrets.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from '@agent-contracts/digest';
 import { loadCases, parseReport } from '@agent-contracts/harness';
@@ -663,5 +664,76 @@ describe('validate and FIFOs (issue 20, finding 10)', () => {
     const walked = runCli(['validate', dir], { timeoutMs: 30_000 });
     expect(walked.status).not.toBe(0);
     expect(walked.stdout + walked.stderr).toContain('not a regular file (a FIFO)');
+  });
+});
+
+describe('conform --isolate (issue 20, finding 9)', () => {
+  const SNOOP = join(repoRoot, 'packages/harness/test/fakes/snoop-impl.mjs');
+  /** Processes whose command line carries the marker (a daemon the implementation left). */
+  const carrying = (marker: string) =>
+    readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker) && alive(Number(p));
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  const run = (isolate: boolean) => {
+    const marker = `snoop-${Math.random().toString(36).slice(2)}`;
+    const state = join(tmp.dir, marker);
+    const report = join(tmp.dir, `${marker}.jsonl`);
+    // A report of an earlier run at the same path: the implementation must not read it either.
+    writeFileSync(report, 'an earlier report\n');
+    const impl = `node ${SNOOP} ${join(repoRoot, 'conformance')} ${report} ${homedir()} ${marker}`;
+    const r = runCli([
+      'conform',
+      '--impl',
+      impl,
+      '--no-faults',
+      '--filter',
+      CASES,
+      '--state',
+      state,
+      '--report',
+      report,
+      ...(isolate ? ['--isolate'] : []),
+    ]);
+    const job = readdirSync(state).find((n) => n.startsWith('s-'))!;
+    const seen = JSON.parse(readFileSync(join(state, job, 'seen.json'), 'utf8'));
+    return { r, marker, report, seen };
+  };
+
+  it('without --isolate the implementation reads the kit and the report (what the threat model says)', () => {
+    const { r, marker, seen } = run(false);
+    expect(r.status).toBe(1);
+    expect(seen.cases).toBeGreaterThan(0);
+    expect(seen.report).toBeGreaterThan(0);
+    for (const pid of carrying(marker)) process.kill(pid, 'SIGKILL');
+  });
+
+  it('under --isolate it sees no kit, no report, no home, and its setsid daemon dies with the session', async () => {
+    const { r, marker, report, seen } = run(true);
+    expect(r.status, r.stderr).toBe(1);
+    // The kit's conformance directory is an empty directory in the sandbox; the report /dev/null.
+    expect(seen.cases).toBe('refused: ENOENT');
+    expect(seen.report).toBe(0);
+    expect(String(seen.home)).toMatch(/^refused: ENOENT/);
+    const written = readFileSync(report);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(carrying(marker)).toEqual([]);
+    expect(readFileSync(report).equals(written)).toBe(true);
+    expect(r.stdout).toContain(`(sha256 ${sha256Hex(written)})`);
+  });
+
+  it('where bubblewrap cannot run, --isolate is a clear coded error', () => {
+    const r = runCli(['conform', '--impl', REFERENCE, '--isolate', '--no-faults', '--filter', CASES], {
+      env: { AGENT_CONTRACTS_BWRAP: '/nonexistent/bwrap' },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('ISOLATE_UNAVAILABLE');
+    expect(r.stderr).toContain('was not found');
   });
 });

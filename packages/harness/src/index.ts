@@ -25,6 +25,7 @@ export * from './session.js';
 export * from './shard.js';
 export * from './text.js';
 export * from './transport/process.js';
+export * from './transport/sandbox.js';
 export * from './wire/message-schemas.js';
 export * from './wire/reply.js';
 export * from './wire/request.js';

@@ -189,6 +189,7 @@ async function probe(options: FaultTarget): Promise<HelloResult> {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.run === undefined ? {} : { run: options.run }),
+      ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     });
     return impl.hello;
   } finally {

@@ -31,6 +31,8 @@ export interface FaultTarget {
   readonly startTimeoutMs?: number;
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** The sandbox every process runs in (`conform --isolate`; ProcessOptions.sandbox). */
+  readonly sandbox?: readonly string[];
   /** The conformance data directory (fixtures some scenarios read). */
   readonly conformanceDir?: string;
   /**
@@ -60,6 +62,7 @@ const subprocessOptions = (target: FaultTarget, onProcess: (p: ImplementationPro
   ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
   ...(target.env === undefined ? {} : { env: target.env }),
   ...(target.run === undefined ? {} : { run: target.run }),
+  ...(target.sandbox === undefined ? {} : { sandbox: target.sandbox }),
 });
 
 /** The resources of one scenario run. Create with {@link FaultWorld.open}; always `close()`. */

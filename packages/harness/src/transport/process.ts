@@ -27,6 +27,11 @@ export interface ProcessOptions {
   readonly stderrTailBytes?: number;
   /** Deepest nesting of arrays and objects accepted in a reply (default 512). */
   readonly maxDepth?: number;
+  /**
+   * Run the command inside a sandbox: the argument vector that precedes `/bin/sh -c <command>`
+   * (`sandboxCommand` of transport/sandbox.ts, for bwrap). Absent: `/bin/sh -c` directly.
+   */
+  readonly sandbox?: readonly string[];
 }
 
 /**
@@ -120,7 +125,8 @@ export function killAllImplementations(): void {
  * await impl.close();
  */
 export class ImplementationProcess {
-  readonly options: Required<Omit<ProcessOptions, 'cwd' | 'env'>> & Pick<ProcessOptions, 'cwd' | 'env'>;
+  readonly options: Required<Omit<ProcessOptions, 'cwd' | 'env' | 'sandbox'>> &
+    Pick<ProcessOptions, 'cwd' | 'env' | 'sandbox'>;
   /** Resolves once, when the process has exited (or failed to start). */
   readonly exited: Promise<ExitInfo>;
   /** The protocol violations seen so far (the first {@link KEPT_VIOLATIONS}; see `violationCount`). */
@@ -147,14 +153,19 @@ export class ImplementationProcess {
 
   private constructor(options: ProcessOptions) {
     this.options = { ...DEFAULTS, ...options };
-    this.#child = spawn(options.command, {
-      shell: true,
-      cwd: options.cwd,
-      env: implementationEnvironment(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // A process group of its own, so a kill reaches the shell and everything it started.
-      detached: true,
-    });
+    const sandbox = options.sandbox;
+    this.#child = spawn(
+      sandbox ? sandbox[0]! : options.command,
+      sandbox ? [...sandbox.slice(1), '/bin/sh', '-c', options.command] : [],
+      {
+        shell: !sandbox,
+        cwd: options.cwd,
+        env: implementationEnvironment(options.env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // A process group of its own, so a kill reaches the shell and everything it started.
+        detached: true,
+      },
+    );
     this.exited = new Promise<ExitInfo>((resolve) => {
       this.#child.once('error', (err) => {
         this.#spawnError = err;

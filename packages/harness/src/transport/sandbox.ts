@@ -61,7 +61,6 @@ export function sandboxCommand(o: SandboxOptions): string[] {
     '--unshare-uts',
     '--unshare-cgroup-try',
     '--die-with-parent',
-    '--new-session',
   ];
   for (const name of SYSTEM) {
     const p = `/${name}`;

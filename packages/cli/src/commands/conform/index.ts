@@ -50,6 +50,7 @@ import { kitVersion } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
+import { type Isolation, isolation } from './isolate.js';
 import { progressFor } from './progress.js';
 import { opaqueDirectory, prepareStateRoot } from './state.js';
 import { emptyShard, renderSummary } from './summary.js';
@@ -82,6 +83,11 @@ Options:
   --state <dir>           durable state location for the implementation (default: a temp dir);
                           it must be empty or absent (STATE_NOT_EMPTY), see --clean-state
   --clean-state           delete what the --state directory holds before the run
+  --isolate               run the implementation under bubblewrap (bwrap): its own PID
+                          namespace, only its own directory (read-only), its state and a
+                          private /tmp visible; the kit's data, the report and home hidden
+  --bind <path[:rw]>      with --isolate, show one more path (read-only; :rw writable);
+                          repeatable
   --state-url <url>       a postgres:// URL instead: job i gets the schema <s>_<i>, where <s> is
                           the URL's schema=<s> parameter or a fresh ac_conform_<random> name
   --conformance <dir>     the conformance data (default: the @agent-contracts/kit package)
@@ -108,6 +114,8 @@ const OPTIONS = {
   report: { type: 'string' },
   state: { type: 'string' },
   'clean-state': { type: 'boolean' },
+  isolate: { type: 'boolean' },
+  bind: { type: 'string', multiple: true },
   'state-url': { type: 'string' },
   'no-faults': { type: 'boolean' },
   conformance: { type: 'string' },
@@ -321,6 +329,29 @@ export const conformCommand: Command = {
       values.state === undefined ? undefined : resolve(here, values.state),
       values['clean-state'] ?? false,
     );
+    if (values.bind?.length && !values.isolate)
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        '--bind adds a path to the sandbox of --isolate; give --isolate too.',
+      );
+    let isolated: Isolation | null = null;
+    try {
+      isolated = values.isolate
+        ? isolation({
+            env: io.env,
+            here,
+            stateRoot,
+            conformanceDir,
+            ...(reportPath === undefined ? {} : { reportPath }),
+            ...(baselinePath === undefined ? {} : { baselinePath }),
+            binds: values.bind ?? [],
+          })
+        : null;
+    } catch (e) {
+      if (ownState) rmSync(stateRoot, { recursive: true, force: true });
+      throw e;
+    }
+    const sandbox = isolated ? { sandbox: isolated.sandbox } : {};
     // One ledger for the run: the hello every process must repeat, and the violations no case
     // can be charged with (docs/protocol.md#session).
     const ledger = new RunLedger();
@@ -367,6 +398,7 @@ export const conformCommand: Command = {
     const interrupt = (signal: NodeJS.Signals) => {
       killAllImplementations();
       if (ownState) rmSync(stateRoot, { recursive: true, force: true });
+      isolated?.cleanup();
       let where = 'no --report was given, so nothing was written';
       if (reportPath !== undefined) {
         const marker: InterruptedLine = {
@@ -394,6 +426,7 @@ export const conformCommand: Command = {
     try {
       return await runAll();
     } finally {
+      isolated?.cleanup();
       process.off('SIGINT', interrupt);
       process.off('SIGTERM', interrupt);
     }
@@ -426,6 +459,7 @@ export const conformCommand: Command = {
               env: implEnv,
               cwd: here,
               run: ledger,
+              ...sandbox,
             });
           } catch (e) {
             const why =
@@ -490,6 +524,7 @@ export const conformCommand: Command = {
           stateLocation: faultState,
           env: implEnv,
           cwd: here,
+          ...sandbox,
           timeoutMs,
           startTimeoutMs,
           conformanceDir,
