@@ -717,9 +717,10 @@ describe('conform --isolate (issue 20, finding 9)', () => {
   it('under --isolate it sees no kit, no report, no home, and its setsid daemon dies with the session', async () => {
     const { r, marker, report, seen } = run(true);
     expect(r.status, r.stderr).toBe(1);
-    // The kit's conformance directory is an empty directory in the sandbox; the report /dev/null.
+    // The kit's conformance directory is an empty directory in the sandbox; the report is covered
+    // by /dev/null, which a bind mount without devices refuses to open.
     expect(seen.cases).toBe('refused: ENOENT');
-    expect(seen.report).toBe(0);
+    expect([0, 'refused: EACCES']).toContain(seen.report);
     expect(String(seen.home)).toMatch(/^refused: ENOENT/);
     const written = readFileSync(report);
     await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -76,8 +76,7 @@ export function checkReport(report: Report, kit: KitCatalogue, name = 'report'):
   // Another kit version, or other conformance data (`conform --conformance`): their catalogue is
   // not this one, so only the rules above hold; the caller says so.
   if (report.run.kit.version !== kit.version) return { catalogueChecked: false };
-  if (report.run.catalogue !== undefined && report.run.catalogue !== catalogueDigest(kit))
-    return { catalogueChecked: false };
+  if (report.run.catalogue !== catalogueDigest(kit)) return { catalogueChecked: false };
   const known = new Set([...kit.cases, ...kit.faults]);
   const unknown = report.cases.filter((c) => !known.has(c.id)).map((c) => c.id);
   if (unknown.length)

@@ -95,9 +95,11 @@ export function sandboxCommand(o: SandboxOptions): string[] {
   }
   for (const w of o.writable) show(w, true);
   // Last, so that they cover what the binds above showed.
+  const covered = new Set<string>();
   for (const h of o.hidden) {
     const r = real(h);
-    if (!existsSync(r)) continue;
+    if (!existsSync(r) || covered.has(r)) continue;
+    covered.add(r);
     if (lstatSync(r).isDirectory()) args.push('--tmpfs', r);
     else args.push('--ro-bind', '/dev/null', r);
   }

@@ -1,11 +1,24 @@
 // `conform --isolate`: what the sandbox of the implementation shows and hides (transport/sandbox.ts
 // of the harness), and the clear error where bubblewrap cannot run (ISOLATE_UNAVAILABLE).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { printable, sandboxCommand, sandboxProblem } from '@agent-contracts/harness';
 import { conformanceDirectory } from '@agent-contracts/kit';
 import { CliError } from '../../errors.js';
+
+/** The `conformance/` directory of the installed @agent-contracts/kit package. */
+function kitCopy(): string {
+  try {
+    return join(
+      dirname(createRequire(import.meta.url).resolve('@agent-contracts/kit/package.json')),
+      'conformance',
+    );
+  } catch {
+    return conformanceDirectory;
+  }
+}
 
 /** A sandbox for one run: the argument vector of every implementation process, and its cleanup. */
 export interface Isolation {
@@ -48,6 +61,8 @@ export function isolation(o: {
     hidden: [
       o.conformanceDir,
       conformanceDirectory,
+      // The kit package's own copy (built in a checkout, installed in a project).
+      kitCopy(),
       ...(o.reportPath === undefined ? [] : [o.reportPath]),
       ...(o.baselinePath === undefined ? [] : [o.baselinePath]),
     ],
