@@ -6,13 +6,13 @@ then meets the digest and semantic rules of its gate page, one module per page (
 `hello` declares exactly the contracts and bundle kinds those modules implement.
 """
 
-from . import rules_architecture, rules_capability_domain, rules_context, rules_context_memory, rules_delegation, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_permission, rules_run_control, rules_task_contract, rules_tool_permission, validate_schema
+from . import rules_architecture, rules_capability_domain, rules_context, rules_context_memory, rules_context_plan, rules_delegation, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_permission, rules_run_control, rules_task_continuity, rules_task_contract, rules_tool_permission, rules_trace, rules_turn_liveness, validate_schema
 from .errors import InvalidParams
 from .rulekit import Issues
 
 # One module per gate page; each has CONTRACTS {name: check(doc, out)} and BUNDLES
 # {kind: check(documents, out, judge)}.
-RULE_MODULES = (rules_task_contract, rules_run_control, rules_permission, rules_delegation, rules_tool_permission, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_context, rules_context_memory, rules_capability_domain, rules_architecture)
+RULE_MODULES = (rules_task_contract, rules_run_control, rules_permission, rules_delegation, rules_tool_permission, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_context, rules_context_plan, rules_context_memory, rules_capability_domain, rules_architecture, rules_task_continuity, rules_turn_liveness, rules_trace)
 
 
 def _registry():
