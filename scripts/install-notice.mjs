@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // preinstall of this repository (not of any published package): says, before pnpm goes quiet,
 // that better-sqlite3 (the reference store's embedded SQLite) may compile from source, what that
-// needs and roughly how long it takes. Only a notice: it never fails the install.
+// needs and roughly how long it takes, and whether a Python with the Python reference's pinned
+// jsonschema is here. Only a notice: it never fails the install.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,5 +35,21 @@ if (!built) {
       'agent-contracts: the published CLI does not need it: npm install @agent-contracts/cli builds nothing.',
       '',
     ].join('\n'),
+  );
+}
+
+// The Python reference's schema layer needs jsonschema 4.10.3 (examples/python-reference/README.md);
+// say so now when no Python here has it, rather than when its test fails.
+const hello =
+  '{"jsonrpc":"2.0","id":1,"method":"hello","params":{"protocolVersion":1,"stateLocation":null,"localDirectory":null}}\n';
+const probe = spawnSync('python3', [join(root, 'examples/python-reference/impl.py')], {
+  input: hello,
+  encoding: 'utf8',
+  timeout: 20_000,
+});
+const refusal = probe.error ? 'python3 was not found' : probe.status === 3 ? probe.stderr.trim() : '';
+if (refusal) {
+  process.stderr.write(
+    `\nagent-contracts: the tests of examples/python-reference need Python's jsonschema 4.10.3 (apt-get install python3-jsonschema, or pip install jsonschema==4.10.3; .ci/run installs it): ${refusal}\n\n`,
   );
 }

@@ -1276,6 +1276,28 @@ row(
   T0 + 100_000_000,
   responseTime([hostEvent]),
 );
+// Caller-supplied actions belong to row 1 only (TLR-520, D-TLR-56).
+for (const [name, title, at, input] of [
+  [
+    'row2-supplied-actions-ignored',
+    'row 2: a pass ignores supplied actions (requiredActions stays empty)',
+    T0 + 10_000,
+    postExec([toolOutput, stop], { requiredActions: ['page-the-on-call-engineer'] }),
+  ],
+  [
+    'row3-supplied-actions-ignored',
+    'row 3: incomplete-timeout keeps its own action, not the supplied ones',
+    DEADLINE,
+    postExec([toolOutput], { requiredActions: ['page-the-on-call-engineer'] }),
+  ],
+  [
+    'row4-supplied-actions-ignored',
+    'row 4: unverified keeps its own action, not the supplied ones',
+    DEADLINE - 1,
+    postExec([toolOutput], { requiredActions: ['page-the-on-call-engineer'] }),
+  ],
+] as const)
+  row(name, title, at, input);
 row(
   'row3-incomplete-timeout-at-deadline',
   'row 3: post-execution without terminal evidence at the deadline is incomplete-timeout',

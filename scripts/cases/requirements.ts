@@ -78,7 +78,15 @@ const SCHEMA_CODE = ['GEN-501', 'GEN-502', 'GEN-010'];
  * clock (GEN-004), and its `clock.*` results and the timestamps it reads from the clock or
  * computes are compared as strings in the canonical form (GEN-500, PROTO-500).
  */
-const CLOCK = ['GEN-004', 'GEN-500', 'PROTO-500'];
+const CLOCK = ['GEN-004', 'GEN-500', 'PROTO-500', 'PROTO-722'];
+
+/**
+ * Checked by every case that expects a refusal: it is a -32000 error whose `data.code` is the
+ * spec's code (PROTO-003) and whose `data` has no member its schema does not list (PROTO-720);
+ * a trace refusal's `data.step` is the page's label of the check that refused (PROTO-721).
+ */
+const REFUSAL = ['PROTO-003', 'PROTO-720'];
+const TRACE_REFUSAL = ['PROTO-721'];
 
 /**
  * Requirements whose sentence names a code without a case that expects it checking the sentence:
@@ -99,6 +107,22 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   // A store case drives the store operations the page requires.
   ['store/', ['TCW-002']],
   ['store/receipts/', ['TCW-018']],
+  // What a request may not hold, a malformed owner ref, replays of an event with another state,
+  // the order of the evidence checks, the first envelope's state (D-TCW-56, D-TCW-57).
+  ['store/owner/malformed/', ['TCW-526']],
+  ['store/fence/owner-ref-malformed/', ['TCW-521']],
+  ['store/operation/malformed/effect-after-the-fence', ['TCW-501']],
+  ['store/operation/replayed-prepare-with-another-state', ['TCW-522']],
+  ['store/terminal/evidence-order/', ['TCW-523']],
+  // Terminal evidence resolves against the conformance project root (docs/protocol.md).
+  ['store/terminal/', ['PROTO-723']],
+  ['store/owner/row/terminal', ['PROTO-723']],
+  // Supplied actions belong to decision-table row 1 (D-TLR-56).
+  ['checkpoint/CheckpointValidationResultV1/row1-blocked-supplied-actions', ['TLR-520']],
+  ['checkpoint/CheckpointValidationResultV1/row2-supplied-actions-ignored', ['TLR-520']],
+  ['checkpoint/CheckpointValidationResultV1/row3-supplied-actions-ignored', ['TLR-520']],
+  ['checkpoint/CheckpointValidationResultV1/row4-supplied-actions-ignored', ['TLR-520']],
+  ['store/owner/row/acquire', ['TCW-524']],
   // A 16 KiB state is kept whole: no per-turn capacity limit is applied to a task.
   ['store/fence/large-state-kept-whole', ['TCW-003', 'TCW-506']],
   // The first envelope has writerGeneration 1 (the acquire delta), and each row moves it by its delta.
@@ -252,6 +276,11 @@ export function requirementsOf(
   for (const id of [GENERAL[kind], ...EVERY_CASE]) ids.add(id);
   // A case that sets the clock and compares what the implementation derives from it.
   if (c.steps.some((s) => s.method.startsWith('clock.'))) for (const id of CLOCK) ids.add(id);
+  if (c.steps.some((s) => 'error' in s.expect)) {
+    for (const id of REFUSAL) ids.add(id);
+    if (c.steps.some((s) => s.method.startsWith('trace.') && 'error' in s.expect))
+      for (const id of TRACE_REFUSAL) ids.add(id);
+  }
   const page = c.spec.split('#')[0]!;
   for (const code of expectedCodes(c)) {
     if (code.startsWith('SCHEMA_')) for (const id of SCHEMA_CODE) ids.add(id);

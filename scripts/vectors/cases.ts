@@ -182,4 +182,42 @@ export const VECTOR_CASES: VectorCase[] = [
     description: 'Names that differ (case, a trailing space) are distinct members, not duplicates.',
     input: '{"a":1,"A":2,"a ":3}',
   },
+  // Not I-JSON, one code for the family (docs/spec/index.md, GEN-520).
+  {
+    id: 'jcs-number-overflow',
+    description:
+      'A number beyond the largest IEEE 754 double (1e400) has no JSON form in RFC 8785 and must be refused.',
+    input: '{"n":1e400}',
+    error: 'DIGEST_INPUT_INVALID',
+  },
+  {
+    id: 'jcs-negative-number-overflow',
+    description: 'A negative number beyond the double range (-1e400) must be refused.',
+    input: '[-1e400]',
+    error: 'DIGEST_INPUT_INVALID',
+  },
+  {
+    id: 'jcs-number-underflow-is-zero',
+    description: 'A number too small for a double (1e-400) is no fault: it parses to 0.',
+    input: '{"n":1e-400}',
+    rfcCanonical: '{"n":0}',
+  },
+  {
+    id: 'jcs-syntax-error-unclosed',
+    description: 'A text that is not JSON (an unclosed object) must be refused with DIGEST_INPUT_INVALID.',
+    input: '{"a":1',
+    error: 'DIGEST_INPUT_INVALID',
+  },
+  {
+    id: 'jcs-syntax-error-trailing-comma',
+    description: 'A trailing comma is not JSON and must be refused.',
+    input: '[1,2,]',
+    error: 'DIGEST_INPUT_INVALID',
+  },
+  {
+    id: 'jcs-syntax-error-empty',
+    description: 'An empty text is not JSON and must be refused.',
+    input: '',
+    error: 'DIGEST_INPUT_INVALID',
+  },
 ];

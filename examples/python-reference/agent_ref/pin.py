@@ -2,14 +2,15 @@
 
 The schema layer of `validate` is jsonschema (the maintained Python implementation of JSON
 Schema). A result may depend on the library's version, so this implementation runs with exactly
-one: `impl.py` starts under the interpreter it was given when that one imports jsonschema 4.10.3,
-otherwise under the first of `AGENT_REF_PYTHON` and Debian's `/usr/bin/python3` that does, and
-otherwise refuses to start with what to install. Standard library only: it runs before the
-library is known to be there.
+one: `impl.py` runs under the interpreter it was given when that one has jsonschema 4.10.3,
+otherwise re-executes itself under the next of `AGENT_REF_PYTHON` and Debian's `/usr/bin/python3`,
+and when none has it refuses to start with the versions it found and what to install. The check
+reads the installed package's metadata (jsonschema itself is imported by the first `validate`),
+and no interpreter is started just to ask. Standard library only: it runs before the library is
+known to be there.
 """
 
 import os
-import subprocess
 import sys
 
 PINNED = "4.10.3"
@@ -18,47 +19,42 @@ HOW = (
     "install it with `apt-get install python3-jsonschema` (Debian 12 ships 4.10.3, for /usr/bin/python3) "
     "or `pip install jsonschema==%s`" % PINNED
 )
+SEEN = "AGENT_REF_PIN_SEEN"  # interpreters tried so far, "path=version;..." (set across exec)
 
 
 def installed_version():
-    """The jsonschema version this interpreter imports, or None."""
+    """The jsonschema version this interpreter would import, or None."""
     try:
-        import jsonschema  # noqa: F401
-        from importlib.metadata import version
-
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:
+        return None
+    try:
         return version("jsonschema")
-    except Exception:
+    except PackageNotFoundError:
         return None
 
 
-def _version_of(python):
-    probe = "import jsonschema; from importlib.metadata import version; print(version('jsonschema'))"
-    try:
-        r = subprocess.run([python, "-c", probe], capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return r.stdout.strip() if r.returncode == 0 else None
+def _seen():
+    out = []
+    for item in filter(None, os.environ.get(SEEN, "").split(";")):
+        path, _, v = item.partition("=")
+        out.append((path, v or None))
+    return out
 
 
 def find_python():
-    """(interpreter to run, None) when one has the pinned version, else (None, refusal text)."""
+    """(None, None) to run here, (interpreter, None) to re-execute under, or (None, refusal text)."""
     here = installed_version()
     if here == PINNED:
-        return sys.executable, None
-    seen = {os.path.realpath(sys.executable)}
-    found = []
+        return None, None
+    seen = _seen() + [(sys.executable, here)]
+    tried = {os.path.realpath(p) for p, _ in seen}
     for python in [os.environ.get("AGENT_REF_PYTHON")] + list(CANDIDATES):
-        if not python or os.path.realpath(python) in seen or not os.access(python, os.X_OK):
-            continue
-        seen.add(os.path.realpath(python))
-        v = _version_of(python)
-        if v == PINNED:
+        if python and os.access(python, os.X_OK) and os.path.realpath(python) not in tried:
+            os.environ[SEEN] = ";".join("%s=%s" % (p, v or "") for p, v in seen)
             return python, None
-        if v:
-            found.append("%s in %s" % (v, python))
-    if here:
-        found.insert(0, "%s in %s" % (here, sys.executable))
-    what = ("found jsonschema " + ", ".join(found)) if found else "no Python here imports jsonschema"
+    found = ["%s in %s" % (v, p) for p, v in seen if v]
+    what = ("found jsonschema " + ", ".join(found)) if found else "no Python here has jsonschema"
     return None, (
         "python-reference: JSON_SCHEMA_LIBRARY_MISSING: the schema layer needs jsonschema %s (%s); %s, "
         "or name a Python that has it in AGENT_REF_PYTHON." % (PINNED, what, HOW)
@@ -72,6 +68,7 @@ def launch(script):
         sys.stderr.write(refusal + "\n")
         sys.stderr.flush()
         sys.exit(3)
-    if python == sys.executable:
+    if python is None:
+        os.environ.pop(SEEN, None)
         return
     os.execv(python, [python, script] + sys.argv[1:])

@@ -103,7 +103,7 @@ def ecma_regex_compiles(source):
     `re`, read through the ECMA-262 translation of the schema layer, can tell)."""
     import re
 
-    from .validate_schema import ecma_pattern
+    from .ecma_regex import ecma_pattern
 
     if "(?P" in source or "(?#" in source or "\\Z" in source or "\\A" in source:
         return False

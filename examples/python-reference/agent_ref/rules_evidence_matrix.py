@@ -1,7 +1,7 @@
 """ReplayObservabilityGate (docs/spec/replay-observability-gate.md): EvidenceMatrixV1 and the
 bundle `evidence-matrix-with-documents`."""
 
-from . import validate_schema
+from . import catalogue
 from .rulekit import check_digest, derived, digest, duplicates, pick, resolve_ref, without
 
 DIRECT = ("hook", "runtime", "replay", "tests")
@@ -20,7 +20,7 @@ def check_matrix(doc, out):
             if d is not None:
                 if e["digest"] != d["documentDigest"]:
                     out.add("EVIDENCE_MATRIX_DOCUMENT_DIGEST_MISMATCH", "claims", i, "evidence", j, "digest")
-                if not validate_schema.known(d["contract"]):
+                if not catalogue.known(d["contract"]):
                     out.add("EVIDENCE_MATRIX_DOCUMENT_CONTRACT_UNKNOWN", "claims", i, "evidence", j, "document", "contract")
         behaviour = c["claimClass"] == "behaviour"
         if c["behaviourChange"] and not behaviour:

@@ -2,7 +2,7 @@
 
 import re
 
-from .validate_schema import ecma_pattern
+from .ecma_regex import ecma_pattern
 from .rulekit import check_digest, derived, digest, instant, pick, ptr, without
 
 DENY_REASONS = ("no-matching-grant", "tool-not-in-task-scope", "resource-not-in-task-scope", "approval-denied")
@@ -14,7 +14,7 @@ def covers(pattern, resource):
 
 
 # The credential value shapes of "Credentials": the page's ECMAScript expressions, read with
-# ECMAScript semantics (agent_ref/validate_schema.py `ecma_pattern`).
+# ECMAScript semantics (agent_ref/ecma_regex.py).
 _SHAPES = (
     (r"-----BEGIN [A-Z ]*PRIVATE KEY-----", 0),
     (r"\bA(?:KIA|SIA)[0-9A-Z]{16}\b", 0),

@@ -63,11 +63,14 @@ def check_evidence(evidence):
     paths = [i["path"] for i in items]
     if len(set(map(str, paths))) != len(paths):
         raise _refuse("TASK_TERMINAL_EVIDENCE_DUPLICATE", "two evidence items name the same path")
-    root = os.path.realpath(PROJECT_ROOT)
+    # The list checks run over every item before any file is read (TCW-523).
     for item in items:
         path = item["path"]
         if not isinstance(path, str) or len(path) > 1024 or not PATH.match(path):
             raise _refuse("TASK_TERMINAL_EVIDENCE_PATH_INVALID", "an evidence path must be relative and normalised")
+    root = os.path.realpath(PROJECT_ROOT)
+    for item in items:
+        path = item["path"]
         if not is_hex64(item["sha256"]) or not is_int(item["bytes"], 1):
             raise Refusal("TASK_TERMINAL_INPUT_INVALID", "an evidence item's sha256 or bytes is malformed", ok=False)
         resolved = os.path.realpath(os.path.join(root, path))

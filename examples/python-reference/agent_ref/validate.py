@@ -6,13 +6,15 @@ then meets the digest and semantic rules of its gate page, one module per page (
 `hello` declares exactly the contracts and bundle kinds those modules implement.
 """
 
-from . import rules_architecture, rules_capability_domain, rules_context, rules_context_memory, rules_context_plan, rules_delegation, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_permission, rules_run_control, rules_task_continuity, rules_task_contract, rules_tool_permission, rules_trace, rules_turn_liveness, validate_schema
+from . import rules_architecture, rules_capability_domain, rules_context, rules_context_memory, rules_context_chain, rules_context_plan, rules_delegation, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_permission, rules_run_control, rules_task_continuity, rules_task_contract, rules_tool_permission, rules_trace, rules_turn_liveness
+from .catalogue import contracts as catalogue_contracts
+from .catalogue import known
 from .errors import InvalidParams
 from .rulekit import Issues
 
 # One module per gate page; each has CONTRACTS {name: check(doc, out)} and BUNDLES
 # {kind: check(documents, out, judge)}.
-RULE_MODULES = (rules_task_contract, rules_run_control, rules_permission, rules_delegation, rules_tool_permission, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_context, rules_context_plan, rules_context_memory, rules_capability_domain, rules_architecture, rules_task_continuity, rules_turn_liveness, rules_trace)
+RULE_MODULES = (rules_task_contract, rules_run_control, rules_permission, rules_delegation, rules_tool_permission, rules_evaluation, rules_evidence_matrix, rules_repair, rules_routing, rules_context, rules_context_plan, rules_context_chain, rules_context_memory, rules_capability_domain, rules_architecture, rules_task_continuity, rules_turn_liveness, rules_trace)
 
 
 def _registry():
@@ -24,7 +26,7 @@ def _registry():
         for kind, check in getattr(module, "BUNDLES", {}).items():
             bundles[kind] = check
             needs[kind] = getattr(module, "BUNDLE_NEEDS", {}).get(kind, tuple(getattr(module, "CONTRACTS", {})))
-    every = validate_schema.contracts()
+    every = catalogue_contracts()
     ready = {k: c for k, c in bundles.items() if all(n in contracts for n in (every if needs[k] == "*" else needs[k]))}
     return contracts, ready
 
@@ -51,12 +53,14 @@ def _judge(document, contract, out):
             out.add("SCHEMA_VERSION_MISSING", "")
             return
         contract = document["schemaVersion"]
-        if not validate_schema.known(contract):
+        if not known(contract):
             out.add("SCHEMA_VERSION_UNKNOWN", "/schemaVersion")
             return
     if contract not in CHECKS:
         out.add("CONTRACT_NOT_SUPPORTED", "/schemaVersion" if isinstance(document, dict) else "")
         return
+    from . import validate_schema  # jsonschema is loaded by the first document judged, not by hello
+
     schema_issues = validate_schema.issues(contract, document, out.base)
     if schema_issues:
         out.extend(schema_issues)
@@ -84,7 +88,7 @@ def validate(params):
         raise InvalidParams("validate: params.contract must be a contract name")
     if "document" not in params:
         raise InvalidParams("validate: params.document is required")
-    if contract is not None and not validate_schema.known(contract):
+    if contract is not None and not known(contract):
         return _result([{"code": "SCHEMA_VERSION_UNKNOWN", "path": "/schemaVersion"}])
     return _result(judge(params["document"], contract))
 

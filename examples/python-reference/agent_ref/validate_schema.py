@@ -16,9 +16,9 @@ import re
 from jsonschema import Draft7Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError
 
+from .catalogue import SCHEMA_DIR, contracts, known  # noqa: F401 (re-exported)
 from .clock import parse_instant_ns
-
-SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schemas", "contracts")
+from .ecma_regex import ecma_pattern
 
 CODES = {
     "type": "SCHEMA_TYPE",
@@ -67,61 +67,6 @@ def is_timestamp(text):
     return h <= 23 and mi <= 59 and (s <= 59 or (s == 60 and h == 23 and mi == 59))
 
 
-# ECMA-262 WhiteSpace and LineTerminator (Python's `\s` also matches U+001C to U+001F).
-_JS_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
-
-_JS_BOUNDARY = "(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))"
-
-
-def ecma_pattern(source):
-    """An ECMA-262 pattern (no flags) as a Python pattern with the same meaning."""
-    out = []
-    i, in_class = 0, False
-    while i < len(source):
-        c = source[i]
-        if c == "\\" and i + 1 < len(source):
-            e = source[i + 1]
-            if e == "d":
-                out.append("0-9" if in_class else "[0-9]")
-            elif e == "D":
-                out.append("\\D" if in_class else "[^0-9]")
-            elif e == "s":
-                out.append(_JS_SPACE if in_class else "[" + _JS_SPACE + "]")
-            elif e == "S" and not in_class:
-                out.append("[^" + _JS_SPACE + "]")
-            elif e == "b" and not in_class:
-                out.append(_JS_BOUNDARY)
-            elif e == "w":
-                out.append("A-Za-z0-9_" if in_class else "[A-Za-z0-9_]")
-            elif e == "W":
-                out.append("\\W" if in_class else "[^A-Za-z0-9_]")
-            else:
-                out.append(c + e)
-            i += 2
-            continue
-        if in_class:
-            if c == "]":
-                in_class = False
-            out.append(c)
-        elif c == "[":
-            in_class = True
-            out.append(c)
-            if source[i + 1 : i + 2] == "^":
-                out.append("^")
-                i += 1
-            if source[i + 1 : i + 2] == "]":  # `[]` / `[^]` in ECMA-262: empty / any
-                out.append("\\]")
-                i += 1
-        elif c == ".":
-            out.append("[^\\n\\r\\u2028\\u2029]")
-        elif c == "$":
-            out.append("\\Z")
-        else:
-            out.append(c)
-        i += 1
-    return "".join(out)
-
-
 _compiled = {}
 
 
@@ -140,16 +85,6 @@ _formats = FormatChecker(formats=())
 _formats.checks("date-time")(is_timestamp)
 _Validator = validators.extend(Draft7Validator, {"pattern": _pattern})
 _validators = {}
-
-
-def known(contract):
-    return isinstance(contract, str) and re.fullmatch(r"[A-Za-z0-9]+", contract) is not None and os.path.isfile(
-        os.path.join(SCHEMA_DIR, contract + ".schema.json")
-    )
-
-
-def contracts():
-    return sorted(f[: -len(".schema.json")] for f in os.listdir(SCHEMA_DIR) if f.endswith(".schema.json"))
 
 
 def _validator(contract):

@@ -66,7 +66,7 @@ describe('conform for a new user', () => {
     const mentions = r.stdout.split('\n').filter((l) => l.includes('"version" must be a non-empty string'));
     // Once in the explanation at the top, once as the one entry of "Not passing".
     expect(mentions).toHaveLength(2);
-    expect(r.stdout).toMatch(/error {4}\d+ items, /);
+    expect(r.stdout).toMatch(/error {4}\d+ items alike, /);
     expect(r.stdout).not.toContain('Conformance of unknown');
   });
 

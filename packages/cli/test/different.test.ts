@@ -48,11 +48,11 @@ describe('a different implementation gets every difference, by pointer, in every
     expect(run.status, run.stderr).toBe(1);
     const out = run.stdout;
     expect(out).toContain(
-      'step 1 (store.transitionOwner): the result differs at 1 pointer: /result/status: expected "committed", got "semantic-noop"',
+      'step 2 (store.transitionOwner): the result differs at 1 pointer: /result/status: expected "committed", got "semantic-noop"',
     );
     expect(out).toContain(FIRST);
-    expect(out).toContain('then step 2 (store.read), after the failure: pass');
-    expect(out).toContain('then step 5 (store.history), after the failure: fail');
+    expect(out).toContain('then step 3 (store.read), after the failure: pass');
+    expect(out).toContain('then step 6 (store.history), after the failure: fail');
     expect(out).toContain(LATER);
     expect(out.indexOf(FIRST)).toBeLessThan(out.indexOf(LATER));
     expect(out).toContain('(docs/spec/task-continuity-write-gate.md#operation-edge-table)');
@@ -77,7 +77,12 @@ describe('a different implementation gets every difference, by pointer, in every
       [5, 'store.history', 'fail'],
     ]);
     expect(c.afterFailure![3]!.differences).toEqual([
-      { pointer: '/result/0/commitKind', expected: '"owner-acquire"', actual: '"owner-renew"' },
+      {
+        pointer: '/result/0/commitKind',
+        expected: '"owner-acquire"',
+        actual: '"owner-renew"',
+        kind: 'behaviour',
+      },
     ]);
     expect(parsed.summary).toMatchObject({ conforms: false, counts: { fail: 1 } });
   });
@@ -95,7 +100,7 @@ describe('a different implementation gets every difference, by pointer, in every
   });
 
   it.skipIf(skipBrowser)(
-    'the HTML report: both differences in the failure, open on click',
+    'the HTML report: both differences in the failure, shown without a click',
     async () => {
       const html = runCli(['report', '--format', 'html', report]);
       expect(html.status, html.stderr).toBe(0);
@@ -104,14 +109,14 @@ describe('a different implementation gets every difference, by pointer, in every
       const tab = await browser!.newPage();
       await tab.goto(pathToFileURL(page).href);
       const failure = tab.locator('details.case', { hasText: CASE });
-      await failure.locator('summary').click();
       const rows = await failure
         .locator('table.diff tbody tr')
         .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
       expect(rows).toEqual([
-        ['/result/status', '"committed"', '"semantic-noop"'],
-        ['/result/0/commitKind', '"owner-acquire"', '"owner-renew"'],
+        ['behaviour', '/result/status', '"committed"', '"semantic-noop"'],
+        ['behaviour', '/result/0/commitKind', '"owner-acquire"', '"owner-renew"'],
       ]);
+      expect(await failure.locator('table.diff').first().isVisible()).toBe(true);
       expect(await failure.locator('table.diff').nth(1).isVisible()).toBe(true);
       await tab.close();
     },

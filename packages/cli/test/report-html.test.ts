@@ -292,7 +292,7 @@ describe.skipIf(skip)('HTML report: what a person reads first', () => {
     return tab;
   };
 
-  it('shows the verdict and counts on the first screen; a failure opens on click to its differences; the filter hides rows', async () => {
+  it('shows the verdict and counts on the first screen; a failure shows its headline and differences without a click; the filter hides rows', async () => {
     const tab = await open(renderHtml([smallImplementation('small-impl', 'status differs')]), 'small');
     const inView = (selector: string) =>
       tab.$eval(selector, (e) => {
@@ -308,21 +308,23 @@ describe.skipIf(skip)('HTML report: what a person reads first', () => {
     expect(await tab.$$eval('#summary meter', (ms) => ms.map((m) => (m as HTMLMeterElement).value))).toEqual([
       0, 40,
     ]);
-    // Failures first: the first failure's line is on the first screen too, closed.
+    // Failures first: the first failure's line is on the first screen too, open.
     expect(await inView('details.case > summary')).toBe(true);
     const failure = tab.locator('details.case', { hasText: 'store/operation/prepared/prepare' });
-    expect(await failure.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
-    expect(await failure.locator('table.diff').first().isVisible()).toBe(false);
-    await failure.locator('summary').click();
     expect(await failure.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await failure.locator('p.detail').isVisible()).toBe(true);
+    expect(await failure.locator('table.diff').first().isVisible()).toBe(true);
     const cells = await failure
       .locator('table.diff tbody tr')
       .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
     expect(cells).toEqual([
-      ['/result/status', '"committed"', '"status differs"'],
-      ['/result/0/commitKind', '"owner-acquire"', '"x"'],
+      ['', '/result/status', '"committed"', '"status differs"'],
+      ['', '/result/0/commitKind', '"owner-acquire"', '"x"'],
     ]);
-    expect(await failure.locator('table.diff').first().isVisible()).toBe(true);
+    // A click folds it.
+    await failure.locator('summary').click();
+    expect(await failure.locator('table.diff').first().isVisible()).toBe(false);
+    await failure.locator('summary').click();
     expect(await failure.locator('pre.stderr').textContent()).toBe('panic: status differs\n');
     expect(await failure.textContent()).toContain(
       'docs/spec/task-continuity-write-gate.md#operation-edge-table',
@@ -371,8 +373,7 @@ describe.skipIf(skip)('HTML report: what a person reads first', () => {
     const r = await tab.$eval('#summary p.coverage', (e) => e.getBoundingClientRect().bottom);
     expect(r).toBeLessThanOrEqual(720);
     const failure = tab.locator('details.case', { hasText: 'store/operation/prepared/prepare' });
-    expect(await failure.locator('p.requirements').isVisible()).toBe(false);
-    await failure.locator('summary').click();
+    expect(await failure.locator('p.requirements').isVisible()).toBe(true);
     expect(await failure.locator('p.requirements').textContent()).toBe('Requirements: TCW-017');
     // Without a catalogue the page says nothing about coverage rather than inventing a total.
     expect(renderHtml([report])).not.toContain('Requirement coverage');
@@ -399,6 +400,104 @@ describe.skipIf(skip)('HTML report: what a person reads first', () => {
       expect(evil.heading).toBe(`${printable(payload)} 1.0 (rust)`);
       expect(evil).toMatchObject({ pwned: null, title: 'agent-contracts conformance' });
     }
+    await tab.close();
+  }, 120_000);
+});
+
+describe.skipIf(skip)('HTML report: root causes', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** Five cases failing on one shape cause; two of them also on one behaviour cause. */
+  function legacyLike() {
+    const run = {
+      type: 'run',
+      reportVersion: 1,
+      kit: { name: 'agent-contracts', version: '0.0.0' },
+      protocolVersion: 1,
+      implementation: { name: 'legacy', version: '1', language: 'node', command: 'x', capabilities: null },
+      startedAt: '2026-12-01T00:00:00.000Z',
+      filter: [],
+      shard: null,
+      baseline: null,
+    };
+    const shape = {
+      pointer: '/result/envelope/taskOperationSetDigest',
+      keyword: 'required',
+      schema: 'StoreReadResult',
+      message: "must have required property 'taskOperationSetDigest'",
+      kind: 'shape',
+    };
+    const behaviour = {
+      pointer: '/result/state/state',
+      expected: '"running"',
+      actual: '"awaiting-continuation"',
+      kind: 'behaviour',
+    };
+    const cases = Array.from({ length: 5 }, (_, i) => ({
+      type: 'case',
+      id: `store/case-${i}`,
+      gate: 'TaskContinuityWriteGate',
+      subject: 'TaskRecoveryStateV5',
+      level: 'MUST',
+      outcome: 'fail',
+      detail: `step 1 (store.read): the reply breaks its schema: headline-${i}`,
+      durationMs: 1,
+      failedStep: 0,
+      differences: i < 2 ? [shape, behaviour] : [shape],
+      differenceCounts: { shape: 1, behaviour: i < 2 ? 1 : 0 },
+      reply: { expected: 'the result {"ok":true}', received: `{"result":{"n":${i}}}` },
+    }));
+    const summary = {
+      type: 'summary',
+      finishedAt: '2026-12-01T00:01:00.000Z',
+      durationMs: 1,
+      counts: { pass: 0, fail: 5, error: 0, timeout: 0, crash: 0, 'not-applicable': 0 },
+      conforms: false,
+      unexpectedFailures: cases.map((c) => c.id),
+      stalePassing: [],
+    };
+    return parseReport(toJsonl([run, ...cases, summary]));
+  }
+
+  it('lists each cause once with its count and links to its cases, before the failures; the filter finds pointers and headlines', async () => {
+    const path = join(tmp, 'causes.html');
+    writeFileSync(path, renderHtml([legacyLike()]));
+    const tab = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await tab.goto(pathToFileURL(path).href);
+    const causes = await tab.$$eval('section.causes li', (lis) => lis.map((li) => li.textContent));
+    expect(causes).toEqual([
+      "5 cases shape: /result/envelope/taskOperationSetDigest breaks StoreReadResult (required: must have required property 'taskOperationSetDigest')store/case-0, store/case-1, store/case-2, store/case-3, store/case-4",
+      '2 cases behaviour: /result/state/state: expected "running", got "awaiting-continuation"store/case-0, store/case-1',
+    ]);
+    // The causes come before the failures, and link to them.
+    const order = await tab.$$eval('section.causes, section.details', (ss) => ss.map((s) => s.className));
+    expect(order).toEqual(['causes', 'details']);
+    await tab.click('section.causes li:nth-child(2) a:nth-child(2)');
+    expect(await tab.evaluate(() => location.hash)).toBe('#case-0-1');
+    // Under each case its own differences, each with its layer and its cause, and its reply.
+    const second = tab.locator('#case-0-1');
+    expect(
+      await second
+        .locator('table.diff tbody tr')
+        .evaluateAll((rows) => rows.map((r) => r.querySelector('td')!.textContent)),
+    ).toEqual(['shape', 'behaviour']);
+    expect(await second.textContent()).toContain('cause 1 (5 cases)');
+    expect(await second.locator('p.reply').textContent()).toBe(
+      'expected: the result {"ok":true}received: {"result":{"n":1}}',
+    );
+    expect(await tab.locator('#case-0-3 table.diff tbody tr').count()).toBe(1);
+    const shown = () =>
+      tab.$$eval('details.case', (es) => es.filter((e) => !(e as HTMLElement).hidden).map((e) => e.id));
+    await tab.fill('#filter', '/result/state/state');
+    expect(await shown()).toEqual(['case-0-0', 'case-0-1']);
+    await tab.fill('#filter', 'headline-3');
+    expect(await shown()).toEqual(['case-0-3']);
     await tab.close();
   }, 120_000);
 });

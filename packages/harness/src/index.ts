@@ -5,6 +5,7 @@
  */
 export * from './baseline.js';
 export * from './cases.js';
+export * from './causes.js';
 export * from './compare/index.js';
 export * from './diff.js';
 export * from './errors.js';

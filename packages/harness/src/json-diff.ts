@@ -22,7 +22,29 @@ export interface Difference {
   readonly keyword?: string;
   /** For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json). */
   readonly schema?: string;
+  /**
+   * For a reply that breaks its schema: what its keywords ask for there (`must be integer`; the
+   * messages of several keywords broken at one pointer are joined with `; `).
+   */
+  readonly message?: string;
+  /**
+   * The layer of the difference (docs/spec/decisions.md D-GEN-30): `shape`, the reply breaks its
+   * schema there (`keyword`, `schema`); `behaviour`, an expected member differs there. Absent in
+   * reports written before the two layers, and for the checks of a fault scenario.
+   */
+  readonly kind?: DifferenceKind;
+  /**
+   * For a shape difference: at how many places the reply breaks its schema at this pointer, array
+   * indices aside (every element of a list lacking one member is one difference); `pointer` is the
+   * first of them. Absent for 1.
+   * @TJS-type integer
+   * @minimum 2
+   */
+  readonly count?: number;
 }
+
+/** The layer of a difference: the reply's shape (its schema) or its behaviour (what it says). */
+export type DifferenceKind = 'shape' | 'behaviour';
 
 /** The differences found: the first `limit` of them in document order, and how many there are. */
 export interface Differences {

@@ -1,11 +1,15 @@
 // A self-contained HTML page from checked reports: per implementation its verdict, counts and a
-// bar per gate on the first screen; then what did not pass, grouped by gate and contract, each
-// expandable (<details>) to its differences, later steps, stderr excerpt and spec link; passing
-// and not applicable cases collapsed; a filter box; the side-by-side matrix of all cases.
+// bar per gate on the first screen; then the top causes of its failures (each once, with its
+// count and links to its cases); then what did not pass, grouped by gate and contract, each open
+// with its headline, what was expected beside what came back, its differences (each with its
+// layer) and later steps, and its stderr excerpt and spec link; passing and not applicable cases
+// collapsed; a filter box that searches ids, gates, outcomes, headlines and pointers; the
+// side-by-side matrix of all cases.
 // Every string from a report is escaped (escape.ts), class names come from fixed tables, and a
 // Content-Security-Policy allows only the page's own style sheet and filter script, by hash.
 import { createHash } from 'node:crypto';
 import { isFailure } from './baseline.js';
+import { type Cause, caseDifferences, causeOf, rootCauses } from './causes.js';
 import { escapeMarkupLines, escapeMarkup as h } from './escape.js';
 import type { Difference } from './json-diff.js';
 import type { CaseLine, Report } from './report.js';
@@ -64,11 +68,15 @@ table.diff{margin:.3rem 0}table.diff code{white-space:pre-wrap;word-break:break-
 pre.stderr{background:#f4f4f4;padding:.4rem;max-height:16rem;overflow:auto;white-space:pre-wrap;word-break:break-all}
 ul.steps li.pass{color:#176317}ul.steps li.skipped{color:#666}
 ul.collapsed{columns:2}#filterbar{margin:1rem 0}#filter{width:24rem}
+td.shape{color:#6a3d9a}td.behaviour{color:#a31515}p.reply code{white-space:pre-wrap;word-break:break-all}
+section.causes ol{margin:.2rem 0}section.causes li{margin:.2rem 0}span.count{font-weight:bold}
+span.cause-ref{font-size:.8rem;color:#555}
 p.coverage{margin:.3rem 0}p.warnings{color:#8a5a00}span.level{font-size:.8rem;color:#8a5a00}`;
 
 /**
  * The filter box: hides every element with a `data-case` whose text (id, gate, contract,
- * outcome, implementation) does not contain all the words typed. It reads attributes and writes
+ * outcome, implementation, and for a failure its headline and the pointers of its differences)
+ * does not contain all the words typed. It reads attributes and writes
  * only `hidden` and a count as text: nothing from a report becomes markup or code. It has no
  * `<`, so no scan of the page for tags can mistake it for markup.
  */
@@ -83,13 +91,24 @@ const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('ba
 /** No frame, no form, no remote anything: only the inline style sheet and the filter script, by their hashes. */
 const CSP = `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; base-uri 'none'; form-action 'none'`;
 
-/** What the filter matches a case against, lowercased. */
-const filterText = (c: CaseLine, impl: string) =>
+/** What the filter matches a case against, lowercased: with `failed`, its headline and pointers too. */
+const filterText = (c: CaseLine, impl: string, failed = false) =>
   h(
-    [c.id, c.gate, c.subject, c.outcome, c.outcome === 'not-applicable' ? 'n/a' : '', impl]
+    [
+      c.id,
+      c.gate,
+      c.subject,
+      c.outcome,
+      c.outcome === 'not-applicable' ? 'n/a' : '',
+      impl,
+      ...(failed ? [c.detail, ...caseDifferences(c).map((d) => d.pointer)] : []),
+    ]
       .join(' ')
       .toLowerCase(),
   );
+
+/** Numbers of the causes shared by several cases of one report, by key. */
+type CauseIndex = ReadonlyMap<string, { readonly n: number; readonly count: number }>;
 
 const value = (v: string | undefined) => (v === undefined ? '<em>(nothing)</em>' : `<code>${h(v)}</code>`);
 
@@ -99,33 +118,50 @@ const expectedCell = (d: Difference) =>
     ? value(d.expected)
     : `<em>valid against</em> <code>${h(d.schema ?? '')}</code> (<code>${h(d.keyword)}</code>)`;
 
-function differenceTable(differences: readonly Difference[] | undefined, more: number | undefined): string {
+/** The layer of a difference, as a fixed class and text (never a string from the report). */
+const LAYER: Readonly<Record<string, string>> = { shape: 'shape', behaviour: 'behaviour' };
+
+function differenceTable(
+  differences: readonly Difference[] | undefined,
+  more: number | undefined,
+  causes: CauseIndex = new Map(),
+): string {
   if (!differences?.length) return '';
   const rows = differences
-    .map(
-      (d) =>
-        `<tr><td><code>${h(d.pointer || '(the reply)')}</code></td><td>${expectedCell(d)}</td><td>${value(d.actual)}</td></tr>`,
-    )
+    .map((d) => {
+      const layer = LAYER[d.kind ?? ''] ?? '';
+      const places = d.count ? ` <small>(at ${d.count} places like it)</small>` : '';
+      const message = d.message ? ` <small>${h(d.message)}</small>` : '';
+      const shared = causes.get(causeOf(d).key);
+      const ref = shared ? ` <span class="cause-ref">cause ${shared.n} (${shared.count} cases)</span>` : '';
+      return `<tr><td class="${layer}">${layer}</td><td><code>${h(d.pointer || '(the reply)')}</code>${places}${ref}</td><td>${expectedCell(d)}${message}</td><td>${value(d.actual)}</td></tr>`;
+    })
     .join('');
   const rest = more
     ? `<p>… and ${more} more difference${more === 1 ? '' : 's'} (see the JSONL report)</p>`
     : '';
-  return `<table class="diff"><thead><tr><th>pointer</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows}</tbody></table>${rest}`;
+  return `<table class="diff"><thead><tr><th>layer</th><th>pointer</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows}</tbody></table>${rest}`;
 }
 
-function laterSteps(steps: readonly StepResult[] | undefined): string {
+/** What a step expected beside the reply it received. */
+function replyBlock(reply: CaseLine['reply']): string {
+  if (!reply) return '';
+  return `<p class="reply">expected: <code>${h(reply.expected)}</code><br>received: <code>${h(reply.received)}</code></p>`;
+}
+
+function laterSteps(steps: readonly StepResult[] | undefined, causes: CauseIndex): string {
   if (!steps?.length) return '';
   const items = steps
     .map(
       (s) =>
-        `<li class="${CLASS[s.outcome]}">step ${s.index} (<code>${h(s.method)}</code>): <span class="outcome">${CLASS[s.outcome]}</span>${s.outcome === 'pass' ? '' : ` ${h(s.detail)}`}${differenceTable(s.differences, s.moreDifferences)}</li>`,
+        `<li class="${CLASS[s.outcome]}">step ${s.index + 1} (<code>${h(s.method)}</code>): <span class="outcome">${CLASS[s.outcome]}</span>${s.outcome === 'pass' ? '' : ` ${h(s.detail)}`}${replyBlock(s.reply)}${differenceTable(s.differences, s.moreDifferences, causes)}</li>`,
     )
     .join('');
   return `<p>Steps run after the failure:</p><ul class="steps">${items}</ul>`;
 }
 
-/** One case that did not pass, expandable to everything its line says. */
-function failure(c: CaseLine, impl: string): string {
+/** One case that did not pass, open: its headline and everything its line says, a click folds it. */
+function failure(c: CaseLine, impl: string, anchor: string, causes: CauseIndex): string {
   const title = c.title ? ` — ${h(c.title)}` : '';
   const expected = c.expectedFailure
     ? ` <small>(expected by the baseline: ${h(c.expectedFailure)})</small>`
@@ -138,8 +174,8 @@ function failure(c: CaseLine, impl: string): string {
   const stderr = c.stderrTail
     ? `<p>stderr (end):</p><pre class="stderr">${escapeMarkupLines(c.stderrTail.slice(-STDERR_SHOWN))}</pre>`
     : '';
-  return `<details class="case ${CLASS[c.outcome]}" data-case="${filterText(c, impl)}"><summary><span class="outcome">${CELL[c.outcome]}</span> <code>${h(c.id)}</code>${level}${title}${expected}</summary>
-<p class="detail">${h(c.detail)}</p>${spec}${requirements}${differenceTable(c.differences, c.moreDifferences)}${laterSteps(c.afterFailure)}${stderr}</details>`;
+  return `<details open class="case ${CLASS[c.outcome]}" id="${anchor}" data-case="${filterText(c, impl, true)}"><summary><span class="outcome">${CELL[c.outcome]}</span> <code>${h(c.id)}</code>${level}${title}${expected}</summary>
+<p class="detail">${h(c.detail)}</p>${replyBlock(c.reply)}${differenceTable(c.differences, c.moreDifferences, causes)}${laterSteps(c.afterFailure, causes)}${spec}${requirements}${stderr}</details>`;
 }
 
 /** Items of `list` grouped by a key, in order of first appearance. */
@@ -191,15 +227,44 @@ ${j.warnings.length ? `<p class="warnings">${j.warnings.length} warning${j.warni
 <table class="gates">${gates}</table></div>`;
 }
 
-function implDetails(r: Report): string {
+/** How many causes the "top causes" section lists, and how many case links each shows. */
+const CAUSES_LISTED = 20;
+const CAUSE_LINKS = 10;
+
+/** The top causes of one report's failures: each once, its count, links to its cases. */
+function causesBlock(name: string, causes: readonly Cause[], anchors: ReadonlyMap<string, string>): string {
+  if (!causes.length) return '';
+  const items = causes
+    .slice(0, CAUSES_LISTED)
+    .map((c) => {
+      const links = c.cases
+        .slice(0, CAUSE_LINKS)
+        .map((id) => `<a href="#${anchors.get(id)}"><code>${h(id)}</code></a>`)
+        .join(', ');
+      const more = c.cases.length > CAUSE_LINKS ? `, … and ${c.cases.length - CAUSE_LINKS} more` : '';
+      return `<li><span class="count">${c.cases.length} cases</span> <span class="kind">${LAYER[c.kind] ?? 'outcome'}</span>: <code>${h(c.text)}</code><br><small>${links}${more}</small></li>`;
+    })
+    .join('');
+  const rest =
+    causes.length > CAUSES_LISTED
+      ? `<p>… and ${causes.length - CAUSES_LISTED} more causes shared by several cases</p>`
+      : '';
+  return `<section class="causes"><h2>${h(name)}: top causes</h2><p>Each difference that fails more than one case, once, the most frequent first.</p><ol>${items}</ol>${rest}</section>`;
+}
+
+function implDetails(r: Report, index: number): { causes: string; details: string } {
   const name = r.run.implementation.name;
   const bad = r.cases.filter((c) => isFailure(c.outcome) || c.outcome === 'harness-error');
+  // Anchors are numbers, never strings of the report.
+  const anchors = new Map(bad.map((c, i) => [c.id, `case-${index}-${i}`]));
+  const causes = rootCauses(bad).filter((c) => c.cases.length > 1);
+  const causeIndex: CauseIndex = new Map(causes.map((c, i) => [c.key, { n: i + 1, count: c.cases.length }]));
   // Unexpected failures before the ones the baseline expects, each group by gate and contract.
   const ordered = [...bad.filter((c) => !c.expectedFailure), ...bad.filter((c) => c.expectedFailure)];
   const failures = [...groupBy(ordered, (c) => c.gate)]
     .map(
       ([gate, list]) =>
-        `<h3>${h(gate)}</h3>${[...groupBy(list, (c) => c.subject)].map(([subject, cs]) => `<h4>${h(subject)}</h4>${cs.map((c) => failure(c, name)).join('\n')}`).join('\n')}`,
+        `<h3>${h(gate)}</h3>${[...groupBy(list, (c) => c.subject)].map(([subject, cs]) => `<h4>${h(subject)}</h4>${cs.map((c) => failure(c, name, anchors.get(c.id)!, causeIndex)).join('\n')}`).join('\n')}`,
     )
     .join('\n');
   const collapsed = (outcome: Outcome, label: string) => {
@@ -213,10 +278,13 @@ function implDetails(r: Report): string {
       .join('');
     return `<details class="collapsed"><summary>${list.length} ${label}</summary><ul class="collapsed">${items}</ul></details>`;
   };
-  return `<section class="details"><h2>${h(name)}: ${bad.length ? `${bad.length} not passing` : 'nothing failed'}</h2>
+  return {
+    causes: causesBlock(name, causes, anchors),
+    details: `<section class="details"><h2>${h(name)}: ${bad.length ? `${bad.length} not passing` : 'nothing failed'}</h2>
 ${failures}
 ${collapsed('pass', 'passing')}
-${collapsed('not-applicable', 'not applicable')}</section>`;
+${collapsed('not-applicable', 'not applicable')}</section>`,
+  };
 }
 
 /** The side-by-side matrix: gates x cases, one column per implementation. */
@@ -277,6 +345,7 @@ export function renderHtml(
 ): string {
   const catalogue = options.catalogue ?? [];
   const judgements = reports.map(judgeReport);
+  const details = reports.map(implDetails);
   const warnings = reports
     .map((r, i) => {
       const d = judgements[i]!.disagreements;
@@ -293,8 +362,9 @@ export function renderHtml(
 <h1>agent-contracts conformance</h1>
 ${warnings}
 <section id="summary">${reports.map((r, i) => implSummary(r, judgements[i]!, i, catalogue)).join('\n')}</section>
-<p id="filterbar"><label>Filter: <input id="filter" type="search" placeholder="case id, gate, contract or outcome" autocomplete="off"></label> <span id="shown"></span></p>
-${reports.map(implDetails).join('\n')}
+${details.map((d) => d.causes).join('\n')}
+<p id="filterbar"><label>Filter: <input id="filter" type="search" placeholder="case id, gate, contract, outcome, headline or pointer" autocomplete="off"></label> <span id="shown"></span></p>
+${details.map((d) => d.details).join('\n')}
 ${matrix(reports, judgements)}
 <script>${SCRIPT}</script>
 </body></html>

@@ -2,7 +2,13 @@
 // a pass unless the harness saw the expected reply to every step.
 import { missingCapabilities } from '@agent-contracts/protocol';
 import { type Case, pointerGet, resolveRefs, substituteVars, UnboundVariableError } from './cases.js';
-import { type Judgement, judgeStep } from './compare/index.js';
+import {
+  type DifferenceCounts,
+  generalPointer,
+  type Judgement,
+  judgeStep,
+  type ReplyText,
+} from './compare/index.js';
 import { HarnessDefect, HarnessError } from './errors.js';
 import type { Implementation } from './implementation.js';
 import type { Difference } from './json-diff.js';
@@ -40,7 +46,10 @@ export interface CaseResult {
    * @items.type string
    */
   readonly requirements?: readonly string[];
-  /** Index of the step whose failure is the headline (`detail`), for `fail`. */
+  /**
+   * Index (from 0) of the step whose failure is the headline (`detail`), for `fail`; texts number
+   * steps from 1 (`step 1 (digest)` is index 0).
+   */
   readonly failedStep?: number;
   /**
    * Where the headline step's reply differs from what was expected, by JSON Pointer into the
@@ -50,6 +59,13 @@ export interface CaseResult {
   /** How many differences there are beyond those listed in `differences`. */
   readonly moreDifferences?: number;
   /**
+   * How many differences the headline step's reply has in each layer (shape: where it breaks its
+   * schema; behaviour: where its expected members differ). docs/spec/decisions.md D-GEN-30.
+   */
+  readonly differenceCounts?: DifferenceCounts;
+  /** What the headline step expected and the reply it received, as bounded text. */
+  readonly reply?: ReplyText;
+  /**
    * The steps that ran (or could not be sent) after the headline failure, in order: each is
    * judged as on its own. docs/spec/decisions.md D-GEN-13.
    */
@@ -58,7 +74,7 @@ export interface CaseResult {
 
 /** A step run after an earlier step of its case failed. */
 export interface StepResult {
-  /** Index of the step in the case. */
+  /** Index of the step in the case, from 0 (texts number steps from 1). */
   readonly index: number;
   readonly method: string;
   /** `skipped`: not sent, because its request needs a value the failed step did not yield. */
@@ -66,13 +82,19 @@ export interface StepResult {
   readonly detail: string;
   readonly differences?: readonly Difference[];
   readonly moreDifferences?: number;
+  readonly differenceCounts?: DifferenceCounts;
+  /** What the step expected and the reply it received (each cut at 200 characters); for the first 20 later steps whose reply differs. */
+  readonly reply?: ReplyText;
 }
 
 type Done = (
   outcome: Outcome,
   detail: string,
   withStderr?: boolean,
-  more?: Pick<CaseResult, 'failedStep' | 'differences' | 'moreDifferences' | 'afterFailure'>,
+  more?: Pick<
+    CaseResult,
+    'failedStep' | 'differences' | 'moreDifferences' | 'differenceCounts' | 'reply' | 'afterFailure'
+  >,
 ) => CaseResult;
 
 /** The detail of a `harness-error`: what was wrong, and whose defect it is. */
@@ -157,11 +179,30 @@ export function withViolations(
 /**
  * Bounds of `afterFailure`, so that a case line stays far under the report's 1 MiB a line even
  * for the longest case (266 steps), every character escaped: the later steps list at most 40
- * differences between them (the rest are counted), and a later step's detail is cut at 300
+ * behaviour differences and 20 shape differences between them (a shape difference the case has
+ * already listed is not listed again; the rest are counted), and a later step's detail is cut at 300
  * characters (its differences are listed whole). docs/spec/decisions.md D-GEN-13.
  */
 const LATER_DIFFERENCES = 40;
+/** Shape differences the later steps list between them, each one the case has not listed yet. */
+const LATER_SHAPE = 20;
+const shapeKey = (d: Difference) =>
+  `${generalPointer(d.pointer)}\u0000${d.keyword ?? ''}\u0000${d.schema ?? ''}`;
 const LATER_DETAIL_CHARS = 300;
+/** Later steps whose reply text is shown, and the length each text is cut at. */
+const LATER_REPLIES = 20;
+const LATER_REPLY_CHARS = 200;
+
+/** Names of the `$var`s a step's params use. */
+function varsOf(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) varsOf(v, into);
+  else if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === '$var') into.add(String((value as { $var: unknown }).$var));
+    else for (const v of Object.values(value)) varsOf(v, into);
+  }
+  return into;
+}
 
 /** What the case has seen so far: its first failure, and the steps after it. */
 interface Seen {
@@ -182,21 +223,47 @@ async function runSteps(
   const seen: Seen = { first: null, later: [], stderr: false };
   /** How many more differences the later steps may list (the report line stays bounded). */
   let budget = LATER_DIFFERENCES;
+  let shapeBudget = LATER_SHAPE;
+  /** The shape differences the case has listed, by pointer (array indices aside), keyword and schema. */
+  const shapeListed = new Set<string>();
+  let replies = LATER_REPLIES;
+  /** Variables captured from a reply that broke its schema, and which step that was (1-based). */
+  const misshapen = new Map<string, number>();
   const failed = () => {
     const f = seen.first!;
     return done('fail', f.detail, seen.stderr, {
       failedStep: f.index,
       ...(f.judgement?.differences.length ? { differences: f.judgement.differences } : {}),
       ...(f.judgement?.moreDifferences ? { moreDifferences: f.judgement.moreDifferences } : {}),
+      ...(f.judgement ? { differenceCounts: f.judgement.counts, reply: f.judgement.reply } : {}),
       ...(seen.later.length ? { afterFailure: seen.later } : {}),
     });
   };
   for (const [i, step] of c.steps.entries()) {
-    const label = `step ${i} (${step.method})`;
+    const label = `step ${i + 1} (${step.method})`;
     const after = (outcome: StepResult['outcome'], detail: string, j?: Judgement | null) => {
-      const differences = j?.differences.slice(0, budget) ?? [];
-      budget -= differences.length;
+      // Behaviour differences first claim the budget; a shape difference the case has already
+      // listed (the same pointer, array indices aside, keyword and schema) is only counted.
+      const differences: Difference[] = [];
+      for (const d of j?.differences ?? []) {
+        if (d.kind === 'shape') {
+          const key = shapeKey(d);
+          if (shapeListed.has(key) || shapeBudget <= 0) continue;
+          shapeListed.add(key);
+          shapeBudget--;
+        } else if (budget <= 0) continue;
+        else budget--;
+        differences.push(d);
+      }
       const more = (j?.moreDifferences ?? 0) + (j?.differences.length ?? 0) - differences.length;
+      const reply =
+        j && replies > 0
+          ? {
+              expected: truncated(j.reply.expected, LATER_REPLY_CHARS),
+              received: truncated(j.reply.received, LATER_REPLY_CHARS),
+            }
+          : undefined;
+      if (reply) replies--;
       seen.later.push({
         index: i,
         method: step.method,
@@ -204,6 +271,8 @@ async function runSteps(
         detail: truncated(detail, LATER_DETAIL_CHARS),
         ...(differences.length ? { differences } : {}),
         ...(more ? { moreDifferences: more } : {}),
+        ...(j ? { differenceCounts: j.counts } : {}),
+        ...(reply ? { reply } : {}),
       });
     };
     let params: unknown;
@@ -214,11 +283,12 @@ async function runSteps(
       if (seen.first && name !== undefined && lost.has(name)) {
         after(
           'skipped',
-          `not sent: its request needs "${name}", which step ${lost.get(name)} failed to yield`,
+          `not sent: its request needs "${name}", which step ${lost.get(name)! + 1} failed to yield`,
         );
         continue;
       }
-      if (!seen.first) return done('error', `step ${i}: cannot resolve its params: ${(e as Error).message}`);
+      if (!seen.first)
+        return done('error', `step ${i + 1}: cannot resolve its params: ${(e as Error).message}`);
       after('error', `cannot resolve its params: ${(e as Error).message}`);
       return failed();
     }
@@ -230,7 +300,19 @@ async function runSteps(
       });
     } catch (e) {
       // The kit's own defect outweighs whatever the implementation did before it.
-      if (e instanceof HarnessDefect) return done('harness-error', `${label}: ${harnessDefectText(e)}`);
+      if (e instanceof HarnessDefect) {
+        // A request built from a value the implementation sent in a reply that broke its schema
+        // breaks its schema for that reason: not the kit's defect, and not sent.
+        const from = [...varsOf(step.params)].find((n) => misshapen.has(n));
+        if (seen.first && from !== undefined) {
+          after(
+            'skipped',
+            `not sent: its request carries "${from}", captured from the reply of step ${misshapen.get(from)}, which broke its schema, and so the request would break its own`,
+          );
+          continue;
+        }
+        return done('harness-error', `${label}: ${harnessDefectText(e)}`);
+      }
       const stop = (
         outcome: Outcome & StepResult['outcome'],
         detail: string,
@@ -248,22 +330,36 @@ async function runSteps(
       return stop('error', `${e.code}: ${e.message}`, true);
     }
     const judgement = judgeStep(step.expect, reply);
-    const source = 'result' in reply ? reply.result : 'error' in reply ? reply.error.data : undefined;
+    // A reply that broke its schema is still captured from where it has the value (D-GEN-13), so
+    // the later steps show behaviour through the broken shape (D-GEN-30).
+    const wire = 'invalid' in reply ? reply.raw : reply;
+    const source =
+      'result' in wire
+        ? wire.result
+        : 'error' in wire
+          ? (wire.error as { data?: unknown } | null)?.data
+          : undefined;
     let uncaptured: string | null = null;
     for (const [name, pointer] of Object.entries(step.capture ?? {})) {
       const value = pointerGet(source, pointer);
       if (value === undefined) {
         uncaptured ??= `nothing at ${pointer} to capture as "${name}"`;
         lost.set(name, i);
-      } else vars.set(name, value);
+      } else {
+        vars.set(name, value);
+        if ('invalid' in reply) misshapen.set(name, i + 1);
+        else misshapen.delete(name);
+      }
     }
     const why = judgement?.detail ?? uncaptured;
     if (why === null) {
       if (seen.first) after('pass', 'as expected');
       continue;
     }
-    if (!seen.first) seen.first = { detail: `${label}: ${why}`, judgement, index: i };
-    else after('fail', why, judgement);
+    if (!seen.first) {
+      seen.first = { detail: `${label}: ${why}`, judgement, index: i };
+      for (const d of judgement?.differences ?? []) if (d.kind === 'shape') shapeListed.add(shapeKey(d));
+    } else after('fail', why, judgement);
   }
   if (seen.first) return failed();
   return done('pass', `${c.steps.length} step${c.steps.length === 1 ? '' : 's'} as expected`);

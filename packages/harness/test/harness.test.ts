@@ -9,6 +9,7 @@ import {
   diffReports,
   FAULT_KIND_NAMES,
   globMatch,
+  HarnessDefect,
   HarnessError,
   inShard,
   judgeReply,
@@ -160,7 +161,7 @@ describe('judging replies', () => {
   it('error expectations match the spec code in data.code', () => {
     expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, refusalReply('DIGEST_INPUT_INVALID'))).toBeNull();
     expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, refusalReply('OTHER'))).toMatch(/expected refusal/);
-    expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, { result: {} })).toMatch(/got result/);
+    expect(judgeReply({ error: 'DIGEST_INPUT_INVALID' }, { result: {} })).toMatch(/got a result/);
     expect(judgeReply({ result: { a: 1 } }, refusalReply('X'))).toMatch(/expected a result/);
   });
 
@@ -175,10 +176,14 @@ describe('judging replies', () => {
     expect(wrong?.detail).toMatch(
       /^refusal TRACE_DUPLICATE_EVENT as expected, but its data differs at 1 pointer/,
     );
-    expect(wrong?.differences).toEqual([{ pointer: '/error/data/step', expected: '"A7"', actual: '"A3"' }]);
+    expect(wrong?.differences).toEqual([
+      { pointer: '/error/data/step', expected: '"A7"', actual: '"A3"', kind: 'behaviour' },
+    ]);
     const missing = judgeStep(expect7, refused({ step: 'A7' }));
-    expect(missing?.differences).toEqual([{ pointer: '/error/data/eventId', expected: '"e1"' }]);
-    expect(judgeStep(expect7, { result: {} })?.detail).toMatch(/got result/);
+    expect(missing?.differences).toEqual([
+      { pointer: '/error/data/eventId', expected: '"e1"', kind: 'behaviour' },
+    ]);
+    expect(judgeStep(expect7, { result: {} })?.detail).toMatch(/got a result/);
   });
 
   it('capabilities decide applicability', () => {
@@ -550,12 +555,15 @@ describe('a failed step: every difference by pointer, and the later steps still 
     expect(r.spec).toBe('docs/spec/index.md#gates');
     expect(r.failedStep).toBe(0);
     expect(r.differences).toEqual([
-      { pointer: '/result/status', expected: '"open"', actual: '"closed"' },
-      { pointer: '/result/blocking', expected: 'false', actual: 'true' },
-      { pointer: '/result/extra', actual: '1' },
+      { pointer: '/result/status', expected: '"open"', actual: '"closed"', kind: 'behaviour' },
+      { pointer: '/result/blocking', expected: 'false', actual: 'true', kind: 'behaviour' },
+      { pointer: '/result/extra', actual: '1', kind: 'behaviour' },
     ]);
+    expect(r.differenceCounts).toEqual({ shape: 0, behaviour: 3 });
+    expect(r.reply?.expected).toMatch(/^the result \{"padding":"pp/);
+    expect(r.reply?.received).toMatch(/^\{"result":\{"padding":"pp.*…/);
     expect(r.detail).toBe(
-      'step 0 (first): the result differs at 3 pointers: /result/status: expected "open", got "closed"; /result/blocking: expected false, got true; /result/extra: expected (nothing), got 1',
+      'step 1 (first): the result differs at 3 pointers: /result/status: expected "open", got "closed"; /result/blocking: expected false, got true; /result/extra: expected (nothing), got 1',
     );
   });
 
@@ -580,8 +588,10 @@ describe('a failed step: every difference by pointer, and the later steps still 
       opts,
     );
     expect(r.outcome).toBe('fail');
-    expect(r.detail).toMatch(/^step 0 \(first\): the result differs at 1 pointer: \/result\/status/);
-    expect(r.differences).toEqual([{ pointer: '/result/status', expected: '"open"', actual: '"other"' }]);
+    expect(r.detail).toMatch(/^step 1 \(first\): the result differs at 1 pointer: \/result\/status/);
+    expect(r.differences).toEqual([
+      { pointer: '/result/status', expected: '"open"', actual: '"other"', kind: 'behaviour' },
+    ]);
     expect(impl.sent).toEqual(['first', 'second', 'third']);
     expect(r.afterFailure).toEqual([
       {
@@ -589,15 +599,69 @@ describe('a failed step: every difference by pointer, and the later steps still 
         method: 'second',
         outcome: 'fail',
         detail: 'the result differs at 1 pointer: /result/n: expected 2, got 3',
-        differences: [{ pointer: '/result/n', expected: '2', actual: '3' }],
+        differences: [{ pointer: '/result/n', expected: '2', actual: '3', kind: 'behaviour' }],
+        differenceCounts: { shape: 0, behaviour: 1 },
+        reply: { expected: 'a result containing {"n":2}', received: '{"result":{"n":3}}' },
       },
       { index: 2, method: 'third', outcome: 'pass', detail: 'as expected' },
       {
         index: 3,
         method: 'fourth',
         outcome: 'skipped',
-        detail: 'not sent: its request needs "tok", which step 0 failed to yield',
+        detail: 'not sent: its request needs "tok", which step 1 failed to yield',
       },
+    ]);
+  });
+
+  it("a reply that breaks its schema is still captured; a request it would break is not sent, and not the kit's defect", async () => {
+    const sent: string[] = [];
+    const violation = {
+      method: 'first',
+      schema: 'StoreReadResult',
+      pointer: '/result/lease/schemaVersion',
+      keyword: 'type',
+      message: 'must be string',
+      actual: 2,
+    } as const;
+    const impl = {
+      ...tabled({}),
+      async call(method: string, params: unknown) {
+        sent.push(method);
+        if (method === 'first')
+          return {
+            invalid: violation,
+            violations: [violation],
+            raw: { result: { lease: { schemaVersion: 2 }, token: 't' } },
+          };
+        if (method === 'second') return { result: { token: (params as { t: unknown }).t } };
+        throw new HarnessDefect("the harness's own third request breaks its schema", method);
+      },
+    };
+    const r = await runCase(
+      impl as never,
+      {
+        ...base,
+        steps: [
+          { method: 'first', expect: { match: { token: 't' } }, capture: { tok: '/token', lease: '/lease' } },
+          { method: 'second', params: { t: { $var: 'tok' } }, expect: { match: { token: 't' } } },
+          { method: 'third', params: { l: { $var: 'lease' } }, expect: { match: {} } },
+        ],
+      },
+      opts,
+    );
+    expect(r.outcome).toBe('fail');
+    expect(r.detail).toBe(
+      'step 1 (first): the reply breaks its schema: StoreReadResult at /result/lease/schemaVersion: type (must be string)',
+    );
+    expect(r.differenceCounts).toEqual({ shape: 1, behaviour: 0 });
+    expect(sent).toEqual(['first', 'second', 'third']);
+    expect(r.afterFailure?.map((s) => [s.index, s.outcome, s.detail])).toEqual([
+      [1, 'pass', 'as expected'],
+      [
+        2,
+        'skipped',
+        'not sent: its request carries "lease", captured from the reply of step 1, which broke its schema, and so the request would break its own',
+      ],
     ]);
   });
 
@@ -637,7 +701,7 @@ describe('a failed step: every difference by pointer, and the later steps still 
       opts,
     );
     expect(r.outcome).toBe('fail');
-    expect(r.detail).toMatch(/^step 0 \(first\)/);
+    expect(r.detail).toMatch(/^step 1 \(first\)/);
     expect(impl.sent).toEqual(['first', 'second']);
     expect(r.afterFailure).toEqual([
       {
@@ -652,13 +716,15 @@ describe('a failed step: every difference by pointer, and the later steps still 
     expect(needsRestart({ ...r, afterFailure: [] })).toBe(false);
   });
 
-  it('refusals and validate results are judged by pointer too', () => {
+  it('refusals and validate results are judged by pointer too, every difference of the behaviour layer', () => {
     const refused = judgeStep({ error: 'A' }, refusalReply('B'));
-    expect(refused?.differences).toEqual([{ pointer: '/error/data/code', expected: '"A"', actual: '"B"' }]);
+    expect(refused?.differences).toEqual([
+      { pointer: '/error/data/code', expected: '"A"', actual: '"B"', kind: 'behaviour' },
+    ]);
     const accepted = judgeStep({ error: 'A' }, { result: { ok: 1 } });
     expect(accepted?.differences).toEqual([
-      { pointer: '/error', expected: '{"data":{"code":"A"}}' },
-      { pointer: '/result', actual: '{"ok":1}' },
+      { pointer: '/error', expected: '{"code":-32000,"data":{"code":"A"}}', kind: 'behaviour' },
+      { pointer: '/result', actual: '{"ok":1}', kind: 'behaviour' },
     ]);
     const issue = judgeStep(
       { issue: { code: 'X', path: '/a' } },
@@ -669,13 +735,44 @@ describe('a failed step: every difference by pointer, and the later steps still 
         pointer: '/result/issues',
         expected: '[{"code":"X","path":"/a"}]',
         actual: '[{"code":"X","path":"/b"}]',
+        kind: 'behaviour',
       },
     ]);
     const invalid = judgeStep({ valid: true }, { result: { ok: false, issues: [{ code: 'X', path: '' }] } });
     expect(invalid?.differences).toEqual([
-      { pointer: '/result/ok', expected: 'true', actual: 'false' },
-      { pointer: '/result/issues/0', actual: '{"code":"X","path":""}' },
+      { pointer: '/result/ok', expected: 'true', actual: 'false', kind: 'behaviour' },
+      { pointer: '/result/issues/0', actual: '{"code":"X","path":""}', kind: 'behaviour' },
     ]);
+  });
+
+  it('a reply other than the refusal expected is shown as received, with what was expected', () => {
+    const missing = judgeStep(
+      { error: 'DIGEST_INPUT_INVALID' },
+      { error: { code: -32601, message: 'Method not found' }, refusal: null },
+    );
+    expect(missing?.detail).toBe(
+      'expected refusal DIGEST_INPUT_INVALID (a JSON-RPC error -32000 with data.code "DIGEST_INPUT_INVALID"), got error -32601 "Method not found"',
+    );
+    expect(missing?.differences).toEqual([
+      { pointer: '/error/code', expected: '-32000', actual: '-32601', kind: 'behaviour' },
+      { pointer: '/error/data', expected: '{"code":"DIGEST_INPUT_INVALID"}', kind: 'behaviour' },
+    ]);
+    expect(missing?.reply).toEqual({
+      expected: 'a refusal: a JSON-RPC error -32000 with data.code "DIGEST_INPUT_INVALID"',
+      received: '{"error":{"code":-32601,"message":"Method not found"}}',
+    });
+    const asResult = judgeStep({ error: 'X' }, { result: { ok: false, code: 'X' } });
+    expect(asResult?.detail).toBe(
+      'expected refusal X (a JSON-RPC error -32000 with data.code "X"), got a result {"ok":false,"code":"X"} (a refusal is sent as a JSON-RPC error, never as a result)',
+    );
+    const gotError = judgeStep(
+      { result: { a: 1 } },
+      { error: { code: -32000, message: 'no', data: { code: 'Y', more: 1 } }, refusal: 'Y' },
+    );
+    expect(gotError?.detail).toBe('expected a result, got error -32000 "no" with data {"code":"Y","more":1}');
+    expect(gotError?.reply.received).toBe(
+      '{"error":{"code":-32000,"message":"no","data":{"code":"Y","more":1}}}',
+    );
   });
 
   it('baseline update writes the case title as the reason', () => {

@@ -141,9 +141,29 @@ describe('a reply that breaks its schema fails the step, with the pointer and th
     const r = await runThrough(proxied('store.commitState', '', 'refusal-as-result'), c);
     expect(r.outcome, r.detail).toBe('fail');
     // The first violation ajv meets: a refusal's data has `currentFence`, a result needs `fence`.
-    expect(r.differences).toEqual([
-      { pointer: '/result/fence', keyword: 'required', schema: 'StoreCommitResult' },
+    expect(r.differences?.[0]).toEqual({
+      pointer: '/result/fence',
+      keyword: 'required',
+      schema: 'StoreCommitResult',
+      message: "must have required property 'fence'",
+      kind: 'shape',
+    });
+    // Every violation of the shape is listed, and the behaviour says a refusal was expected.
+    expect(r.differences?.filter((d) => d.kind === 'shape').length).toBe(r.differenceCounts?.shape);
+    expect(r.differenceCounts?.shape).toBeGreaterThan(1);
+    const code = (
+      c.steps.find((s) => s.method === 'store.commitState' && 'error' in s.expect)!.expect as {
+        error: string;
+      }
+    ).error;
+    expect(r.differences?.filter((d) => d.kind === 'behaviour')).toEqual([
+      { pointer: '/error', expected: `{"code":-32000,"data":{"code":"${code}"}}`, kind: 'behaviour' },
+      expect.objectContaining({ pointer: '/result', kind: 'behaviour' }),
     ]);
+    expect(r.detail).toContain(
+      `and its behaviour differs too: expected refusal ${code} (a JSON-RPC error -32000 with data.code "${code}"), got a result`,
+    );
+    expect(r.detail).toContain('(a refusal is sent as a JSON-RPC error, never as a result)');
   }, 60_000);
 });
 

@@ -79,7 +79,7 @@ describe('a request of the harness that breaks its own schema', () => {
     expect(r.outcome).toBe('harness-error');
     expect(r.id).toBe('kit/digest/malformed-request');
     expect(r.detail).toBe(
-      "step 0 (digest): HARNESS_REQUEST_INVALID: the harness's own digest request breaks its schema: DigestParams at /json: type (must be string). This is a defect of the conformance kit (agent-contracts), not of the implementation under test; please report it",
+      "step 1 (digest): HARNESS_REQUEST_INVALID: the harness's own digest request breaks its schema: DigestParams at /json: type (must be string). This is a defect of the conformance kit (agent-contracts), not of the implementation under test; please report it",
     );
     expect(seen).toEqual([]);
   });
@@ -93,7 +93,7 @@ describe('a request of the harness that breaks its own schema', () => {
     );
     expect(r.outcome).toBe('harness-error');
     expect(r.detail).toMatch(
-      /^step 1 \(digest\): HARNESS_REQUEST_INVALID: .* DigestParams at \/extra: additionalProperties/,
+      /^step 2 \(digest\): HARNESS_REQUEST_INVALID: .* DigestParams at \/extra: additionalProperties/,
     );
   });
 

@@ -26,7 +26,11 @@ function typeOf(schema: Schema): string {
     .map((n) => {
       if (n === 'array') {
         const items = schema.items as Schema | undefined;
-        return items ? `array of ${typeOf(items)}` : 'array';
+        if (!items) return 'array';
+        const kinds = objectBranches(items);
+        if (kinds.length > 1) return `array of object (${kinds.length} kinds, each below)`;
+        const alts = (items.anyOf ?? items.oneOf) as Schema[] | undefined;
+        return alts ? `array of (${typeOf(items)})` : `array of ${typeOf(items)}`;
       }
       return n;
     })
@@ -66,6 +70,30 @@ interface Row {
   meaning: string;
 }
 
+/** The branches of a union that are objects with properties (a single object: itself). */
+function objectBranches(schema: Schema): Schema[] {
+  return branches(schema).filter((b) => b.type === 'object' && b.properties);
+}
+
+/**
+ * The rows of the object branches of a value at `path`: one branch is flattened under it; two or
+ * more each get a row of their own first (kind i of n, with the branch's description), so that
+ * fields the kinds share are never listed twice without saying which kind they belong to.
+ */
+function walkBranches(kinds: Schema[], path: string, prefix: string, rows: Row[], depth: number): void {
+  for (const [i, b] of kinds.entries()) {
+    if (kinds.length > 1) {
+      rows.push({
+        path,
+        type: `object, kind ${i + 1} of ${kinds.length}`,
+        required: true,
+        meaning: typeof b.description === 'string' ? b.description : '',
+      });
+    }
+    walk(b, prefix, rows, depth + 1);
+  }
+}
+
 function walk(schema: Schema, prefix: string, rows: Row[], depth: number): void {
   const props = schema.properties as Record<string, Schema> | undefined;
   if (!props) return;
@@ -81,13 +109,11 @@ function walk(schema: Schema, prefix: string, rows: Row[], depth: number): void 
       meaning: [desc, c.length ? `(${c.join('; ')})` : ''].filter(Boolean).join(' '),
     });
     if (depth >= 5) continue;
+    walkBranches(objectBranches(sub), path, `${path}.`, rows, depth);
     for (const b of branches(sub)) {
-      if (b.type === 'object' && b.properties) walk(b, `${path}.`, rows, depth + 1);
       const items = b.items as Schema | undefined;
-      if (b.type === 'array' && items) {
-        for (const ib of branches(items))
-          if (ib.type === 'object' && ib.properties) walk(ib, `${path}[].`, rows, depth + 1);
-      }
+      if (b.type === 'array' && items)
+        walkBranches(objectBranches(items), `${path}[]`, `${path}[].`, rows, depth);
     }
   }
 }

@@ -419,12 +419,31 @@ function checkEventShape(event: unknown): CommitRefusal | null {
   if (event.event === 'prepare') {
     if (typeof event.kind !== 'string' || !KIND.test(event.kind) || event.kind.length > 64)
       return malformed('kind');
-    return null;
+    return extraMembers(event);
   }
   if (!isPositiveInt(event.writerGeneration)) return malformed('writerGeneration');
   if (!isHex(event.targetSetDigest)) return malformed('targetSetDigest');
   if (event.event === 'observe' && !isHex(event.resultDigest)) return malformed('resultDigest');
-  return null;
+  return extraMembers(event);
+}
+
+/** The members of each event (docs/spec/task-continuity-write-gate.md#operation-events). */
+const EVENT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  prepare: ['event', 'operationId', 'idempotencyKey', 'kind', 'exactTargets', 'beforeDigest'],
+  observe: ['event', ...BINDING_FIELDS, 'resultDigest'],
+  settle: ['event', ...BINDING_FIELDS, 'effect', 'evidenceDigest'],
+  reconcile: ['event', ...BINDING_FIELDS, 'effect', 'evidenceDigest'],
+};
+
+/** An event with a member its row does not list is malformed (D-TCW-56). */
+function extraMembers(event: { readonly [key: string]: unknown }): CommitRefusal | null {
+  const allowed = EVENT_MEMBERS[event.event as string] ?? ['event', ...BINDING_FIELDS];
+  const extra = Object.keys(event).filter((k) => !allowed.includes(k));
+  if (!extra.length) return null;
+  return refuse(
+    'TASK_OPERATION_TRANSITION_INVALID',
+    `The operation event is malformed (members outside its table: ${extra.slice(0, 5).join(', ')}); send one event of the operation edge table.`,
+  );
 }
 
 /** Whether `targets` satisfy TaskOperationRecordV1 invariant 3 and the limits. */
@@ -433,6 +452,7 @@ export function exactTargetsValid(targets: unknown): targets is string[] {
   for (let i = 0; i < targets.length; i++) {
     const t = targets[i];
     if (typeof t !== 'string' || t.length < 1 || t.length > 1024 || !TARGET.test(t)) return false;
+    if (hasLoneSurrogate(t)) return false;
     if (t.normalize('NFKC') !== t || t.trim() !== t) return false;
     if (i > 0 && !((targets[i - 1] as string) < t)) return false;
   }
@@ -759,6 +779,24 @@ export function decideOperationCommit(
 // ---------------------------------------------------------------------------------------------
 // transitionOwner
 
+/** The members of an owner transition request (the page's "Owner transition request" table). */
+const OWNER_REQUEST_MEMBERS = [
+  'operation',
+  'taskId',
+  'projectRootIdentity',
+  'expectedFence',
+  'expectedOwner',
+  'sessionDigest',
+  'contextEpoch',
+  'routeRevision',
+  'targetSessionDigest',
+  'handoffRefDigest',
+  'takeoverRefDigest',
+  'takeoverEvidence',
+  'terminal',
+  'terminalReceiptDigest',
+] as const satisfies readonly (keyof OwnerTransitionRequest)[];
+
 /** Step 2 for owner transitions. */
 function checkTransitionShape(request: OwnerTransitionRequest): CommitRefusal | null {
   const invalid = (what: string) =>
@@ -768,6 +806,12 @@ function checkTransitionShape(request: OwnerTransitionRequest): CommitRefusal | 
     );
   if (!isOwnerOperation(request.operation))
     return invalid(`unknown operation ${JSON.stringify(request.operation)}`);
+  // Every member of the request table and no other: `requestDigest` identifies exactly them.
+  const members = Object.keys(request);
+  const missing = OWNER_REQUEST_MEMBERS.filter((m) => !members.includes(m));
+  if (missing.length) return invalid(`missing ${missing.join(', ')}`);
+  const unknown = members.filter((m) => !(OWNER_REQUEST_MEMBERS as readonly string[]).includes(m));
+  if (unknown.length) return invalid(`members outside the request table: ${unknown.slice(0, 5).join(', ')}`);
   if (!isHex(request.sessionDigest)) return invalid('sessionDigest');
   if (
     typeof request.contextEpoch !== 'string' ||

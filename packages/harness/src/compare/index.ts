@@ -1,1 +1,3 @@
+export * from './behaviour.js';
+export * from './shape.js';
 export * from './step.js';

@@ -1,28 +1,30 @@
-// Step comparison: how one reply is judged against its step's expectation. The runner sends the
-// steps; this module only says whether a reply matches and, when not, where it differs, by JSON
-// Pointer into the JSON-RPC response. docs/spec/decisions.md D-GEN-12, D-GEN-30.
-import { isDeepStrictEqual } from 'node:util';
-import { type Expectation, partialMismatch } from '../cases.js';
-import { type Difference, type Differences, differenceAt, jsonDifferences, jsonText } from '../json-diff.js';
-import { truncated } from '../text.js';
-import { describeReplyViolation, type Reply } from '../wire/reply.js';
+// Step comparison: how one reply is judged against its step's expectation, in two layers. Shape:
+// every place the reply breaks its schema (shape.ts). Behaviour: the members the expectation
+// names, compared by JSON Pointer wherever the reply has them, even when its shape is broken
+// (behaviour.ts). A reply that breaks its schema fails its step whatever its behaviour; its
+// judgement carries both layers, each difference marked with its `kind`. The runner sends the
+// steps; this module only judges. docs/spec/decisions.md D-GEN-12, D-GEN-30.
+import type { Expectation } from '../cases.js';
+import { DIFFERENCES_LISTED, type Difference, elideAround, jsonText } from '../json-diff.js';
+import { describeViolation } from '../wire/message-schemas.js';
+import type { RawReply, Reply } from '../wire/reply.js';
+import { asWellFormed, behaviourOf, beyondShape, type Finding, type WellFormedReply } from './behaviour.js';
+import { shapeOf } from './shape.js';
 
-const short = (v: unknown) => truncated(jsonText(v), 300);
-
-interface ValidateLike {
-  ok: boolean;
-  issues: Array<{ code: string; path: string }>;
+/** What a step expected and what came back, each as bounded text, for a step whose reply differs. */
+export interface ReplyText {
+  /** The expectation in words, with its JSON (`a refusal: error -32000 with data.code "X"`). */
+  readonly expected: string;
+  /** The reply as it was received: `{"error":{"code":-32601,"message":...}}` or `{"result":...}`. */
+  readonly received: string;
 }
 
-function asValidateResult(value: unknown): ValidateLike | string {
-  const v = value as Partial<ValidateLike> | null;
-  if (!v || typeof v !== 'object' || typeof v.ok !== 'boolean' || !Array.isArray(v.issues)) {
-    return `expected a validate result { ok: boolean, issues: [...] }, got ${short(value)}`;
-  }
-  if (v.issues.some((i) => !i || typeof i.code !== 'string' || typeof i.path !== 'string')) {
-    return `every issue needs a string "code" and "path", got ${short(v.issues)}`;
-  }
-  return v as ValidateLike;
+/** How many differences of each layer a reply has (listed or not). */
+export interface DifferenceCounts {
+  /** Places where the reply breaks its schema, grouped as listed (keyword and pointer, array indices aside). */
+  readonly shape: number;
+  /** Expected members that differ where the reply has them. */
+  readonly behaviour: number;
 }
 
 /**
@@ -31,107 +33,100 @@ function asValidateResult(value: unknown): ValidateLike | string {
  */
 export interface Judgement {
   readonly detail: string;
-  /** The first 20 (`DIFFERENCES_LISTED`, json-diff.ts) differences, in document order. */
+  /**
+   * The listed differences: the shape layer's first 20 (`DIFFERENCES_LISTED`, json-diff.ts), then
+   * the behaviour layer's first 20, each in document order.
+   */
   readonly differences: readonly Difference[];
   /** How many more differences there are than listed. */
   readonly moreDifferences: number;
+  /** How many differences each layer has. */
+  readonly counts: DifferenceCounts;
+  /** What was expected and what came back. */
+  readonly reply: ReplyText;
 }
 
 /** How many differences the headline names, with their values, before it only counts the rest. */
 const IN_HEADLINE = 3;
+/** Longest text of an expectation or a received reply; longer text is elided in the middle. */
+export const REPLY_CHARS = 600;
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 const describeDifference = (d: Difference) =>
   `${d.pointer || '(the reply)'}: expected ${d.expected ?? '(nothing)'}, got ${d.actual ?? '(nothing)'}`;
 
-function judged(what: string, found: Differences, fallback: Difference[] = []): Judgement {
-  const differences = found.total ? found.listed : fallback;
-  const total = found.total || fallback.length;
-  const named = differences.slice(0, IN_HEADLINE).map(describeDifference).join('; ');
-  const rest = total - Math.min(total, IN_HEADLINE);
-  return {
-    detail: `${what} differs at ${total} ${total === 1 ? 'pointer' : 'pointers'}: ${named}${rest ? `; and ${rest} more` : ''}`,
-    differences,
-    moreDifferences: Math.max(0, total - differences.length),
-  };
+const describeShape = (d: Difference) =>
+  `${describeViolation({ schema: (d.schema ?? '') as never, pointer: d.pointer, keyword: d.keyword ?? '', message: d.message ?? d.keyword ?? '' })}${d.count ? ` (and ${plural(d.count - 1, 'more place', 'more places')} like it)` : ''}`;
+
+const rest = (total: number) => (total > IN_HEADLINE ? `; and ${total - IN_HEADLINE} more` : '');
+
+/** The headline of a behaviour finding. */
+function behaviourText(f: Finding): string {
+  if (f.sentence !== undefined) return f.sentence;
+  const named = f.differences.slice(0, IN_HEADLINE).map(describeDifference).join('; ');
+  return `${f.what} differs at ${plural(f.total, 'pointer', 'pointers')}: ${named}${rest(f.total)}`;
 }
 
-const plain = (detail: string, differences: Difference[] = []): Judgement => ({
-  detail,
-  differences,
-  moreDifferences: 0,
-});
+/** The headline of the shape layer: the one violation, or how many and the first three. */
+function shapeText(differences: readonly Difference[]): string {
+  if (differences.length === 1 && !differences[0]!.count)
+    return `the reply breaks its schema: ${describeShape(differences[0]!)}`;
+  const named = differences.slice(0, IN_HEADLINE).map(describeShape).join('; ');
+  return `the reply breaks its schema at ${plural(differences.length, 'pointer', 'pointers')}: ${named}${rest(differences.length)}`;
+}
+
+const bounded = (text: string) => elideAround(text, '', REPLY_CHARS);
+
+/** An expectation in words. */
+export function expectationText(expect: Expectation): string {
+  if ('valid' in expect) return 'a validate result {"ok":true,"issues":[]}';
+  if ('issue' in expect) return `a validate result with the issue ${jsonText(expect.issue)}`;
+  if ('result' in expect) return `the result ${jsonText(expect.result)}`;
+  if ('match' in expect) return `a result containing ${jsonText(expect.match)}`;
+  const data = expect.data === undefined ? '' : `, its data containing ${jsonText(expect.data)}`;
+  return `a refusal: a JSON-RPC error -32000 with data.code ${JSON.stringify(expect.error)}${data}`;
+}
+
+/** The text of the reply as it came over the wire. */
+function receivedText(reply: Reply): string {
+  const raw: RawReply =
+    'invalid' in reply ? reply.raw : 'result' in reply ? { result: reply.result } : { error: reply.error };
+  return jsonText(raw);
+}
 
 /**
- * Judge one reply against a step's expectation: null when it matches, else why not and where. A
- * reply that breaks its schema fails whatever the expectation, at the pointer of the violation.
+ * Judge one reply against a step's expectation: null when it matches, else why not and where, in
+ * both layers. A reply that breaks its schema fails whatever its behaviour.
  */
 export function judgeStep(expect: Expectation, reply: Reply): Judgement | null {
+  let shape: readonly Difference[] = [];
+  let found: Finding | null;
   if ('invalid' in reply) {
-    const v = reply.invalid;
-    return plain(describeReplyViolation(v), [
-      { ...differenceAt(v.pointer, undefined, v.actual), keyword: v.keyword, schema: v.schema },
-    ]);
+    const s = shapeOf(reply.violations ?? [reply.invalid]);
+    shape = s.differences;
+    const b = behaviourOf(expect, asWellFormed(reply.raw));
+    found = b && beyondShape(b, s.pointers);
+  } else {
+    found = behaviourOf(expect, reply as WellFormedReply);
+    if (!found) return null;
   }
-  const rpcError = 'error' in reply ? reply.error : undefined;
-  if ('error' in expect) {
-    const wanted = { data: { code: expect.error } };
-    if ('result' in reply)
-      return plain(`expected refusal ${expect.error}, got result ${short(reply.result)}`, [
-        differenceAt('/error', wanted, undefined),
-        differenceAt('/result', undefined, reply.result),
-      ]);
-    if (reply.refusal === expect.error) {
-      if (expect.data === undefined || partialMismatch(expect.data, rpcError?.data) === null) return null;
-      const found = jsonDifferences(expect.data, rpcError?.data, 'contains');
-      return judged(`refusal ${expect.error} as expected, but its data`, {
-        total: found.total,
-        listed: found.listed.map((d) => ({ ...d, pointer: `/error/data${d.pointer}` })),
-      });
-    }
-    const found = jsonDifferences(wanted, rpcError, 'contains');
-    return judged(`expected refusal ${expect.error}; the error`, {
-      total: found.total,
-      listed: found.listed.map((d) => ({ ...d, pointer: `/error${d.pointer}` })),
-    });
-  }
-  if ('error' in reply) {
-    const wanted = 'result' in expect ? expect.result : 'match' in expect ? expect.match : undefined;
-    return plain(`expected a result, got error ${short(rpcError)}`, [
-      differenceAt('/result', wanted, undefined),
-      differenceAt('/error', undefined, rpcError),
-    ]);
-  }
-  const under = (found: Differences): Differences => ({
-    total: found.total,
-    listed: found.listed.map((d) => ({ ...d, pointer: `/result${d.pointer}` })),
-  });
-  if ('result' in expect) {
-    if (isDeepStrictEqual(reply.result, expect.result)) return null;
-    return judged('the result', under(jsonDifferences(expect.result, reply.result, 'equal')));
-  }
-  if ('match' in expect) {
-    if (partialMismatch(expect.match, reply.result) === null) return null;
-    return judged('the result', under(jsonDifferences(expect.match, reply.result, 'contains')));
-  }
-  const r = asValidateResult(reply.result);
-  if (typeof r === 'string') return plain(r, [differenceAt('/result', undefined, reply.result)]);
-  if ('valid' in expect) {
-    if (r.ok && r.issues.length === 0) return null;
-    return judged(
-      'the validate result (expected valid)',
-      under(jsonDifferences({ ok: true, issues: [] }, r, 'contains')),
-    );
-  }
-  const want = `${expect.issue.code} at "${expect.issue.path}"`;
-  if (r.ok)
-    return plain(`expected ${want}, but the document was accepted`, [
-      differenceAt('/result/ok', false, true),
-    ]);
-  return r.issues.some((i) => i.code === expect.issue.code && i.path === expect.issue.path)
-    ? null
-    : plain(`expected ${want}, got ${short(r.issues)}`, [
-        differenceAt('/result/issues', [expect.issue], r.issues),
-      ]);
+  const listedShape = shape.slice(0, DIFFERENCES_LISTED);
+  const listedBehaviour = (found?.differences ?? []).slice(0, DIFFERENCES_LISTED);
+  const behaviourTotal = found?.total ?? 0;
+  const parts = [
+    ...(shape.length ? [shapeText(shape)] : []),
+    ...(found
+      ? [shape.length ? `and its behaviour differs too: ${behaviourText(found)}` : behaviourText(found)]
+      : []),
+  ];
+  return {
+    detail: parts.join('; '),
+    differences: [...listedShape, ...listedBehaviour],
+    moreDifferences: shape.length - listedShape.length + behaviourTotal - listedBehaviour.length,
+    counts: { shape: shape.length, behaviour: behaviourTotal },
+    reply: { expected: bounded(expectationText(expect)), received: bounded(receivedText(reply)) },
+  };
 }
 
 /** Judge one reply against a step's expectation: null when it matches, else why not. */

@@ -752,7 +752,7 @@ return errors === 0;
 }
 
 export const caseLine = validate11;
-const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended. `harness-error`: the harness itself was wrong (a request of its own broke its\nschema); never a pass, never the implementation's failure, and the run does not conform.","enum":["crash","error","fail","harness-error","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"requirements":{"description":"Ids of the requirements the case checks (docs/coverage.md); absent in reports written before\nthey were recorded.","maxItems":64,"items":{"type":"string"},"type":"array"},"failedStep":{"description":"Index of the step whose failure is the headline (`detail`), for `fail`.","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case.","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"}},"additionalProperties":false,"required":["detail","index","method","outcome"]}}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
+const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended. `harness-error`: the harness itself was wrong (a request of its own broke its\nschema); never a pass, never the implementation's failure, and the run does not conform.","enum":["crash","error","fail","harness-error","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"requirements":{"description":"Ids of the requirements the case checks (docs/coverage.md); absent in reports written before\nthey were recorded.","maxItems":64,"items":{"type":"string"},"type":"array"},"failedStep":{"description":"Index (from 0) of the step whose failure is the headline (`detail`), for `fail`; texts number\nsteps from 1 (`step 1 (digest)` is index 0).","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"},"message":{"description":"For a reply that breaks its schema: what its keywords ask for there (`must be integer`; the\nmessages of several keywords broken at one pointer are joined with `; `).","type":"string"},"kind":{"description":"The layer of the difference (docs/spec/decisions.md D-GEN-30): `shape`, the reply breaks its\nschema there (`keyword`, `schema`); `behaviour`, an expected member differs there. Absent in\nreports written before the two layers, and for the checks of a fault scenario.","enum":["behaviour","shape"],"type":"string"},"count":{"description":"For a shape difference: at how many places the reply breaks its schema at this pointer, array\nindices aside (every element of a list lacking one member is one difference); `pointer` is the\nfirst of them. Absent for 1.","type":"integer","minimum":2}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"differenceCounts":{"description":"How many differences the headline step's reply has in each layer (shape: where it breaks its\nschema; behaviour: where its expected members differ). docs/spec/decisions.md D-GEN-30.","type":"object","properties":{"shape":{"description":"Places where the reply breaks its schema, grouped as listed (keyword and pointer, array indices aside).","type":"number"},"behaviour":{"description":"Expected members that differ where the reply has them.","type":"number"}},"additionalProperties":false,"required":["behaviour","shape"]},"reply":{"description":"What the headline step expected and the reply it received, as bounded text.","type":"object","properties":{"expected":{"description":"The expectation in words, with its JSON (`a refusal: error -32000 with data.code \"X\"`).","type":"string"},"received":{"description":"The reply as it was received: `{\"error\":{\"code\":-32601,\"message\":...}}` or `{\"result\":...}`.","type":"string"}},"additionalProperties":false,"required":["expected","received"]},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case, from 0 (texts number steps from 1).","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"},"message":{"description":"For a reply that breaks its schema: what its keywords ask for there (`must be integer`; the\nmessages of several keywords broken at one pointer are joined with `; `).","type":"string"},"kind":{"description":"The layer of the difference (docs/spec/decisions.md D-GEN-30): `shape`, the reply breaks its\nschema there (`keyword`, `schema`); `behaviour`, an expected member differs there. Absent in\nreports written before the two layers, and for the checks of a fault scenario.","enum":["behaviour","shape"],"type":"string"},"count":{"description":"For a shape difference: at how many places the reply breaks its schema at this pointer, array\nindices aside (every element of a list lacking one member is one difference); `pointer` is the\nfirst of them. Absent for 1.","type":"integer","minimum":2}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"},"differenceCounts":{"description":"How many differences of each layer a reply has (listed or not).","type":"object","properties":{"shape":{"description":"Places where the reply breaks its schema, grouped as listed (keyword and pointer, array indices aside).","type":"number"},"behaviour":{"description":"Expected members that differ where the reply has them.","type":"number"}},"additionalProperties":false,"required":["behaviour","shape"]},"reply":{"description":"What the step expected and the reply it received (each cut at 200 characters); for the first 20 later steps whose reply differs.","type":"object","properties":{"expected":{"description":"The expectation in words, with its JSON (`a refusal: error -32000 with data.code \"X\"`).","type":"string"},"received":{"description":"The reply as it was received: `{\"error\":{\"code\":-32601,\"message\":...}}` or `{\"result\":...}`.","type":"string"}},"additionalProperties":false,"required":["expected","received"]}},"additionalProperties":false,"required":["detail","index","method","outcome"]}}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -998,7 +998,7 @@ return false;
 else {
 const _errs36 = errors;
 for(const key1 of Object.keys(data16)){
-if(!(((((key1 === "pointer") || (key1 === "expected")) || (key1 === "actual")) || (key1 === "keyword")) || (key1 === "schema"))){
+if(!((((((((key1 === "pointer") || (key1 === "expected")) || (key1 === "actual")) || (key1 === "keyword")) || (key1 === "schema")) || (key1 === "message")) || (key1 === "kind")) || (key1 === "count"))){
 validate11.errors = [{instancePath:instancePath+"/differences/" + i1,schemaPath:"#/properties/differences/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
@@ -1064,6 +1064,59 @@ var valid3 = _errs45 === errors;
 else {
 var valid3 = true;
 }
+if(valid3){
+if(data16.message !== undefined && func0.call(data16, "message")){
+const _errs47 = errors;
+if(typeof data16.message !== "string"){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/message",schemaPath:"#/properties/differences/items/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs47 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data16.kind !== undefined && func0.call(data16, "kind")){
+let data23 = data16.kind;
+const _errs49 = errors;
+if(typeof data23 !== "string"){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/kind",schemaPath:"#/properties/differences/items/properties/kind/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data23 === "behaviour") || (data23 === "shape"))){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/kind",schemaPath:"#/properties/differences/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema12.properties.differences.items.properties.kind.enum}}];
+return false;
+}
+var valid3 = _errs49 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data16.count !== undefined && func0.call(data16, "count")){
+let data24 = data16.count;
+const _errs51 = errors;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/count",schemaPath:"#/properties/differences/items/properties/count/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs51){
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 2 || isNaN(data24)){
+validate11.errors = [{instancePath:instancePath+"/differences/" + i1+"/count",schemaPath:"#/properties/differences/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2}}];
+return false;
+}
+}
+}
+var valid3 = _errs51 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -1094,184 +1147,355 @@ var valid0 = true;
 }
 if(valid0){
 if(data.moreDifferences !== undefined && func0.call(data, "moreDifferences")){
-let data22 = data.moreDifferences;
-const _errs47 = errors;
-if(!((typeof data22 == "number") && (isFinite(data22)))){
+let data25 = data.moreDifferences;
+const _errs53 = errors;
+if(!((typeof data25 == "number") && (isFinite(data25)))){
 validate11.errors = [{instancePath:instancePath+"/moreDifferences",schemaPath:"#/properties/moreDifferences/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid0 = _errs47 === errors;
+var valid0 = _errs53 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.differenceCounts !== undefined && func0.call(data, "differenceCounts")){
+let data26 = data.differenceCounts;
+const _errs55 = errors;
+if(errors === _errs55){
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+let missing2;
+if((((data26.behaviour === undefined) || (!(func0.call(data26, "behaviour")))) && (missing2 = "behaviour")) || (((data26.shape === undefined) || (!(func0.call(data26, "shape")))) && (missing2 = "shape"))){
+validate11.errors = [{instancePath:instancePath+"/differenceCounts",schemaPath:"#/properties/differenceCounts/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+const _errs57 = errors;
+for(const key2 of Object.keys(data26)){
+if(!((key2 === "shape") || (key2 === "behaviour"))){
+validate11.errors = [{instancePath:instancePath+"/differenceCounts",schemaPath:"#/properties/differenceCounts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
+return false;
+break;
+}
+}
+if(_errs57 === errors){
+if(data26.shape !== undefined && func0.call(data26, "shape")){
+let data27 = data26.shape;
+const _errs58 = errors;
+if(!((typeof data27 == "number") && (isFinite(data27)))){
+validate11.errors = [{instancePath:instancePath+"/differenceCounts/shape",schemaPath:"#/properties/differenceCounts/properties/shape/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid4 = _errs58 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data26.behaviour !== undefined && func0.call(data26, "behaviour")){
+let data28 = data26.behaviour;
+const _errs60 = errors;
+if(!((typeof data28 == "number") && (isFinite(data28)))){
+validate11.errors = [{instancePath:instancePath+"/differenceCounts/behaviour",schemaPath:"#/properties/differenceCounts/properties/behaviour/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid4 = _errs60 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/differenceCounts",schemaPath:"#/properties/differenceCounts/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs55 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reply !== undefined && func0.call(data, "reply")){
+let data29 = data.reply;
+const _errs62 = errors;
+if(errors === _errs62){
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+let missing3;
+if((((data29.expected === undefined) || (!(func0.call(data29, "expected")))) && (missing3 = "expected")) || (((data29.received === undefined) || (!(func0.call(data29, "received")))) && (missing3 = "received"))){
+validate11.errors = [{instancePath:instancePath+"/reply",schemaPath:"#/properties/reply/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+const _errs64 = errors;
+for(const key3 of Object.keys(data29)){
+if(!((key3 === "expected") || (key3 === "received"))){
+validate11.errors = [{instancePath:instancePath+"/reply",schemaPath:"#/properties/reply/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
+return false;
+break;
+}
+}
+if(_errs64 === errors){
+if(data29.expected !== undefined && func0.call(data29, "expected")){
+const _errs65 = errors;
+if(typeof data29.expected !== "string"){
+validate11.errors = [{instancePath:instancePath+"/reply/expected",schemaPath:"#/properties/reply/properties/expected/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid5 = _errs65 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data29.received !== undefined && func0.call(data29, "received")){
+const _errs67 = errors;
+if(typeof data29.received !== "string"){
+validate11.errors = [{instancePath:instancePath+"/reply/received",schemaPath:"#/properties/reply/properties/received/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid5 = _errs67 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/reply",schemaPath:"#/properties/reply/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs62 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.afterFailure !== undefined && func0.call(data, "afterFailure")){
-let data23 = data.afterFailure;
-const _errs49 = errors;
-if(errors === _errs49){
-if(Array.isArray(data23)){
-var valid4 = true;
-const len2 = data23.length;
+let data32 = data.afterFailure;
+const _errs69 = errors;
+if(errors === _errs69){
+if(Array.isArray(data32)){
+var valid6 = true;
+const len2 = data32.length;
 for(let i2=0; i2<len2; i2++){
-let data24 = data23[i2];
-const _errs51 = errors;
-if(errors === _errs51){
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-let missing2;
-if((((((data24.detail === undefined) || (!(func0.call(data24, "detail")))) && (missing2 = "detail")) || (((data24.index === undefined) || (!(func0.call(data24, "index")))) && (missing2 = "index"))) || (((data24.method === undefined) || (!(func0.call(data24, "method")))) && (missing2 = "method"))) || (((data24.outcome === undefined) || (!(func0.call(data24, "outcome")))) && (missing2 = "outcome"))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath:"#/properties/afterFailure/items/required",keyword:"required",params:{missingProperty: missing2}}];
+let data33 = data32[i2];
+const _errs71 = errors;
+if(errors === _errs71){
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+let missing4;
+if((((((data33.detail === undefined) || (!(func0.call(data33, "detail")))) && (missing4 = "detail")) || (((data33.index === undefined) || (!(func0.call(data33, "index")))) && (missing4 = "index"))) || (((data33.method === undefined) || (!(func0.call(data33, "method")))) && (missing4 = "method"))) || (((data33.outcome === undefined) || (!(func0.call(data33, "outcome")))) && (missing4 = "outcome"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath:"#/properties/afterFailure/items/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-const _errs53 = errors;
-for(const key2 of Object.keys(data24)){
-if(!((((((key2 === "index") || (key2 === "method")) || (key2 === "outcome")) || (key2 === "detail")) || (key2 === "differences")) || (key2 === "moreDifferences"))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath:"#/properties/afterFailure/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
+const _errs73 = errors;
+for(const key4 of Object.keys(data33)){
+if(!((((((((key4 === "index") || (key4 === "method")) || (key4 === "outcome")) || (key4 === "detail")) || (key4 === "differences")) || (key4 === "moreDifferences")) || (key4 === "differenceCounts")) || (key4 === "reply"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath:"#/properties/afterFailure/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
 return false;
 break;
 }
 }
-if(_errs53 === errors){
-if(data24.index !== undefined && func0.call(data24, "index")){
-let data25 = data24.index;
-const _errs54 = errors;
-if(!((typeof data25 == "number") && (isFinite(data25)))){
+if(_errs73 === errors){
+if(data33.index !== undefined && func0.call(data33, "index")){
+let data34 = data33.index;
+const _errs74 = errors;
+if(!((typeof data34 == "number") && (isFinite(data34)))){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/index",schemaPath:"#/properties/afterFailure/items/properties/index/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid5 = _errs54 === errors;
+var valid7 = _errs74 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data24.method !== undefined && func0.call(data24, "method")){
-const _errs56 = errors;
-if(typeof data24.method !== "string"){
+if(valid7){
+if(data33.method !== undefined && func0.call(data33, "method")){
+const _errs76 = errors;
+if(typeof data33.method !== "string"){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/method",schemaPath:"#/properties/afterFailure/items/properties/method/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid5 = _errs56 === errors;
+var valid7 = _errs76 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data24.outcome !== undefined && func0.call(data24, "outcome")){
-let data27 = data24.outcome;
-const _errs58 = errors;
-if(typeof data27 !== "string"){
+if(valid7){
+if(data33.outcome !== undefined && func0.call(data33, "outcome")){
+let data36 = data33.outcome;
+const _errs78 = errors;
+if(typeof data36 !== "string"){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-if(!((((((data27 === "crash") || (data27 === "error")) || (data27 === "fail")) || (data27 === "pass")) || (data27 === "skipped")) || (data27 === "timeout"))){
+if(!((((((data36 === "crash") || (data36 === "error")) || (data36 === "fail")) || (data36 === "pass")) || (data36 === "skipped")) || (data36 === "timeout"))){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/outcome",schemaPath:"#/properties/afterFailure/items/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema12.properties.afterFailure.items.properties.outcome.enum}}];
 return false;
 }
-var valid5 = _errs58 === errors;
+var valid7 = _errs78 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data24.detail !== undefined && func0.call(data24, "detail")){
-const _errs60 = errors;
-if(typeof data24.detail !== "string"){
+if(valid7){
+if(data33.detail !== undefined && func0.call(data33, "detail")){
+const _errs80 = errors;
+if(typeof data33.detail !== "string"){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/detail",schemaPath:"#/properties/afterFailure/items/properties/detail/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid5 = _errs60 === errors;
+var valid7 = _errs80 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data24.differences !== undefined && func0.call(data24, "differences")){
-let data29 = data24.differences;
-const _errs62 = errors;
-if(errors === _errs62){
-if(Array.isArray(data29)){
-var valid6 = true;
-const len3 = data29.length;
+if(valid7){
+if(data33.differences !== undefined && func0.call(data33, "differences")){
+let data38 = data33.differences;
+const _errs82 = errors;
+if(errors === _errs82){
+if(Array.isArray(data38)){
+var valid8 = true;
+const len3 = data38.length;
 for(let i3=0; i3<len3; i3++){
-let data30 = data29[i3];
-const _errs64 = errors;
-if(errors === _errs64){
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing3;
-if(((data30.pointer === undefined) || (!(func0.call(data30, "pointer")))) && (missing3 = "pointer")){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3,schemaPath:"#/properties/afterFailure/items/properties/differences/items/required",keyword:"required",params:{missingProperty: missing3}}];
+let data39 = data38[i3];
+const _errs84 = errors;
+if(errors === _errs84){
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+let missing5;
+if(((data39.pointer === undefined) || (!(func0.call(data39, "pointer")))) && (missing5 = "pointer")){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3,schemaPath:"#/properties/afterFailure/items/properties/differences/items/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-const _errs66 = errors;
-for(const key3 of Object.keys(data30)){
-if(!(((((key3 === "pointer") || (key3 === "expected")) || (key3 === "actual")) || (key3 === "keyword")) || (key3 === "schema"))){
-validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3,schemaPath:"#/properties/afterFailure/items/properties/differences/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
+const _errs86 = errors;
+for(const key5 of Object.keys(data39)){
+if(!((((((((key5 === "pointer") || (key5 === "expected")) || (key5 === "actual")) || (key5 === "keyword")) || (key5 === "schema")) || (key5 === "message")) || (key5 === "kind")) || (key5 === "count"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3,schemaPath:"#/properties/afterFailure/items/properties/differences/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
 return false;
 break;
 }
 }
-if(_errs66 === errors){
-if(data30.pointer !== undefined && func0.call(data30, "pointer")){
-const _errs67 = errors;
-if(typeof data30.pointer !== "string"){
+if(_errs86 === errors){
+if(data39.pointer !== undefined && func0.call(data39, "pointer")){
+const _errs87 = errors;
+if(typeof data39.pointer !== "string"){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/pointer",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/pointer/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid7 = _errs67 === errors;
+var valid9 = _errs87 === errors;
 }
 else {
-var valid7 = true;
+var valid9 = true;
 }
-if(valid7){
-if(data30.expected !== undefined && func0.call(data30, "expected")){
-const _errs69 = errors;
-if(typeof data30.expected !== "string"){
+if(valid9){
+if(data39.expected !== undefined && func0.call(data39, "expected")){
+const _errs89 = errors;
+if(typeof data39.expected !== "string"){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/expected",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/expected/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid7 = _errs69 === errors;
+var valid9 = _errs89 === errors;
 }
 else {
-var valid7 = true;
+var valid9 = true;
 }
-if(valid7){
-if(data30.actual !== undefined && func0.call(data30, "actual")){
-const _errs71 = errors;
-if(typeof data30.actual !== "string"){
+if(valid9){
+if(data39.actual !== undefined && func0.call(data39, "actual")){
+const _errs91 = errors;
+if(typeof data39.actual !== "string"){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/actual",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/actual/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid7 = _errs71 === errors;
+var valid9 = _errs91 === errors;
 }
 else {
-var valid7 = true;
+var valid9 = true;
 }
-if(valid7){
-if(data30.keyword !== undefined && func0.call(data30, "keyword")){
-const _errs73 = errors;
-if(typeof data30.keyword !== "string"){
+if(valid9){
+if(data39.keyword !== undefined && func0.call(data39, "keyword")){
+const _errs93 = errors;
+if(typeof data39.keyword !== "string"){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/keyword",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/keyword/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid7 = _errs73 === errors;
+var valid9 = _errs93 === errors;
 }
 else {
-var valid7 = true;
+var valid9 = true;
 }
-if(valid7){
-if(data30.schema !== undefined && func0.call(data30, "schema")){
-const _errs75 = errors;
-if(typeof data30.schema !== "string"){
+if(valid9){
+if(data39.schema !== undefined && func0.call(data39, "schema")){
+const _errs95 = errors;
+if(typeof data39.schema !== "string"){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/schema",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/schema/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid7 = _errs75 === errors;
+var valid9 = _errs95 === errors;
 }
 else {
-var valid7 = true;
+var valid9 = true;
+}
+if(valid9){
+if(data39.message !== undefined && func0.call(data39, "message")){
+const _errs97 = errors;
+if(typeof data39.message !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/message",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid9 = _errs97 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data39.kind !== undefined && func0.call(data39, "kind")){
+let data46 = data39.kind;
+const _errs99 = errors;
+if(typeof data46 !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/kind",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/kind/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data46 === "behaviour") || (data46 === "shape"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/kind",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema12.properties.afterFailure.items.properties.differences.items.properties.kind.enum}}];
+return false;
+}
+var valid9 = _errs99 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data39.count !== undefined && func0.call(data39, "count")){
+let data47 = data39.count;
+const _errs101 = errors;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/count",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/count/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs101){
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 2 || isNaN(data47)){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differences/" + i3+"/count",schemaPath:"#/properties/afterFailure/items/properties/differences/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2}}];
+return false;
+}
+}
+}
+var valid9 = _errs101 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
 }
 }
 }
@@ -1285,8 +1509,8 @@ validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differen
 return false;
 }
 }
-var valid6 = _errs64 === errors;
-if(!valid6){
+var valid8 = _errs84 === errors;
+if(!valid8){
 break;
 }
 }
@@ -1296,23 +1520,143 @@ validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differen
 return false;
 }
 }
-var valid5 = _errs62 === errors;
+var valid7 = _errs82 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-if(valid5){
-if(data24.moreDifferences !== undefined && func0.call(data24, "moreDifferences")){
-let data36 = data24.moreDifferences;
-const _errs77 = errors;
-if(!((typeof data36 == "number") && (isFinite(data36)))){
+if(valid7){
+if(data33.moreDifferences !== undefined && func0.call(data33, "moreDifferences")){
+let data48 = data33.moreDifferences;
+const _errs103 = errors;
+if(!((typeof data48 == "number") && (isFinite(data48)))){
 validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/moreDifferences",schemaPath:"#/properties/afterFailure/items/properties/moreDifferences/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid5 = _errs77 === errors;
+var valid7 = _errs103 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
+}
+if(valid7){
+if(data33.differenceCounts !== undefined && func0.call(data33, "differenceCounts")){
+let data49 = data33.differenceCounts;
+const _errs105 = errors;
+if(errors === _errs105){
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+let missing6;
+if((((data49.behaviour === undefined) || (!(func0.call(data49, "behaviour")))) && (missing6 = "behaviour")) || (((data49.shape === undefined) || (!(func0.call(data49, "shape")))) && (missing6 = "shape"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differenceCounts",schemaPath:"#/properties/afterFailure/items/properties/differenceCounts/required",keyword:"required",params:{missingProperty: missing6}}];
+return false;
+}
+else {
+const _errs107 = errors;
+for(const key6 of Object.keys(data49)){
+if(!((key6 === "shape") || (key6 === "behaviour"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differenceCounts",schemaPath:"#/properties/afterFailure/items/properties/differenceCounts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6}}];
+return false;
+break;
+}
+}
+if(_errs107 === errors){
+if(data49.shape !== undefined && func0.call(data49, "shape")){
+let data50 = data49.shape;
+const _errs108 = errors;
+if(!((typeof data50 == "number") && (isFinite(data50)))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differenceCounts/shape",schemaPath:"#/properties/afterFailure/items/properties/differenceCounts/properties/shape/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid10 = _errs108 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data49.behaviour !== undefined && func0.call(data49, "behaviour")){
+let data51 = data49.behaviour;
+const _errs110 = errors;
+if(!((typeof data51 == "number") && (isFinite(data51)))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differenceCounts/behaviour",schemaPath:"#/properties/afterFailure/items/properties/differenceCounts/properties/behaviour/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid10 = _errs110 === errors;
+}
+else {
+var valid10 = true;
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/differenceCounts",schemaPath:"#/properties/afterFailure/items/properties/differenceCounts/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid7 = _errs105 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data33.reply !== undefined && func0.call(data33, "reply")){
+let data52 = data33.reply;
+const _errs112 = errors;
+if(errors === _errs112){
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+let missing7;
+if((((data52.expected === undefined) || (!(func0.call(data52, "expected")))) && (missing7 = "expected")) || (((data52.received === undefined) || (!(func0.call(data52, "received")))) && (missing7 = "received"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/reply",schemaPath:"#/properties/afterFailure/items/properties/reply/required",keyword:"required",params:{missingProperty: missing7}}];
+return false;
+}
+else {
+const _errs114 = errors;
+for(const key7 of Object.keys(data52)){
+if(!((key7 === "expected") || (key7 === "received"))){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/reply",schemaPath:"#/properties/afterFailure/items/properties/reply/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}}];
+return false;
+break;
+}
+}
+if(_errs114 === errors){
+if(data52.expected !== undefined && func0.call(data52, "expected")){
+const _errs115 = errors;
+if(typeof data52.expected !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/reply/expected",schemaPath:"#/properties/afterFailure/items/properties/reply/properties/expected/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid11 = _errs115 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data52.received !== undefined && func0.call(data52, "received")){
+const _errs117 = errors;
+if(typeof data52.received !== "string"){
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/reply/received",schemaPath:"#/properties/afterFailure/items/properties/reply/properties/received/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid11 = _errs117 === errors;
+}
+else {
+var valid11 = true;
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2+"/reply",schemaPath:"#/properties/afterFailure/items/properties/reply/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid7 = _errs112 === errors;
+}
+else {
+var valid7 = true;
+}
+}
 }
 }
 }
@@ -1327,8 +1671,8 @@ validate11.errors = [{instancePath:instancePath+"/afterFailure/" + i2,schemaPath
 return false;
 }
 }
-var valid4 = _errs51 === errors;
-if(!valid4){
+var valid6 = _errs71 === errors;
+if(!valid6){
 break;
 }
 }
@@ -1338,10 +1682,12 @@ validate11.errors = [{instancePath:instancePath+"/afterFailure",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs49 === errors;
+var valid0 = _errs69 === errors;
 }
 else {
 var valid0 = true;
+}
+}
 }
 }
 }

@@ -26,30 +26,39 @@ export interface SchemaViolation {
   readonly message: string;
 }
 
-let ajv: Ajv | null = null;
-const compiled = new Map<MessageTypeName, ValidateFunction>();
+/** The two checkers: the first violation (the wire check of every message) and all of them. */
+const checkers: Record<
+  'first' | 'all',
+  { ajv: Ajv | null; compiled: Map<MessageTypeName, ValidateFunction> }
+> = {
+  first: { ajv: null, compiled: new Map() },
+  all: { ajv: null, compiled: new Map() },
+};
 
-function validatorOf(name: MessageTypeName): ValidateFunction {
-  let validate = compiled.get(name);
+function validatorOf(name: MessageTypeName, which: 'first' | 'all' = 'first'): ValidateFunction {
+  const checker = checkers[which];
+  let validate = checker.compiled.get(name);
   if (validate) return validate;
-  if (!ajv) {
+  if (!checker.ajv) {
     // A contract schema several messages refer to is compiled once and called (inlineRefs: false),
     // and the code is not optimised: compiling every schema costs about a third of the default
-    // (measured for D-GEN-30), and the checks answer the same.
-    ajv = new Ajv({
+    // (measured for D-GEN-30), and the checks answer the same. The checker of all violations is
+    // built only when a reply breaks its schema.
+    const ajv = new Ajv({
       strict: true,
       allowUnionTypes: true,
-      allErrors: false,
+      allErrors: which === 'all',
       inlineRefs: false,
       code: { optimize: false },
       formats: { ...FORMATS },
     });
     for (const schema of allSchemas().values()) ajv.addSchema(schema as object);
     for (const schema of Object.values(PROTOCOL_SCHEMAS)) ajv.addSchema(schema as object);
+    checker.ajv = ajv;
   }
-  validate = ajv.getSchema(protocolSchemaId(name));
+  validate = checker.ajv.getSchema(protocolSchemaId(name));
   if (!validate) throw new Error(`no protocol schema ${name}`);
-  compiled.set(name, validate);
+  checker.compiled.set(name, validate);
   return validate;
 }
 
@@ -100,6 +109,82 @@ export function checkMessage(name: MessageTypeName, value: unknown, at = ''): Sc
     keyword: e.keyword,
     message: e.message ?? e.keyword,
   };
+}
+
+const isUnion = (e: ErrorObject) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+
+const under = (pointer: string, at: string) => pointer === at || pointer.startsWith(`${at}/`);
+
+/**
+ * The errors of an all-errors check without the branches of a union the value was not meant for.
+ * Of a failed `anyOf`/`oneOf` at a pointer, the errors of its branches precede it (ajv evaluates
+ * each branch and keeps their errors when none passed); the branch that got deepest into the value
+ * is the one the message meant, as for the first violation, and only its errors are kept. An
+ * error is of branch `k` when its schema path runs through the union's `k`th branch; an error of a
+ * schema a branch refers to (`$ref`, compiled apart) belongs to the branch of the error before it.
+ */
+function withoutOtherBranches(errors: readonly ErrorObject[]): ErrorObject[] {
+  const kept: ErrorObject[] = [];
+  for (const e of errors) {
+    if (!isUnion(e)) {
+      kept.push(e);
+      continue;
+    }
+    const at = e.instancePath;
+    const first = kept.findIndex((k) => under(pointerOf(k), at));
+    if (first === -1) {
+      kept.push(e); // a union no branch of which left an error (oneOf: more than one passed)
+      continue;
+    }
+    const candidates = kept.slice(first).filter((k) => under(pointerOf(k), at));
+    const branchOf = new Map<ErrorObject, number>();
+    let current = 0;
+    for (const k of candidates) {
+      const m = k.schemaPath.startsWith(`${e.schemaPath}/`)
+        ? /^(\d+)/.exec(k.schemaPath.slice(e.schemaPath.length + 1))
+        : null;
+      if (m) current = Number(m[1]);
+      branchOf.set(k, current);
+    }
+    const reach = new Map<number, number>();
+    for (const [k, b] of branchOf) reach.set(b, Math.max(reach.get(b) ?? -1, depth(pointerOf(k))));
+    let best = -1;
+    let bestDepth = -1;
+    for (const [b, d] of [...reach].sort((x, y) => x[0] - y[0]))
+      if (d > bestDepth) {
+        best = b;
+        bestDepth = d;
+      }
+    const drop = new Set(candidates.filter((k) => branchOf.get(k) !== best));
+    const rest = kept.filter((k) => !drop.has(k));
+    kept.length = 0;
+    kept.push(...rest);
+  }
+  return kept;
+}
+
+/**
+ * Every violation of a message against the schema of its type (empty when it is valid), each at
+ * its most specific place (a missing or extra member at its own pointer), of a union only the
+ * branch the value got deepest into, each pointer and keyword once, in the order the check meets
+ * them; pointers prefixed by `at`.
+ *
+ * @example
+ * checkMessageAll('StoreCommitResult', {}, '/result').map((v) => v.pointer); // ['/result/ok', '/result/status', ...]
+ */
+export function checkMessageAll(name: MessageTypeName, value: unknown, at = ''): SchemaViolation[] {
+  const validate = validatorOf(name, 'all');
+  if (validate(value)) return [];
+  const seen = new Set<string>();
+  const out: SchemaViolation[] = [];
+  for (const e of withoutOtherBranches(validate.errors ?? [])) {
+    const pointer = `${at}${pointerOf(e)}`;
+    const key = `${pointer}\u0000${e.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ schema: name, pointer, keyword: e.keyword, message: e.message ?? e.keyword });
+  }
+  return out;
 }
 
 /** One line naming a violation: `StoreCommitResult at /result/fence: required (must have ...)`. */

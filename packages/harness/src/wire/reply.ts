@@ -8,7 +8,13 @@ import { type JsonRpcError, methodEntry, rpcFailureMessage, SPEC_ERROR } from '@
 import { pointerGet } from '../cases.js';
 import { HarnessError } from '../errors.js';
 import { truncated } from '../text.js';
-import { checkMessage, describeViolation, pointerToken, type SchemaViolation } from './message-schemas.js';
+import {
+  checkMessage,
+  checkMessageAll,
+  describeViolation,
+  pointerToken,
+  type SchemaViolation,
+} from './message-schemas.js';
 
 /** A reply as the transport read it off the wire: exactly one of `result` and `error`. */
 export type RawReply = { readonly result: unknown } | { readonly error: unknown };
@@ -18,8 +24,16 @@ export type Reply =
   | { readonly result: unknown }
   /** A well-formed JSON-RPC error; `refusal` is the spec's code of a -32000 refusal, else null. */
   | { readonly error: JsonRpcError; readonly refusal: string | null }
-  /** A reply that breaks the method's schema; `raw` is what was sent. */
-  | { readonly invalid: ReplyViolation; readonly raw: RawReply };
+  /**
+   * A reply that breaks the method's schema; `raw` is what was sent. `invalid` is the first
+   * violation the check meets, at its most specific place; `violations` is every one (the first
+   * among them), as `checkMessageAll` finds them (absent: only the first is known).
+   */
+  | {
+      readonly invalid: ReplyViolation;
+      readonly violations?: readonly ReplyViolation[];
+      readonly raw: RawReply;
+    };
 
 /** How a reply breaks its schema, with the value found at the pointer. */
 export interface ReplyViolation extends SchemaViolation {
@@ -75,11 +89,17 @@ export function readReply(method: string, raw: RawReply): Reply {
   const entry = methodEntry(method);
   if (!entry) throw new Error(`no schema for the replies of ${method}: protocol v1 has no such method`);
   let violation: SchemaViolation | null;
-  if ('result' in raw) violation = checkMessage(entry.result, raw.result, '/result');
-  else {
+  /** Every violation, for the layer that names them all (shape, D-GEN-30). */
+  let all: () => SchemaViolation[];
+  if ('result' in raw) {
+    violation = checkMessage(entry.result, raw.result, '/result');
+    all = () => checkMessageAll(entry.result, raw.result, '/result');
+  } else {
     const problem = errorObjectProblem(raw.error);
-    if (problem) violation = { schema: 'JsonRpcError', ...problem };
-    else {
+    if (problem) {
+      violation = { schema: 'JsonRpcError', ...problem };
+      all = () => [violation!];
+    } else {
       const error = raw.error as unknown as JsonRpcError;
       if (error.code !== SPEC_ERROR) return { error, refusal: null };
       // A refusal's data is one of the method's refusal shapes; of several that it breaks, the
@@ -91,14 +111,22 @@ export function readReply(method: string, raw: RawReply): Reply {
         if (!v) return { error, refusal: (error.data as { code: string }).code };
         if (!violation || depth(v.pointer) > depth(violation.pointer)) violation = v;
       }
+      const named = violation!.schema as (typeof shapes)[number];
+      all = () => checkMessageAll(named, error.data, '/error/data');
     }
   }
   if (!violation) return raw as { result: unknown };
-  const actual = pointerGet(raw, violation.pointer);
-  return {
-    invalid: { method, ...violation, pointer: truncated(violation.pointer, POINTER_CHARS), actual },
-    raw,
-  };
+  const located = (v: SchemaViolation): ReplyViolation => ({
+    method,
+    ...v,
+    pointer: truncated(v.pointer, POINTER_CHARS),
+    actual: pointerGet(raw, v.pointer),
+  });
+  const first = located(violation);
+  const others = all()
+    .filter((v) => v.pointer !== violation!.pointer || v.keyword !== violation!.keyword)
+    .map(located);
+  return { invalid: first, violations: [first, ...others], raw };
 }
 
 /** The headline of a reply that breaks its schema. */

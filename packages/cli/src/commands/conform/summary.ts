@@ -1,9 +1,12 @@
-// The summary `conform` prints on stdout: by gate and contract, what did not pass (each distinct
-// reason once), what was not applicable only for want of one more capability, and the verdict.
+// The summary `conform` prints on stdout: by gate and contract, the root causes of what did not
+// pass (each once, with its count and its cases), each case that did not pass with its own
+// differences, what was not applicable only for want of one more capability, and the verdict.
 // Every string an implementation controls goes through `printable`.
 import {
   type Capabilities,
   type CaseLine,
+  type Cause,
+  causeOf,
   countOutcomes,
   type Difference,
   type GateCoverage,
@@ -11,6 +14,7 @@ import {
   printable,
   printableLines,
   type RunLine,
+  rootCauses,
   type SummaryLine,
 } from '@agent-contracts/harness';
 import { GATES } from '@agent-contracts/schemas';
@@ -53,63 +57,162 @@ export function capabilityGaps(
   );
 }
 
-/** A difference as `pointer: expected -> actual`, every part printable. */
-const differenceLine = (d: Difference) =>
-  `${printable(d.pointer || '(the reply)')}: ${d.keyword !== undefined ? `breaks ${printable(d.schema ?? '')} (${printable(d.keyword)})` : d.expected === undefined ? '(nothing)' : printable(d.expected)} -> ${d.actual === undefined ? '(nothing)' : printable(d.actual)}`;
+/** How many causes the summary lists before it only counts the rest. */
+const CAUSES_LISTED = 20;
+/** How many case ids a cause names before it only counts the rest. */
+const CAUSE_CASES = 3;
 
-/** The differences of a case or step, indented under it, and how many more there are. */
+/** A difference as `shape|behaviour: pointer: expected -> actual`, every part printable. */
+const differenceLine = (d: Difference) => {
+  const layer = d.kind ? `${d.kind}: ` : '';
+  const where = printable(d.pointer || '(the reply)');
+  const actual = d.actual === undefined ? '(nothing)' : printable(d.actual);
+  if (d.keyword !== undefined) {
+    const places = d.count ? ` (at ${d.count} places like it)` : '';
+    const message = d.message ? `: ${printable(d.message)}` : '';
+    return `${layer}${where}: breaks ${printable(d.schema ?? '')} (${printable(d.keyword)}${message}) -> ${actual}${places}`;
+  }
+  return `${layer}${where}: ${d.expected === undefined ? '(nothing)' : printable(d.expected)} -> ${actual}`;
+};
+
+/** Cause numbers of the causes shared by more than one case, by key. */
+type CauseIndex = ReadonlyMap<string, { readonly n: number; readonly count: number }>;
+
+/**
+ * The differences of a case or step, indented under it, and how many more there are. A behaviour
+ * difference is shown whole, with its shared cause; shape differences of a shared cause are one
+ * line per cause (they are listed under "Top causes"), the others whole.
+ */
 function differenceLines(
   differences: readonly Difference[] | undefined,
   more: number | undefined,
   indent: string,
+  causes: CauseIndex,
 ): string[] {
-  const out = (differences ?? []).map((d) => `${indent}${differenceLine(d)}`);
+  const out: string[] = [];
+  const folded = new Map<number, number>();
+  for (const d of differences ?? []) {
+    const shared = causes.get(causeOf(d).key);
+    if (shared && d.kind === 'shape') {
+      if (!folded.has(shared.n)) out.push(`\u0000${shared.n}`);
+      folded.set(shared.n, (folded.get(shared.n) ?? 0) + 1);
+      continue;
+    }
+    out.push(`${indent}${differenceLine(d)}${shared ? `  [cause ${shared.n}, ${shared.count} cases]` : ''}`);
+  }
+  const lines = out.map((l) => {
+    if (!l.startsWith('\u0000')) return l;
+    const n = Number(l.slice(1));
+    const k = folded.get(n)!;
+    return `${indent}shape: ${k} difference${k === 1 ? '' : 's'} of cause ${n} (see "Top causes")`;
+  });
   if (more)
-    out.push(`${indent}... and ${more} more difference${more === 1 ? '' : 's'} (see the JSONL report)`);
-  return out;
+    lines.push(`${indent}... and ${more} more difference${more === 1 ? '' : 's'} (see the JSONL report)`);
+  return lines;
+}
+
+/** What a step expected and what came back, when its reply differed. */
+function replyLines(reply: CaseLine['reply'], indent: string): string[] {
+  if (!reply) return [];
+  return [
+    `${indent}expected: ${printable(reply.expected)}`,
+    `${indent}received: ${printable(reply.received)}`,
+  ];
 }
 
 /**
- * Everything a case line says beyond its headline: the case's title and spec link (`own`: not
- * for a group of cases shown by their first), the differences of the headline step, and the
- * steps run after it.
+ * Everything a case line says beyond its id: its headline, title and spec link, what the headline
+ * step expected and received, its differences, and the steps run after it: all of them its own.
  */
-function caseDetail(c: CaseLine, own = true): string {
+function caseDetail(c: CaseLine, causes: CauseIndex): string {
   const pad = '           ';
   const out = [`${pad}${printable(c.detail)}`];
-  if (own && (c.title || c.spec))
+  if (c.title || c.spec)
     out.push(
       `${pad}${[c.title && printable(c.title), c.spec && `(${printable(c.spec)})`].filter(Boolean).join(' ')}`,
     );
-  out.push(...differenceLines(c.differences, c.moreDifferences, `${pad}  `));
+  out.push(...replyLines(c.reply, `${pad}  `));
+  out.push(...differenceLines(c.differences, c.moreDifferences, `${pad}  `, causes));
   for (const s of c.afterFailure ?? []) {
     // A step with differences is shown by them; its detail would only repeat them.
     const why = s.outcome === 'pass' || s.differences?.length ? '' : `: ${printable(s.detail)}`;
-    out.push(`${pad}then step ${s.index} (${printable(s.method)}), after the failure: ${s.outcome}${why}`);
-    out.push(...differenceLines(s.differences, s.moreDifferences, `${pad}  `));
+    out.push(
+      `${pad}then step ${s.index + 1} (${printable(s.method)}), after the failure: ${s.outcome}${why}`,
+    );
+    out.push(...differenceLines(s.differences, s.moreDifferences, `${pad}  `, causes));
   }
   return `\n${out.join('\n')}`;
 }
 
-/** What did not pass, each distinct reason once: many items failing the same way are one entry. */
-function notPassing(bad: readonly CaseLine[], strict: boolean): string[] {
-  const byDetail = new Map<string, CaseLine[]>();
-  for (const c of bad)
-    byDetail.set(`${c.outcome}\u0000${c.detail}`, [
-      ...(byDetail.get(`${c.outcome}\u0000${c.detail}`) ?? []),
-      c,
-    ]);
+/** How many causes an entry of "Top causes" names before it only counts the rest. */
+const CAUSES_NAMED = 5;
+
+/**
+ * The root causes of what did not pass: each difference (or, for a case without any, its
+ * outcome and headline) that fails more than one case, once, with how many cases it fails and
+ * which; the most frequent first. Causes that fail exactly the same cases are one entry (an
+ * older shape breaks many members of one reply: they are one finding for those cases).
+ */
+export function causeLines(bad: readonly CaseLine[]): { lines: string[]; index: CauseIndex } {
+  const causes = rootCauses(bad).filter((c) => c.cases.length > 1);
+  const entries = new Map<string, Cause[]>();
+  for (const c of causes) {
+    const key = c.cases.join('\u0000');
+    entries.set(key, [...(entries.get(key) ?? []), c]);
+  }
+  const index = new Map<string, { n: number; count: number }>();
+  for (const [i, group] of [...entries.values()].entries())
+    for (const c of group) index.set(c.key, { n: i + 1, count: c.cases.length });
+  if (!causes.length) return { lines: [], index };
+  const lines = ['', 'Top causes (each once, with the cases it fails; a case can have several):'];
+  for (const [i, group] of [...entries.values()].slice(0, CAUSES_LISTED).entries()) {
+    const cases = group[0]!.cases;
+    const ids = cases.slice(0, CAUSE_CASES).map(printable).join(', ');
+    const rest = cases.length > CAUSE_CASES ? `, ... (and ${cases.length - CAUSE_CASES} more)` : '';
+    const n = String(i + 1).padStart(2);
+    if (group.length === 1) {
+      lines.push(`  ${n}. ${cases.length} cases  ${group[0]!.kind}: ${printable(group[0]!.text)}`);
+    } else {
+      lines.push(`  ${n}. ${cases.length} cases, ${group.length} differences in common:`);
+      for (const c of group.slice(0, CAUSES_NAMED)) lines.push(`        ${c.kind}: ${printable(c.text)}`);
+      if (group.length > CAUSES_NAMED) lines.push(`        ... and ${group.length - CAUSES_NAMED} more`);
+    }
+    lines.push(`      ${ids}${rest}`);
+  }
+  if (entries.size > CAUSES_LISTED)
+    lines.push(
+      `  ... and ${entries.size - CAUSES_LISTED} more causes shared by several cases (see the HTML report)`,
+    );
+  return { lines, index };
+}
+
+/**
+ * What did not pass, each case with its own headline and differences. Items whose entries would
+ * read the same but for their ids (the same outcome, headline, differences and later steps) are
+ * one entry naming them.
+ */
+function notPassing(bad: readonly CaseLine[], strict: boolean, causes: CauseIndex): string[] {
+  const note = (c: CaseLine) =>
+    c.expectedFailure
+      ? ' (expected by the baseline)'
+      : c.level === 'SHOULD' && !strict
+        ? ' (SHOULD: a warning unless --strict)'
+        : '';
+  const byText = new Map<string, CaseLine[]>();
+  for (const c of bad) {
+    const key = `${c.outcome}\u0000${note(c)}\u0000${caseDetail(c, causes)}`;
+    byText.set(key, [...(byText.get(key) ?? []), c]);
+  }
   const out: string[] = [];
   let listed = 0;
   let covered = 0;
-  for (const group of byDetail.values()) {
+  for (const group of byText.values()) {
     if (listed >= LISTED) break;
     const first = group[0]!;
-    const detail = caseDetail(first, false);
     if (group.length >= GROUPED) {
-      const ids = group.slice(0, 3).map((c) => c.id);
+      const ids = group.slice(0, 3).map((c) => printable(c.id));
       out.push(
-        `  ${first.outcome.padEnd(8)} ${group.length} items, ${ids.join(', ')}${group.length > 3 ? ', ...' : ''}${detail}`,
+        `  ${first.outcome.padEnd(8)} ${group.length} items alike${note(first)}, ${ids.join(', ')}${group.length > 3 ? ', ...' : ''}${caseDetail(first, causes)}`,
       );
       listed++;
       covered += group.length;
@@ -117,12 +220,7 @@ function notPassing(bad: readonly CaseLine[], strict: boolean): string[] {
     }
     for (const c of group) {
       if (listed >= LISTED) break;
-      const note = c.expectedFailure
-        ? ' (expected by the baseline)'
-        : c.level === 'SHOULD' && !strict
-          ? ' (SHOULD: a warning unless --strict)'
-          : '';
-      out.push(`  ${c.outcome.padEnd(8)} ${c.id}${note}${caseDetail(c)}`);
+      out.push(`  ${c.outcome.padEnd(8)} ${printable(c.id)}${note(c)}${caseDetail(c, causes)}`);
       listed++;
       covered++;
     }
@@ -220,7 +318,11 @@ export function renderSummary(
     }
   }
   const bad = cases.filter((c) => !['pass', 'not-applicable'].includes(c.outcome));
-  if (bad.length) out.push('', 'Not passing:', ...notPassing(bad, summary.strict ?? false));
+  if (bad.length) {
+    // An implementation that never started failed every item alike: its one cause is said above.
+    const causes = unreachable ? { lines: [], index: new Map() } : causeLines(bad);
+    out.push(...causes.lines, '', 'Not passing:', ...notPassing(bad, summary.strict ?? false, causes.index));
+  }
   const gaps = capabilityGaps(cases, requires, impl.capabilities);
   if (gaps.length)
     out.push('', 'Not applicable only for want of one more capability:', ...gaps.map((g) => `  ${g}`));

@@ -1,0 +1,73 @@
+// The shards of the mutation run: one per engine of packages/engines/src (its directory, so that
+// a file split or added inside an engine is mutated without naming it), the engines' shared
+// files, and the store's commit path. Each shard is one Stryker run with its own report and its
+// own incremental file, so that the score is given per engine and a change to one engine re-runs
+// only that engine's shard. `cases` are the prefixes of the golden cases that the shard's mutants
+// are run against (the cases of the engine's methods and of the contracts and bundles its rules
+// judge); every engine unit test is run too, where it covers a mutant.
+export const SHARDS = {
+  delegation: {
+    mutate: ['packages/engines/src/delegation/**/*.ts'],
+    cases: ['delegation/', 'validate/DelegationContractV1/', 'bundle/delegation-chain/'],
+  },
+  policy: {
+    mutate: ['packages/engines/src/policy/**/*.ts'],
+    cases: ['policy/', 'validate/PermissionDecisionV1/'],
+  },
+  checkpoint: {
+    mutate: ['packages/engines/src/checkpoint/**/*.ts'],
+    cases: [
+      'checkpoint/',
+      'validate/CheckpointValidationResultV1/',
+      'validate/CheckpointV1/',
+      'bundle/checkpoint-operation/',
+    ],
+  },
+  shared: {
+    mutate: ['packages/engines/src/*.ts'],
+    cases: ['store/', 'liveness/', 'trace/', 'run/'],
+  },
+  'run-control': {
+    mutate: ['packages/engines/src/run-control/**/*.ts'],
+    cases: ['run/', 'validate/RunStateV1/'],
+  },
+  'local-task-trace': {
+    mutate: ['packages/engines/src/local-task-trace/**/*.ts'],
+    cases: [
+      'trace/',
+      'validate/LocalTaskTraceV1/',
+      'validate/LocalTaskTraceReplayV1/',
+      'bundle/trace-replay/',
+    ],
+  },
+  'turn-liveness': {
+    mutate: ['packages/engines/src/turn-liveness/**/*.ts'],
+    cases: [
+      'liveness/',
+      'validate/TurnLivenessStateV1/',
+      'validate/TurnLivenessEvidenceV1/',
+      'validate/TurnRecoveryCardV1/',
+      'validate/TurnLivenessContractV1/',
+      'bundle/turn-',
+    ],
+  },
+  'task-continuity': {
+    mutate: ['packages/engines/src/task-continuity/**/*.ts'],
+    cases: [
+      'store/',
+      'validate/TaskRecoveryStateV5/',
+      'validate/TaskRecoveryCommitFenceV1/',
+      'validate/FencedTaskWriteOwnerLeaseV2/',
+      'validate/CanonicalTaskWriteContextV1/',
+      'validate/TaskOperationRecordV1/',
+      'validate/TaskOperationSetV1/',
+      'validate/WorkflowTaskTerminalReceiptV1/',
+      'bundle/envelope-sequence/',
+      'bundle/write-context-readback/',
+    ],
+  },
+  store: {
+    mutate: ['packages/store/src/task-store.ts', 'packages/store/src/evidence.ts'],
+    cases: ['store/'],
+  },
+};

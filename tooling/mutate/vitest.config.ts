@@ -1,0 +1,30 @@
+// The vitest configuration StrykerJS runs (tooling/mutate/stryker.config.mjs): the golden cases in
+// process against the reference implementation, and the unit tests of the engines and the store.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+export default defineConfig({
+  root,
+  resolve: {
+    conditions: ['@agent-contracts/source'],
+    // Stryker mutates a copy of the repository (its sandbox), whose node_modules are links into
+    // the original: without these aliases a workspace import of the engines or the store would
+    // resolve to the unmutated sources.
+    alias: [
+      { find: /^@agent-contracts\/engines$/, replacement: at('packages/engines/src/index.ts') },
+      { find: /^@agent-contracts\/store$/, replacement: at('packages/store/src/index.ts') },
+    ],
+  },
+  ssr: { resolve: { conditions: ['@agent-contracts/source'] } },
+  test: {
+    include: ['tooling/mutate/golden-cases.test.ts', 'packages/engines/test/**/*.test.ts'],
+    testTimeout: 60_000,
+    // Stryker activates a mutant through a global, so the modules stay loaded from one mutant run
+    // to the next: a run then costs only its tests, not the import of the kit.
+    isolate: false,
+    globalSetup: ['tooling/vitest/temp-root.ts', 'tooling/mutate/sandbox-links.ts'],
+  },
+});
