@@ -68,7 +68,7 @@ describe('golden cases', () => {
   it('the committed cases are well-formed, with unique ids, covering every fixture and vector', () => {
     const cases = loadCases(conformanceDir);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
-    expect(cases.filter((c) => c.id.startsWith('digest/jcs/')).length).toBe(46);
+    expect(cases.filter((c) => c.id.startsWith('digest/jcs/')).length).toBe(52);
     expect(cases.some((c) => c.id.startsWith('validate/TaskOperationRecordV1/invalid/'))).toBe(true);
   });
 
