@@ -21,6 +21,10 @@ const checks = [
   ['rules:check', tsx('packages/validators/scripts/rules-doc.ts', '--check')],
   ['requirements:check', tsx('scripts/requirements/generate.ts', '--check')],
   ['schemas:gate', tsx('scripts/schemas/gate.ts')],
+  // StrykerJS, incrementally: a shard whose sources are those its committed incremental file
+  // records costs nothing; a changed one is re-run for its changed mutants and fails when its
+  // mutation score drops (docs/conformance-quality.md).
+  ['mutate', ['node', 'tooling/mutate/run.mjs', '--ci']],
   ['lint', ['biome', 'ci', '.']],
   ['typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
 ];

@@ -146,6 +146,16 @@ const POLICY_SCENARIOS: ReadonlyArray<Scenario<PolicyAction>> = [
     ],
   },
   {
+    // Found by StrykerJS (docs/conformance-quality.md): a grant matched on resource and action alone.
+    name: 'deny/grant-of-another-tool',
+    title:
+      'a grant covers calls of its own tool only: a write through repo.read_file is denied although repo.write_file is granted write on the resource',
+    actions: [
+      { decide: { tool: 'read', resource: 'repo:/src/auth/redirect.ts', action: 'write' }, means: 'deny' },
+    ],
+    extra: ['PRM-003'],
+  },
+  {
     name: 'deny/tool-not-in-task-scope',
     title: 'a tool the task scope does not allow is denied, whatever the grants',
     actions: [
