@@ -248,6 +248,36 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['digest/jcs/jcs-duplicate-member', ['PROTO-804']],
 ];
 
+/**
+ * The requirement of each gate page that a validator accepts exactly what meets its schema and
+ * invariants and refuses the rest: named by every validation case of the page, so that each case
+ * says what it tests in its own gate's words (requirements:check refuses a case whose
+ * requirements are all generic).
+ */
+const VALIDATOR_OF_PAGE: ReadonlyMap<string, string> = new Map(
+  CATALOGUE.filter((r) =>
+    r.sentence.startsWith('A validator MUST accept a document of a contract of this page'),
+  ).map((r) => [r.page, r.id]),
+);
+
+/**
+ * Requirements of an operation case by the section its spec link names: the section's own
+ * sentence (the liveness classification and state machine, the checkpoint decision table, the
+ * fault scenarios the turn-liveness cases replay).
+ */
+const TLR = 'docs/spec/turn-liveness-recovery-gate.md';
+const BY_SECTION: ReadonlyMap<string, readonly string[]> = new Map([
+  [`${TLR}#classification`, ['TLR-021']],
+  [`${TLR}#state-machine`, ['TLR-022']],
+  [`${TLR}#decision-table`, ['TLR-023']],
+  [`${TLR}#post-execution-timeout`, ['TLR-021', 'TLR-023']],
+  [`${TLR}#no-continuation`, ['TLR-021', 'TLR-022']],
+  [`${TLR}#active-lease`, ['TLR-021', 'TLR-022']],
+  [`${TLR}#restart-rehydrate`, ['TLR-008', 'TLR-021']],
+  [`${TLR}#emission`, ['TLR-010', 'TLR-021']],
+  [`${TLR}#turnlivenessevidencev1`, ['TLR-021']],
+]);
+
 /** Checked by every case: each step needs one reply with its id, and a declared method to exist. */
 const EVERY_CASE = ['PROTO-001', 'PROTO-007'];
 
@@ -282,6 +312,8 @@ export function requirementsOf(
       for (const id of TRACE_REFUSAL) ids.add(id);
   }
   const page = c.spec.split('#')[0]!;
+  if (kind === 'validation' && VALIDATOR_OF_PAGE.has(page)) ids.add(VALIDATOR_OF_PAGE.get(page)!);
+  if (kind === 'operation') for (const id of BY_SECTION.get(c.spec) ?? []) ids.add(id);
   for (const code of expectedCodes(c)) {
     if (code.startsWith('SCHEMA_')) for (const id of SCHEMA_CODE) ids.add(id);
     for (const id of BY_CODE[code] ?? []) ids.add(id);

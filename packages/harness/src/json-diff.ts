@@ -29,8 +29,8 @@ export interface Difference {
   readonly message?: string;
   /**
    * The layer of the difference (docs/spec/decisions.md D-GEN-30): `shape`, the reply breaks its
-   * schema there (`keyword`, `schema`); `behaviour`, an expected member differs there. Absent in
-   * reports written before the two layers, and for the checks of a fault scenario.
+   * schema there (`keyword`, `schema`); `behaviour`, an expected member (or, for a fault
+   * scenario, a checked value) differs there. Absent in reports written before the two layers.
    */
   readonly kind?: DifferenceKind;
   /**

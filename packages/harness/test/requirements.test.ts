@@ -65,6 +65,25 @@ describe('requirement parser', () => {
     expect(found[0]!.codes).toEqual(['LIFECYCLE_STATE_FENCE_MISMATCH']);
   });
 
+  it('does not end a sentence at an abbreviation, and does not take a table header cell for a requirement', () => {
+    const page = [
+      '## Limits',
+      '',
+      'A store MUST refuse a key that is too long (e.g. 300 characters), i.e. longer than 256. It MAY log it.',
+      '',
+      '| field | RECOMMENDED value |',
+      '|---|---|',
+      '| `a` | a writer SHOULD send 1 |',
+      '',
+    ].join('\n');
+    const found = parsePage(PAGE, page);
+    expect(found.map((s) => [s.level, s.sentence])).toEqual([
+      ['MUST', 'A store MUST refuse a key that is too long (e.g. 300 characters), i.e. longer than 256.'],
+      ['MAY', 'It MAY log it.'],
+      ['SHOULD', 'a writer SHOULD send 1'],
+    ]);
+  });
+
   it('assigns the next free id to each sentence without one, and a second run changes nothing', () => {
     const once = assignIds(PAGE, FIXTURE, 'FIX', new Set());
     expect(once.assigned).toEqual(['FIX-001', 'FIX-002', 'FIX-003', 'FIX-004', 'FIX-005']);
@@ -132,6 +151,42 @@ describe('requirement coverage', () => {
     expect(coverageOf(catalogue, cases, [], [{ id: 'FIX-004', reason }]).problems).toEqual([]);
     // SHOULD and MAY requirements without a case are listed, not failed.
     expect(coverageOf(catalogue, cases, [], [{ id: 'FIX-004', reason }]).rows).toHaveLength(5);
+  });
+
+  it('a case or scenario whose requirements are all generic fails the check: it names none of its own gate', () => {
+    const two = buildCatalogue([
+      { page: 'docs/spec/index.md', text: '# Index\n\n**GEN-001** A document MUST be closed.\n' },
+      { page: 'docs/protocol.md', text: '# Protocol\n\n**PROTO-001** A reply MUST carry its id.\n' },
+      { page: 'docs/spec/run-control-gate.md', text: '# Run\n\n**RUN-001** A controller MUST stop.\n' },
+    ]).requirements;
+    const own = { id: 'run/own', gate: 'RunControlGate', requirements: ['GEN-001', 'RUN-001'] };
+    const generic = { id: 'run/generic', gate: 'RunControlGate', requirements: ['GEN-001', 'PROTO-001'] };
+    // The digests have no page of their own: their cases name the index's requirements.
+    const digest = { id: 'digest/x', gate: 'Digests', requirements: ['GEN-001', 'PROTO-001'] };
+    expect(coverageOf(two, [own, digest], [], []).problems).toEqual([]);
+    expect(
+      coverageOf(two, [own, generic, digest], [{ ...generic, id: 'faults/run/x' }], []).problems,
+    ).toEqual([
+      "case run/generic names no requirement of its gate RunControlGate, only generic ones (GEN-001, PROTO-001): name one of the gate's page, or write the sentence it tests there (`pnpm requirements:assign`)",
+      "scenario faults/run/x names no requirement of its gate RunControlGate, only generic ones (GEN-001, PROTO-001): name one of the gate's page, or write the sentence it tests there (`pnpm requirements:assign`)",
+    ]);
+  });
+
+  it('every case of the corpus names a requirement of its own gate; only the digests have none of their own', () => {
+    const catalogueFile = JSON.parse(readFileSync(join(REPO, 'conformance/requirements.json'), 'utf8'));
+    const gateOf = new Map<string, string>(
+      catalogueFile.requirements.map((r: { id: string; gate: string }) => [r.id, r.gate]),
+    );
+    const strays = loadCases(join(REPO, 'conformance'))
+      .filter((c) => c.gate !== 'Digests' && !c.requirements.some((id) => gateOf.get(id) === c.gate))
+      .map((c) => c.id);
+    expect(strays).toEqual([]);
+    // The liveness classification and state-machine cases count for their gate.
+    const liveness = loadCases(join(REPO, 'conformance')).filter((c) =>
+      c.spec.endsWith('turn-liveness-recovery-gate.md#classification'),
+    );
+    expect(liveness.length).toBeGreaterThan(10);
+    expect(liveness.every((c) => c.requirements.includes('TLR-021'))).toBe(true);
   });
 
   it('a case naming an unknown id, and a stale or unexplained untestable entry, fail the check', () => {

@@ -5,9 +5,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HelloResult, missingCapabilities } from '@agent-contracts/protocol';
+import { shapeOf } from '../compare/shape.js';
 import { HarnessDefect, HarnessError } from '../errors.js';
 import { type Implementation, startSubprocess } from '../implementation.js';
+import { DIFFERENCES_LISTED, type Difference } from '../json-diff.js';
 import { type CaseResult, harnessDefectText, type Outcome, withViolations } from '../runner.js';
+import type { ReplyViolation } from '../wire/reply.js';
 import { FaultCheckFailure, FaultNotApplicable } from './check.js';
 import type { FaultRoutine } from './kinds/common.js';
 import * as field from './kinds/field.js';
@@ -98,7 +101,12 @@ export async function runFaultScenario(
   options: FaultRunOptions,
 ): Promise<CaseResult> {
   const started = performance.now();
-  const done = (outcome: Outcome, detail: string, stderrTail?: string): CaseResult => ({
+  const done = (
+    outcome: Outcome,
+    detail: string,
+    stderrTail?: string,
+    differences: readonly Difference[] = [],
+  ): CaseResult => ({
     id: scenario.id,
     gate: scenario.gate,
     subject: scenario.subject,
@@ -110,6 +118,10 @@ export async function runFaultScenario(
     detail,
     durationMs: Math.round((performance.now() - started) * 100) / 100,
     ...(stderrTail ? { stderrTail: stderrTail.slice(-4096) } : {}),
+    ...(differences.length ? { differences: differences.slice(0, DIFFERENCES_LISTED) } : {}),
+    ...(differences.length > DIFFERENCES_LISTED
+      ? { moreDifferences: differences.length - DIFFERENCES_LISTED }
+      : {}),
   });
   const missing = missingCapabilities(scenario.requires, hello.capabilities);
   if (missing.length)
@@ -138,7 +150,12 @@ async function runIn(
   routine: FaultRoutine,
   scenario: FaultScenario,
   options: FaultRunOptions,
-  done: (outcome: Outcome, detail: string, stderrTail?: string) => CaseResult,
+  done: (
+    outcome: Outcome,
+    detail: string,
+    stderrTail?: string,
+    differences?: readonly Difference[],
+  ) => CaseResult,
 ): Promise<CaseResult> {
   const limit = options.scenarioTimeoutMs ?? 120_000;
   let timer: NodeJS.Timeout | undefined;
@@ -153,13 +170,16 @@ async function runIn(
     return done('pass', detail);
   } catch (e) {
     if (e instanceof HarnessDefect) return done('harness-error', harnessDefectText(e));
-    if (e instanceof FaultCheckFailure) return done('fail', e.message);
+    if (e instanceof FaultCheckFailure) return done('fail', e.message, undefined, e.differences);
     if (e instanceof FaultNotApplicable) return done('not-applicable', e.message);
     if (e instanceof HarnessError) {
       const outcome = PROCESS_OUTCOME[e.code];
       if (outcome) return done(outcome, `${e.code}: ${e.message}`, e.stderrTail);
       // A reply that breaks its schema is a wrong answer, as in a golden case.
-      if (e.code === 'IMPL_REPLY_INVALID') return done('fail', e.message, e.stderrTail);
+      if (e.code === 'IMPL_REPLY_INVALID') {
+        const violation = (e.detail as { violation?: ReplyViolation }).violation;
+        return done('fail', e.message, e.stderrTail, violation ? [...shapeOf([violation]).differences] : []);
+      }
       if (e.code === 'IMPL_RPC_ERROR') {
         const err = e.detail.error as { code?: unknown; message?: unknown } | undefined;
         // The implementation answered, wrongly: a failure, as the same reply is in a golden case.

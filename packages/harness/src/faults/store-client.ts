@@ -16,7 +16,7 @@ import type { TaskRecoveryCommitFenceV1 } from '@agent-contracts/schemas';
 import type { MalformedRequest } from '../cases.js';
 import type { CallOptions, Implementation } from '../implementation.js';
 import { resultOf } from '../wire/reply.js';
-import { FaultCheckFailure } from './check.js';
+import { checkDifferences, FaultCheckFailure } from './check.js';
 
 // The wire shapes are the protocol's (docs/protocol.md#store-v1-capability-store): none is
 // copied here.
@@ -336,15 +336,31 @@ export function expectWritten(
   what: string,
   status: Written['status'] = 'committed',
 ): Written {
-  if (!r.ok) throw new FaultCheckFailure(`${what}: expected ${status}, was refused with ${r.code}`);
-  if (r.status !== status) throw new FaultCheckFailure(`${what}: expected ${status}, got ${r.status}`);
+  if (!r.ok)
+    throw new FaultCheckFailure(`${what}: expected ${status}, was refused with ${r.code}`, [
+      ...checkDifferences(`${what} status`, status, undefined),
+      ...checkDifferences(`${what} refusal`, undefined, r.code),
+    ]);
+  if (r.status !== status)
+    throw new FaultCheckFailure(
+      `${what}: expected ${status}, got ${r.status}`,
+      checkDifferences(`${what} status`, status, r.status),
+    );
   return r;
 }
 
 /** Throws unless `r` is a refusal with one of `codes`. */
 export function expectRefused(r: WriteOutcome, what: string, ...codes: string[]): Refused {
-  if (r.ok) throw new FaultCheckFailure(`${what}: expected refusal ${codes.join(' or ')}, got ${r.status}`);
+  const wanted = codes.join(' or ');
+  if (r.ok)
+    throw new FaultCheckFailure(`${what}: expected refusal ${wanted}, got ${r.status}`, [
+      ...checkDifferences(`${what} refusal`, wanted, undefined),
+      ...checkDifferences(`${what} status`, undefined, r.status),
+    ]);
   if (codes.length && !codes.includes(r.code))
-    throw new FaultCheckFailure(`${what}: expected refusal ${codes.join(' or ')}, got ${r.code}`);
+    throw new FaultCheckFailure(
+      `${what}: expected refusal ${wanted}, got ${r.code}`,
+      checkDifferences(`${what} refusal`, wanted, r.code),
+    );
   return r;
 }

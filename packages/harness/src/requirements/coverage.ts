@@ -14,8 +14,13 @@ export interface UntestableRequirement {
 /** Something that names requirements: a golden case or a fault scenario. */
 export interface RequirementCiter {
   readonly id: string;
+  /** The gate whose page specifies what it checks; it must name a requirement of that page. */
+  readonly gate?: string;
   readonly requirements: readonly string[];
 }
+
+/** The gates whose requirements hold for every gate (the conventions and the protocol): generic. */
+const GENERIC_GATES: ReadonlySet<string> = new Set(['Conventions', 'Protocol']);
 
 /** One requirement with what tests it. */
 export interface CoverageRow {
@@ -46,6 +51,23 @@ export function coverageOf(
       }
     return m;
   };
+  // Every case and scenario says what it tests in its own gate's words: at least one requirement
+  // of its gate's page. A gate without a page of its own (the digests, specified on the index)
+  // has only the generic ones.
+  const gatesWithPages = new Set(catalogue.map((r) => r.gate));
+  const ownGate = (list: readonly RequirementCiter[], what: string) => {
+    for (const c of list) {
+      if (c.gate === undefined || !gatesWithPages.has(c.gate) || GENERIC_GATES.has(c.gate)) continue;
+      const known = c.requirements.map((id) => byId.get(id)).filter((r): r is Requirement => r !== undefined);
+      if (known.some((r) => r.gate === c.gate)) continue;
+      const generic = known.length > 0 && known.every((r) => GENERIC_GATES.has(r.gate));
+      problems.push(
+        `${what} ${c.id} names no requirement of its gate ${c.gate}${generic ? `, only generic ones (${c.requirements.join(', ')})` : ` (only ${c.requirements.join(', ') || 'none'})`}: name one of the gate's page, or write the sentence it tests there (\`pnpm requirements:assign\`)`,
+      );
+    }
+  };
+  ownGate(cases, 'case');
+  ownGate(scenarios, 'scenario');
   const caseMap = citedBy(cases, 'case');
   const scenarioMap = citedBy(scenarios, 'scenario');
   const reasons = new Map<string, string>();

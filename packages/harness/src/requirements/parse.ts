@@ -65,6 +65,15 @@ function mask(text: string): string {
     .replace(/\*\*[A-Z]{2,6}-\d{3}\*\*( \*\(withdrawn\)\*)?/g, blank);
 }
 
+/** The line under a table's header row: `|---|:--:|`. */
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+
+/**
+ * Abbreviations whose period ends no sentence (`e.g.`, `i.e.`, `etc.`, `cf.`, `vs.`): the text
+ * before a period that is one of them, case aside.
+ */
+const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|cf|vs|viz|incl|approx|resp|et al)$/i;
+
 interface Unit {
   readonly start: number;
   readonly end: number;
@@ -72,8 +81,8 @@ interface Unit {
 }
 
 /**
- * The prose units of a page: paragraphs, list items and table cells, with the anchor of their
- * section. Headings, fenced code, blockquotes (the key-word legend) and generated blocks
+ * The prose units of a page: paragraphs, list items and table cells (not those of a header row,
+ * which name columns), with the anchor of their section. Headings, fenced code, blockquotes (the key-word legend) and generated blocks
  * (`<!-- fields:X -->` ... `<!-- /fields:X -->`, `<!-- protocol:m -->` ...) are not prose: a
  * generated table repeats a schema description whose normative sentence is in the prose.
  */
@@ -121,6 +130,12 @@ function unitsOf(text: string): Unit[] {
     }
     if (trimmed.startsWith('|')) {
       close();
+      // A header row (the row above the `|---|` line) names columns: it requires nothing.
+      const following = text.slice(
+        offset,
+        text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset),
+      );
+      if (TABLE_SEPARATOR.test(following)) continue;
       // One unit per cell; a `|` inside a code span does not split.
       const masked = mask(line);
       let cell = masked.indexOf('|');
@@ -149,7 +164,8 @@ function unitsOf(text: string): Unit[] {
 
 /**
  * Sentence ranges of one unit: a sentence ends at `.`, `!` or `?` (outside code) followed by space
- * and a capital, a code span, emphasis or a bracket.
+ * and a capital, a code span, emphasis or a bracket, unless the period ends an abbreviation
+ * (`e.g.`, `i.e.`, `etc.`, ...).
  */
 function sentencesOf(text: string, masked: string, unit: Unit): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -160,6 +176,8 @@ function sentencesOf(text: string, masked: string, unit: Unit): Array<[number, n
     let next = m.index + m[0].length;
     while (next < unit.end && /\s/.test(text[next]!)) next++;
     if (next >= unit.end || !/[A-Z`*("[]/.test(text[next]!)) continue;
+    if (text[m.index] === '.' && ABBREVIATION.test(text.slice(Math.max(unit.start, m.index - 12), m.index)))
+      continue;
     out.push([from, m.index + m[0].length]);
     from = next;
   }
