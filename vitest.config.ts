@@ -8,6 +8,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
-    globalSetup: ['tooling/vitest/temp-root.ts'],
+    globalSetup: ['tooling/vitest/temp-root.ts', 'tooling/vitest/bundles.ts'],
   },
 });

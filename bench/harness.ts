@@ -1,7 +1,7 @@
 // pnpm bench harness: the per-step overhead of a conformance run against examples/reference-node,
 // as a ratio to a raw NDJSON ping-pong of the same requests with the same child process, in the
 // same run; and the wall time of the whole suite.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,11 @@ import { fmt, median } from './_stats.ts';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const conformanceDir = `${repo}conformance/`;
-const command = `node --conditions=@agent-contracts/source --import tsx ${repo}examples/reference-node/src/main.ts`;
+// The reference as the main job starts it (its bundle, scripts/bundle-reference.mjs), or from its
+// sources through tsx with --from-source.
+const command = process.argv.includes('--from-source')
+  ? `node --conditions=@agent-contracts/source --import tsx ${repo}examples/reference-node/src/main.ts`
+  : `node ${execFileSync(process.execPath, [`${repo}scripts/bundle-reference.mjs`, '--quiet'], { encoding: 'utf8' }).trim()}`;
 const cases = loadCases(conformanceDir);
 const requests = cases.flatMap((c) =>
   c.steps.map((s) => ({ method: s.method, params: resolveRefs(s.params, conformanceDir) })),
@@ -79,7 +83,8 @@ await runSuite(impl, cases, { conformanceDir, timeoutMs: 10_000, restartBudget: 
 await impl.close();
 const wall = performance.now() - wallStart;
 
-// The fault matrix, as `conform` runs it after the golden cases (one scenario at a time, then two).
+// The fault matrix, as `conform` runs it after the golden cases (one scenario at a time, then two,
+// as `pnpm conformance` runs it).
 const scenarios = loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES);
 async function faultMatrix(jobs: number): Promise<number> {
   const state = mkdtempSync(join(tmpdir(), 'bench-faults-'));

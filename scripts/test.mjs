@@ -16,7 +16,7 @@ const checks = [
   ['zod:check', tsx('packages/zod/scripts/generate.ts', '--check')],
   ['validators:check', tsx('packages/validators/scripts/generate.ts', '--check')],
   ['protocol:schemas:check', tsx('packages/protocol/scripts/generate-schemas.ts', '--check')],
-  ['harness:schemas:check', ['tsx', 'packages/harness/scripts/generate-schemas.ts', '--check']],
+  ['harness:schemas:check', tsx('packages/harness/scripts/generate-schemas.ts', '--check')],
   ['cases:check', tsx('scripts/cases/generate.ts', '--check')],
   ['rules:check', tsx('packages/validators/scripts/rules-doc.ts', '--check')],
   ['requirements:check', tsx('scripts/requirements/generate.ts', '--check')],

@@ -126,6 +126,23 @@ const SCENARIOS: readonly Scenario[] = [
     extra: ['RUN-018'],
   },
   {
+    // Found by StrykerJS (docs/conformance-quality.md): only "run until done" needs the controls.
+    id: 'start/bounded-without-controls',
+    title: 'a bounded run needs no cancellation or takeover channel: it starts without them',
+    beats: [
+      [
+        0,
+        startEvent('task-nightly-triage', {
+          mode: 'bounded',
+          controls: { cancellable: false, takeoverChannel: null },
+        }),
+        OK,
+      ],
+      step,
+    ],
+    extra: ['RUN-018'],
+  },
+  {
     id: 'start/until-done-with-controls',
     title: '"run until done" with a budget, cancellation and a takeover channel starts',
     beats: [[0, startEvent('task-nightly-triage', { mode: 'until-done' }), OK], step],

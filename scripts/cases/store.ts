@@ -11,10 +11,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkTaskKey, ManualClock } from '@agent-contracts/engines';
+import { type CommitRefusal, checkTaskKey, ManualClock } from '@agent-contracts/engines';
 import { type Case, paramsViolation, type Step } from '@agent-contracts/harness';
 import { targetSetDigestOf } from '@agent-contracts/schemas';
-import { createMemoryBackend, type StoreRefusal, type TaskKey, TaskStore } from '@agent-contracts/store';
+import { createMemoryBackend, type TaskKey, TaskStore } from '@agent-contracts/store';
 import { requirementsOf } from './requirements.ts';
 
 const PAGE = 'docs/spec/task-continuity-write-gate.md';
@@ -93,7 +93,7 @@ class World {
     const task = params.task as TaskKey;
     const out = (r: { ok: boolean }): Reply => {
       if (r.ok) return { result: json(r) };
-      const { code, ...data } = json(r as StoreRefusal);
+      const { code, ...data } = json(r as CommitRefusal);
       return { code, data: { ...data, code } };
     };
     switch (method) {

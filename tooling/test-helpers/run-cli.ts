@@ -15,7 +15,11 @@ export interface Run {
   stderr: string;
 }
 
-/** Run the real CLI from source (tsx, source condition) as a child process. */
+/**
+ * Run the real CLI from source as a child process: the bundle of its sources that the test run's
+ * global setup built (tooling/vitest/bundles.ts), or through tsx with the source condition when
+ * there is none (a test file run outside the configured vitest).
+ */
 export function runCli(
   args: readonly string[],
   options: {
@@ -31,17 +35,15 @@ export function runCli(
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && k !== 'NO_COLOR' && k !== 'FORCE_COLOR' && k !== 'NODE_OPTIONS') env[k] = v;
   }
-  const r = spawnSync(
-    process.execPath,
-    [...(options.nodeOptions ?? []), '--conditions=@agent-contracts/source', '--import', tsx, bin, ...args],
-    {
-      cwd: options.cwd ?? repoRoot,
-      env: { ...env, ...options.env },
-      input: options.input ?? '',
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: options.timeoutMs ?? 120_000,
-    },
-  );
+  const bundle = process.env.AGENT_CONTRACTS_TEST_CLI;
+  const entry = bundle ? [bundle] : ['--conditions=@agent-contracts/source', '--import', tsx, bin];
+  const r = spawnSync(process.execPath, [...(options.nodeOptions ?? []), ...entry, ...args], {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...env, ...options.env },
+    input: options.input ?? '',
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: options.timeoutMs ?? 120_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

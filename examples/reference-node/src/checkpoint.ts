@@ -1,8 +1,8 @@
 // checkpoint.validate (TurnLivenessRecoveryGate, CheckpointValidationResultV1): the pure decision
 // table at the implementation's clock. Stateless.
 import { type CheckpointEvidence, type ManualClock, validateCheckpoint } from '@agent-contracts/engines';
-import { ProtocolRefusal } from '@agent-contracts/protocol';
-import { InvalidParams, isObject, objectParams, optStrings, str } from './params.js';
+import { InvalidParams, Refusal } from '@agent-contracts/protocol';
+import { isObject, objectParams, optStrings, str } from './params.js';
 
 const KINDS = new Set([
   'host-event',
@@ -64,7 +64,7 @@ export function checkpointMethods(clock: ManualClock): Record<string, (params: u
         },
         clock,
       );
-      if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { requiredActions: r.requiredActions });
+      if (!r.ok) throw Refusal.from(r);
       return r.result;
     },
   };

@@ -1,10 +1,11 @@
 // delegate (DelegationGate, DelegationContractV1): the reference delegation check. Stateless.
 // Malformed params are -32602; a parent contract that is not valid is DELEGATION_PARENT_INVALID.
 import { type Clock, type DelegationRequest, type DelegatorGrant, delegate } from '@agent-contracts/engines';
-import { type DelegateResult, ProtocolRefusal } from '@agent-contracts/protocol';
+import { type DelegateResult, InvalidParams, Refusal } from '@agent-contracts/protocol';
 import type { DelegationContractV1, DelegationPermission, RunBudget } from '@agent-contracts/schemas';
 import { validate } from '@agent-contracts/validators';
-import { InvalidParams, isObject, objectParams, str } from './params.js';
+import { checkedAnswer } from './answer.js';
+import { isObject, objectParams, str } from './params.js';
 
 const LIMITS = ['maxSteps', 'maxToolCalls', 'maxRetries', 'maxDurationMs', 'maxCostMicros'] as const;
 const CHECKS = new Set(['output-schema', 'command', 'file-predicate', 'reviewer']);
@@ -49,7 +50,7 @@ function parentOf(raw: unknown): DelegationContractV1 | DelegatorGrant {
     const v = validate(raw, { contract: 'DelegationContractV1' });
     if (!v.ok) {
       const first = v.issues[0]!;
-      throw new ProtocolRefusal(
+      throw new Refusal(
         'DELEGATION_PARENT_INVALID',
         `delegate: the parent is not a valid DelegationContractV1 (${first.code} at ${first.path}); delegate only under a valid contract.`,
         { path: `/parent${first.path}` },
@@ -102,15 +103,11 @@ export function delegationMethods(clock: Clock): Record<string, (params: unknown
       const p = objectParams(params, 'delegate');
       const parent = parentOf(p.parent);
       const r = delegate(parent, requestOf(p.request), clock);
-      if (!r.ok) throw new ProtocolRefusal(r.code, `delegate: ${r.message}`, { path: r.path });
-      const v = validate(r.contract);
-      if (!v.ok) {
-        const first = v.issues[0]!;
-        throw new InvalidParams(
-          `delegate: the request gives no valid contract (${first.code} at ${first.path}: ${first.message})`,
-        );
-      }
-      return r.contract;
+      if (!r.ok) throw Refusal.from(r, 'delegate: ');
+      // Every member but the identity, the digest and the creation time comes from the params.
+      return checkedAnswer('delegate', r.contract, {
+        computed: ['/schemaVersion', '/delegationId', '/delegationDigest', '/createdAt'],
+      });
     },
   };
 }

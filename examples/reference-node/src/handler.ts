@@ -1,7 +1,7 @@
 // The reference implementation's request handler: one function per protocol method, shared by
 // the stdio server (main.ts) and the in-process adapter.
 import { canonicalize, DigestError, JsonTextError, parseJsonText, sha256Hex } from '@agent-contracts/digest';
-import { checkTaskKey, ManualClock, systemClock } from '@agent-contracts/engines';
+import { type CommitRefusal, checkTaskKey, ManualClock, systemClock } from '@agent-contracts/engines';
 import {
   type ClockResult,
   type CrashArmResult,
@@ -9,8 +9,10 @@ import {
   type HelloParams,
   type HelloResult,
   type InProcessAdapter,
+  InvalidParams,
+  MethodNotFound,
   PROTOCOL_VERSION,
-  ProtocolRefusal,
+  Refusal,
   type StoreCommitOperationParams,
   type StoreCommitResult,
   type StoreCommitStateParams,
@@ -21,13 +23,7 @@ import {
   type StoreTransitionOwnerParams,
   type ValidateResult,
 } from '@agent-contracts/protocol';
-import {
-  StorageBackendError,
-  StoreError,
-  type StoreRefusal,
-  type TaskKey,
-  type TaskStore,
-} from '@agent-contracts/store';
+import { StorageBackendError, StoreError, type TaskKey, type TaskStore } from '@agent-contracts/store';
 import {
   BUNDLE_KINDS,
   type Issue,
@@ -43,12 +39,6 @@ import { createPolicy } from './policy.js';
 import { runMethods } from './run.js';
 import { openStateStore } from './store.js';
 import { createTrace } from './trace.js';
-
-/** Malformed params: answered as JSON-RPC -32602. */
-export class InvalidParams extends Error {}
-
-/** A method this implementation does not have: answered as JSON-RPC -32601. */
-export class MethodNotFound extends Error {}
 
 const VERSION = '0.0.0';
 
@@ -71,7 +61,7 @@ function taskOf(params: unknown, method: string): TaskKey {
   if (!task || typeof task !== 'object' || Array.isArray(task))
     throw new InvalidParams(`${method}: params.task must be { projectRootIdentity, taskId }`);
   const key = checkTaskKey(task);
-  if (!key.ok) throw new ProtocolRefusal(key.code, `${method}: ${key.message}`);
+  if (!key.ok) throw Refusal.from(key, `${method}: `);
   const { projectRootIdentity, taskId } = task as TaskKey;
   return { projectRootIdentity, taskId };
 }
@@ -84,11 +74,14 @@ function requestOf<T>(params: unknown, method: string): T {
   return request as T;
 }
 
-/** A store result, or its refusal as JSON-RPC -32000 whose `data` is the refusal object. */
-function settled<T extends { readonly ok: boolean }>(result: T | StoreRefusal): T {
+/**
+ * A store result, or its refusal as JSON-RPC -32000 whose `data` is the refusal object, `ok`
+ * included (StoreRefusalData).
+ */
+function settled<T extends { readonly ok: boolean }>(result: T | CommitRefusal): T {
   if (result.ok) return result as T;
-  const { code, message, ...rest } = result as StoreRefusal;
-  throw new ProtocolRefusal(code, message, rest);
+  const { code, message, ...rest } = result as CommitRefusal;
+  throw new Refusal(code, message, rest);
 }
 
 /** Storage failures (not refusals) with their stable code and what is known of the outcome. */
@@ -97,9 +90,9 @@ async function storageCall<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (e) {
     if (e instanceof StorageBackendError) {
-      throw new ProtocolRefusal(e.code, e.message, { retryable: e.retryable, outcome: e.outcome });
+      throw new Refusal(e.code, e.message, { retryable: e.retryable, outcome: e.outcome });
     }
-    if (e instanceof StoreError) throw new ProtocolRefusal(e.code, e.message);
+    if (e instanceof StoreError) throw new Refusal(e.code, e.message);
     throw e;
   }
 }
@@ -149,7 +142,7 @@ export function createHandler(
     async hello(params): Promise<HelloResult> {
       const p = asObject(params, 'hello') as Partial<HelloParams>;
       if (p.protocolVersion !== PROTOCOL_VERSION) {
-        throw new ProtocolRefusal(
+        throw new Refusal(
           'PROTOCOL_VERSION_UNSUPPORTED',
           `this implementation speaks protocol ${PROTOCOL_VERSION}, not ${String(p.protocolVersion)}`,
         );
@@ -193,10 +186,7 @@ export function createHandler(
         contract !== undefined &&
         (typeof contract !== 'string' || !SUPPORTED_CONTRACTS.includes(contract))
       ) {
-        throw new ProtocolRefusal(
-          'SCHEMA_VERSION_UNKNOWN',
-          `validate: unknown contract ${JSON.stringify(contract)}`,
-        );
+        throw new Refusal('SCHEMA_VERSION_UNKNOWN', `validate: unknown contract ${JSON.stringify(contract)}`);
       }
       const r = validate(p.document, contract === undefined ? {} : { contract });
       return r.ok ? { ok: true, issues: [] } : { ok: false, issues: errorsOnly(r.issues) };
@@ -214,16 +204,16 @@ export function createHandler(
         value = parseJsonText(p.json);
       } catch (e) {
         if (e instanceof JsonTextError && e.problem.kind === 'duplicate-member')
-          throw new ProtocolRefusal('DIGEST_INPUT_INVALID', `digest: params.json: ${e.message}`, {
+          throw new Refusal('DIGEST_INPUT_INVALID', `digest: params.json: ${e.message}`, {
             path: e.problem.pointer,
           });
-        throw new ProtocolRefusal('DIGEST_INPUT_INVALID', 'digest: params.json is not JSON');
+        throw new Refusal('DIGEST_INPUT_INVALID', 'digest: params.json is not JSON');
       }
       try {
         const canonical = canonicalize(value);
         return { canonical, sha256: sha256Hex(canonical) };
       } catch (e) {
-        if (e instanceof DigestError) throw new ProtocolRefusal(e.code, e.message, { path: e.path });
+        if (e instanceof DigestError) throw new Refusal(e.code, e.message, { path: e.path });
         throw e;
       }
     },

@@ -1,1 +1,1 @@
-export { createHandler, type HandlerOptions, InvalidParams, MethodNotFound } from './handler.js';
+export { createHandler, type HandlerOptions } from './handler.js';

@@ -9,26 +9,17 @@ import {
   type LeaseRequest,
   type ManualClock,
   observeTurnState,
+  type RehydrateResult,
   rehydrateTurnState,
   requestLease,
   type TurnEventContext,
   type TurnHostEvent,
   watchdogCheck,
 } from '@agent-contracts/engines';
-import { ProtocolRefusal } from '@agent-contracts/protocol';
+import { InvalidParams, Refusal } from '@agent-contracts/protocol';
 import type { TurnLivenessStateV1, TurnLivenessThresholdsV1 } from '@agent-contracts/schemas';
 import { validate } from '@agent-contracts/validators';
-import {
-  InvalidParams,
-  isObject,
-  objectParams,
-  oneOf,
-  optOneOf,
-  optStr,
-  optStrings,
-  optTime,
-  str,
-} from './params.js';
+import { isObject, objectParams, oneOf, optOneOf, optStr, optStrings, optTime, str } from './params.js';
 import { readJson, stateFile, writeJsonAtomic } from './persist.js';
 
 const HOST_EVENTS = [
@@ -45,9 +36,8 @@ const HOST_EVENTS = [
 /** The file of the turn state inside a state directory. */
 export const TURN_STATE_FILE = 'turn-liveness-state.json';
 
-type Held =
-  | { readonly ok: true; readonly state: TurnLivenessStateV1 }
-  | { readonly ok: false; readonly message: string; readonly issues: readonly unknown[] };
+/** The turn state held in memory, or the refusal of the state found on disk. */
+type Held = RehydrateResult;
 
 const checkState = (document: unknown) => validate(document, { contract: 'TurnLivenessStateV1' });
 
@@ -147,11 +137,10 @@ export function createLiveness(clock: ManualClock) {
   let file: string | null = null;
 
   const adopt = (document: unknown): Held => {
-    const r = rehydrateTurnState(document, checkState);
-    return r.ok ? { ok: true, state: r.state } : { ok: false, message: r.message, issues: r.issues };
+    return rehydrateTurnState(document, checkState);
   };
   const current = (): TurnLivenessStateV1 => {
-    if (!held.ok) throw new ProtocolRefusal('TURN_STATE_INVALID', held.message, { issues: held.issues });
+    if (!held.ok) throw Refusal.from(held);
     return held.state;
   };
   const store = (state: TurnLivenessStateV1) => {
@@ -193,7 +182,7 @@ export function createLiveness(clock: ManualClock) {
       const event = hostEvent(p.event, clock.now());
       const r = applyTurnEvent(current(), event, eventContext(p.context));
       store(r.state);
-      if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { state: r.state, card: r.card });
+      if (!r.ok) throw Refusal.from(r);
       return { state: r.state, card: r.card };
     },
     'liveness.watchdog'(params) {
@@ -215,7 +204,7 @@ export function createLiveness(clock: ManualClock) {
         request = { kind, ...(p.pid === undefined ? {} : { pid: p.pid as number }) };
       }
       const r = requestLease(current(), request);
-      if (!r.ok) throw new ProtocolRefusal(r.code, r.message);
+      if (!r.ok) throw Refusal.from(r);
       return { ok: true };
     },
   };

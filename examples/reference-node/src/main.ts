@@ -1,15 +1,7 @@
 // The stdio server: newline-delimited JSON-RPC 2.0 on stdin/stdout; logs go to stderr.
 import { createInterface } from 'node:readline';
-import {
-  INTERNAL_ERROR,
-  INVALID_PARAMS,
-  INVALID_REQUEST,
-  METHOD_NOT_FOUND,
-  PARSE_ERROR,
-  ProtocolRefusal,
-  refusalError,
-} from '@agent-contracts/protocol';
-import { createHandler, InvalidParams, MethodNotFound } from './handler.js';
+import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, toJsonRpcError } from '@agent-contracts/protocol';
+import { createHandler } from './handler.js';
 
 // kill -9 of itself at an armed crash point: no flush, no reply, no exit handlers.
 const handler = createHandler({
@@ -47,20 +39,12 @@ async function onLine(line: string): Promise<void> {
     write({ jsonrpc: '2.0', id, result: result ?? null });
     if (req.method === 'shutdown') process.exit(0);
   } catch (e) {
-    if (e instanceof ProtocolRefusal) {
-      write({ jsonrpc: '2.0', id, error: refusalError(e) });
-    } else if (e instanceof MethodNotFound) {
-      write({ jsonrpc: '2.0', id, error: { code: METHOD_NOT_FOUND, message: e.message } });
-    } else if (e instanceof InvalidParams) {
-      write({ jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: e.message } });
-    } else {
+    const error = toJsonRpcError(e);
+    // A bug, or an engine that broke its own contract (InternalError): the caller gets -32603
+    // (docs/protocol.md#framing-and-errors) and the stack goes to stderr.
+    if (error.code === INTERNAL_ERROR)
       process.stderr.write(`reference-node: internal error in ${req.method}: ${(e as Error).stack ?? e}\n`);
-      write({
-        jsonrpc: '2.0',
-        id,
-        error: { code: INTERNAL_ERROR, message: `internal error: ${(e as Error).message}` },
-      });
-    }
+    write({ jsonrpc: '2.0', id, error });
   }
 }
 

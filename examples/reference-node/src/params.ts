@@ -1,6 +1,6 @@
 // Param readers for the liveness, checkpoint and trace methods: malformed params are JSON-RPC
 // -32602 (InvalidParams); what the spec refuses is left to the engines.
-import { InvalidParams } from './handler.js';
+import { InvalidParams } from '@agent-contracts/protocol';
 
 /** The params object of `method`. */
 export function objectParams(params: unknown, method: string): Record<string, unknown> {
@@ -70,5 +70,3 @@ export function optTime(o: Record<string, unknown>, key: string, where: string):
   if (Number.isNaN(ms)) throw new InvalidParams(`${where}.${key} must be an RFC 3339 timestamp`);
   return ms;
 }
-
-export { InvalidParams };

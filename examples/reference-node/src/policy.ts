@@ -1,14 +1,16 @@
 // policy.observe and policy.decide (PermissionPolicyGate, PermissionDecisionV1): the reference
 // policy engine with the provenance of each run kept in memory for the session (D-GEN-61).
-// Malformed params are -32602; what the page refuses is the engine's to say.
+// Malformed params are -32602; what the page refuses is the engine's to say (-32000), and a
+// decision that breaks its contract is the engine's fault (-32603).
 import { type Clock, type PolicyContext, type PolicyGrant, PolicySession } from '@agent-contracts/engines';
 import {
+  InvalidParams,
   type PolicyDecideResult,
   type PolicyObserveResult,
-  ProtocolRefusal,
+  Refusal,
 } from '@agent-contracts/protocol';
-import { validate } from '@agent-contracts/validators';
-import { InvalidParams, isObject, objectParams, oneOf, str } from './params.js';
+import { checkedAnswer } from './answer.js';
+import { isObject, objectParams, oneOf, str } from './params.js';
 
 const SIDE_EFFECTS = ['none', 'read', 'local-write', 'external-write', 'irreversible'] as const;
 const IDENTITY_KINDS = ['user', 'service', 'agent'] as const;
@@ -110,17 +112,20 @@ export function createPolicy(clock: Clock) {
         action: str(p, 'action', 'params'),
       };
       const r = session.decide(call, contextOf(p));
-      if (!r.ok) throw new ProtocolRefusal(r.code, `policy.decide: ${r.message}`, { path: r.path });
+      if (!r.ok) throw Refusal.from(r, 'policy.decide: ');
       // Limits and the context's own consistency (an approval without its reference) are the
-      // contract's: a decision that would not be valid comes from malformed params.
-      const v = validate(r.decision);
-      if (!v.ok) {
-        const first = v.issues[0]!;
-        throw new InvalidParams(
-          `policy.decide: the params give no valid decision (${first.code} at ${first.path}: ${first.message})`,
-        );
-      }
-      return r.decision;
+      // caller's; any other way the decision fails PermissionDecisionV1 is the engine's.
+      return checkedAnswer('policy.decide', r.decision, {
+        computed: [
+          '/decisionId',
+          '/decision',
+          '/reasonCodes',
+          '/decidedAt',
+          '/decisionDigest',
+          '/credential/expiresAt',
+        ],
+        callerRules: ['PERMISSION_APPROVAL_REF_INCONSISTENT'],
+      });
     },
   };
   return { methods, clear: () => session.clear() };

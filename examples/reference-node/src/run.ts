@@ -1,10 +1,10 @@
 // run.step (RunControlGate): the reference run controller at the implementation's clock.
 // Stateless: the harness passes the state the previous step returned.
 import { type ManualClock, stepRun } from '@agent-contracts/engines';
-import { ProtocolRefusal, type RunStepResult } from '@agent-contracts/protocol';
+import { InvalidParams, Refusal, type RunStepResult } from '@agent-contracts/protocol';
 import type { RunEvent, RunStateV1 } from '@agent-contracts/schemas';
 import { validate } from '@agent-contracts/validators';
-import { InvalidParams, isObject, objectParams } from './params.js';
+import { isObject, objectParams } from './params.js';
 
 /** The members of each event type and how each is checked (the rest of the shape is the engine's). */
 const EVENT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
@@ -138,7 +138,7 @@ export function runMethods(clock: ManualClock): Record<string, (params: unknown)
             .filter((i) => i.severity === 'error')
             .slice(0, 64)
             .map((i) => ({ code: i.code, path: i.path }));
-          throw new ProtocolRefusal(
+          throw new Refusal(
             'RUN_STATE_INVALID',
             'run.step: params.state is not a valid RunStateV1; send the state the previous step returned',
             {
@@ -150,7 +150,7 @@ export function runMethods(clock: ManualClock): Record<string, (params: unknown)
         state = p.state as RunStateV1;
       }
       const r = stepRun(state, event, clock);
-      if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { requiredAction: r.requiredAction });
+      if (!r.ok) throw Refusal.from(r);
       return { state: r.state, applied: r.applied, notice: r.notice };
     },
   };

@@ -8,9 +8,9 @@ import {
   type TraceAppendResult,
   type TraceOpenInput,
 } from '@agent-contracts/engines';
-import { ProtocolRefusal } from '@agent-contracts/protocol';
+import { InvalidParams, Refusal } from '@agent-contracts/protocol';
 import type { LocalTaskTraceTerminalResult } from '@agent-contracts/schemas';
-import { InvalidParams, objectParams, oneOf, optOneOf, str } from './params.js';
+import { objectParams, oneOf, optOneOf, str } from './params.js';
 import { readJson, stateFile, writeJsonAtomic } from './persist.js';
 
 /** The file of the current trace inside a state directory. */
@@ -32,12 +32,7 @@ export function createTrace(clock: ManualClock) {
     if (file) writeJsonAtomic(file, recorder.trace ?? undefined);
   };
   const refuseOr = <T extends TraceAppendResult>(r: T) => {
-    if (!r.ok)
-      throw new ProtocolRefusal(r.code, r.message, {
-        step: r.step,
-        ...(r.violations ? { violations: r.violations } : {}),
-        ...(r.eventId ? { eventId: r.eventId } : {}),
-      });
+    if (!r.ok) throw Refusal.from(r);
     persist();
     return { trace: r.trace, event: r.event, dropped: r.dropped };
   };
@@ -60,7 +55,7 @@ export function createTrace(clock: ManualClock) {
         ...(reason === undefined ? {} : { previousTurnEndReason: reason }),
       };
       const r = recorder.open(input);
-      if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { step: r.step });
+      if (!r.ok) throw Refusal.from(r);
       persist();
       return { trace: r.trace, unchanged: r.unchanged, previous: r.previous };
     },

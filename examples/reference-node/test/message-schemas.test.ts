@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCases, paramsViolation, readReply, runSuite, startInProcess } from '@agent-contracts/harness';
-import { type InProcessAdapter, METHODS, ProtocolRefusal, refusalError } from '@agent-contracts/protocol';
+import { type InProcessAdapter, METHODS, Refusal, toJsonRpcError } from '@agent-contracts/protocol';
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../src/handler.ts';
 
@@ -26,7 +26,7 @@ function recorded(inner: InProcessAdapter, seen: Set<string>, malformed: string[
         seen.add(method);
         return result;
       } catch (e) {
-        if (e instanceof ProtocolRefusal) seen.add(`${method} refusal`);
+        if (e instanceof Refusal) seen.add(`${method} refusal`);
         throw e;
       }
     },
@@ -60,7 +60,7 @@ describe('reference-node messages against schemas/protocol', () => {
   it('the check sees a reply that breaks its schema', () => {
     const extra = readReply('digest', { result: { canonical: '1', sha256: 'a'.repeat(64), extra: true } });
     expect(extra).toMatchObject({ invalid: { pointer: '/result/extra', keyword: 'additionalProperties' } });
-    const refusal = refusalError(new ProtocolRefusal('LIFECYCLE_STATE_UNAVAILABLE', 'x', { ok: 'no' }));
+    const refusal = toJsonRpcError(new Refusal('LIFECYCLE_STATE_UNAVAILABLE', 'x', { ok: 'no' }));
     expect(readReply('store.read', { error: refusal })).toMatchObject({
       invalid: { pointer: '/error/data/ok', keyword: 'type' },
     });
@@ -83,10 +83,10 @@ describe('reference-node messages against schemas/protocol', () => {
           () => null,
           (e: unknown) => e,
         );
-      expect(error).toBeInstanceOf(ProtocolRefusal);
-      const reply = readReply('hello', { error: refusalError(error as ProtocolRefusal) });
+      expect(error).toBeInstanceOf(Refusal);
+      const reply = readReply('hello', { error: toJsonRpcError(error as Refusal) });
       expect(reply).not.toHaveProperty('invalid');
-      expect((error as ProtocolRefusal).data).toMatchObject({ retryable: expect.any(Boolean) });
+      expect((error as Refusal).data).toMatchObject({ retryable: expect.any(Boolean) });
     } finally {
       await handler.close?.();
       rmSync(local, { recursive: true, force: true });

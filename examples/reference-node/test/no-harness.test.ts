@@ -19,6 +19,27 @@ function specifiers(text: string): string[] {
   return found;
 }
 
+/** The first import loop of a module graph (the modules in order, the first again at the end), or null. */
+function importLoop(graph: ReadonlyMap<string, readonly string[]>): string[] | null {
+  const done = new Set<string>();
+  const visit = (node: string, path: string[]): string[] | null => {
+    const at = path.indexOf(node);
+    if (at >= 0) return [...path.slice(at), node];
+    if (done.has(node)) return null;
+    for (const next of graph.get(node) ?? []) {
+      const loop = visit(next, [...path, node]);
+      if (loop) return loop;
+    }
+    done.add(node);
+    return null;
+  };
+  for (const node of graph.keys()) {
+    const loop = visit(node, []);
+    if (loop) return loop;
+  }
+  return null;
+}
+
 describe('reference implementation', () => {
   it('has no runtime dependency on the harness, and one on the protocol', () => {
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies'])
@@ -39,6 +60,30 @@ describe('reference implementation', () => {
     expect(
       all.filter(([, s]) => s!.startsWith('@agent-contracts/harness') || s!.includes('packages/harness')),
     ).toEqual([]);
+  });
+
+  it('has no import loop among its own modules', () => {
+    const dir = join(root, 'src');
+    const graph = new Map(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => [
+          f,
+          specifiers(readFileSync(join(dir, f), 'utf8'))
+            .filter((s) => s.startsWith('./'))
+            .map((s) => s.slice(2).replace(/\.js$/, '.ts')),
+        ]),
+    );
+    expect(graph.size).toBeGreaterThan(5);
+    expect(importLoop(graph)).toBeNull();
+    expect(
+      importLoop(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['a.ts']],
+        ]),
+      ),
+    ).toEqual(['a.ts', 'b.ts', 'a.ts']);
   });
 
   it('the scan finds a harness import where there is one', () => {

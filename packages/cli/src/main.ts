@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { printableLines } from '@agent-contracts/harness';
+import { printableLines } from '@agent-contracts/harness/text';
 import { COMMANDS } from './commands/index.js';
 import { CliError } from './errors.js';
 import type { Io } from './io.js';
@@ -56,7 +56,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         `unknown ${first.startsWith('-') ? 'option' : 'command'} ${JSON.stringify(first)}; commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run \`agent-contracts --help\`.`,
       );
     }
-    return await command.run(rest, io);
+    return await (await command.load()).run(rest, io);
   } catch (err) {
     if (err instanceof CliError) {
       await io.err(`agent-contracts: ${err.code}: ${printableLines(err.message)}\n`);

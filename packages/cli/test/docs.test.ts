@@ -14,11 +14,18 @@ describe('docs/cli.md', () => {
     expect(doc).toContain(`\`${code}\``);
   });
 
-  it.each(COMMANDS.map((c) => c.name))('documents the %s command and every option of its --help', (name) => {
-    const command = COMMANDS.find((c) => c.name === name)!;
-    expect(doc).toContain(`## \`agent-contracts ${name}`);
-    const options = [...command.help.matchAll(/(?<=\s)--[a-z-]+/g)].map((m) => m[0]);
-    expect(options.length).toBeGreaterThan(0);
-    for (const option of new Set(options)) expect(doc, option).toContain(`\`${option}`);
-  });
+  it.each(COMMANDS.map((c) => c.name))(
+    'documents the %s command and every option of its --help',
+    async (name) => {
+      const entry = COMMANDS.find((c) => c.name === name)!;
+      const command = await entry.load();
+      // The top-level help shows the entry's summary without loading the command: the same words.
+      expect(command.name).toBe(name);
+      expect(entry.summary).toBe(command.summary);
+      expect(doc).toContain(`## \`agent-contracts ${name}`);
+      const options = [...command.help.matchAll(/(?<=\s)--[a-z-]+/g)].map((m) => m[0]);
+      expect(options.length).toBeGreaterThan(0);
+      for (const option of new Set(options)) expect(doc, option).toContain(`\`${option}`);
+    },
+  );
 });

@@ -10,6 +10,7 @@ export * from './clock.js';
 export * from './delegation/index.js';
 export * from './local-task-trace/index.js';
 export * from './policy/index.js';
+export * from './refusal.js';
 export * from './run-control/index.js';
 export * from './task-continuity/index.js';
 export * from './turn-liveness/index.js';

@@ -7,8 +7,7 @@ import {
   type HelloResult,
   type InProcessAdapter,
   PROTOCOL_VERSION,
-  ProtocolRefusal,
-  refusalError,
+  toJsonRpcError,
 } from '@agent-contracts/protocol';
 import type { MalformedRequest } from './cases.js';
 import { HarnessError } from './errors.js';
@@ -232,19 +231,15 @@ export async function startInProcess(
   stateLocation: string | null,
   localDirectory: string | null = defaultLocalDirectory(stateLocation),
 ): Promise<Implementation> {
-  // A refusal thrown by the adapter is the -32000 error a stdio server writes for it; anything
-  // else it throws is a crash of the implementation.
+  // What the adapter throws is answered as a stdio server answers it (toJsonRpcError): a refusal
+  // is -32000, InvalidParams -32602, MethodNotFound -32601, an InternalError or any other throw
+  // -32603. The adapter is still there for the next request, so nothing it throws is a crash.
   const { call, request } = checkedCalls(async (method, params) => {
     try {
       // JSON has no undefined: a handler that returns nothing answers null, as on the wire.
       return { result: (await adapter.handle(method, params)) ?? null };
     } catch (e) {
-      if (e instanceof ProtocolRefusal) return { error: refusalError(e) };
-      throw new HarnessError(
-        'IMPL_EXITED',
-        `${method}: the in-process implementation threw: ${(e as Error).message}`,
-        { cause: e },
-      );
+      return { error: toJsonRpcError(e) };
     }
   });
   const run = new RunLedger();

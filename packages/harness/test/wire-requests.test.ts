@@ -2,7 +2,14 @@
 // (docs/protocol.md#every-message-is-checked): a request of the kit's own that breaks it is a
 // defect of the kit, reported as `harness-error` with the case id, never sent and never charged to
 // the implementation; a request sent against the schema on purpose says where it breaks it.
-import { type InProcessAdapter, ProtocolRefusal } from '@agent-contracts/protocol';
+import {
+  type InProcessAdapter,
+  InternalError,
+  InvalidParams,
+  MethodNotFound,
+  Refusal,
+  toJsonRpcError,
+} from '@agent-contracts/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   type Case,
@@ -44,8 +51,7 @@ function digestOnly() {
         };
       seen.push(params);
       const json = (params as { json?: unknown }).json;
-      if (typeof json !== 'string')
-        throw new ProtocolRefusal('DIGEST_INPUT_INVALID', '"json" must be a string');
+      if (typeof json !== 'string') throw new Refusal('DIGEST_INPUT_INVALID', '"json" must be a string');
       return { canonical: json, sha256: 'a'.repeat(64) };
     },
   };
@@ -187,5 +193,31 @@ describe('a violation an implementation names', () => {
     expect(reply.invalid.pointer.length).toBe(POINTER_CHARS);
     expect(reply.invalid.pointer.startsWith('/result/kkk')).toBe(true);
     expect(reply.invalid.actual).toBe(1);
+  });
+});
+
+describe('what an in-process adapter throws', () => {
+  const hello = (params: unknown) => digestOnly().adapter.handle('hello', params);
+  const throwing = (error: unknown): InProcessAdapter => ({
+    handle: async (method, params) => {
+      if (method === 'hello') return hello(params);
+      throw error;
+    },
+  });
+
+  it('is the JSON-RPC error a stdio server writes for it (toJsonRpcError), never a crash', async () => {
+    for (const error of [
+      new Refusal('DIGEST_INPUT_INVALID', 'not JSON', { path: '/k' }),
+      new InvalidParams('params.json must be JSON text'),
+      new MethodNotFound('digest is not implemented'),
+      new InternalError('the engine answered a document that breaks its contract'),
+      new TypeError('x is undefined'),
+    ]) {
+      const impl = await startInProcess(throwing(error), null);
+      expect(await impl.call('digest', { json: '1' })).toEqual({
+        error: toJsonRpcError(error),
+        refusal: error instanceof Refusal ? error.code : null,
+      });
+    }
   });
 });

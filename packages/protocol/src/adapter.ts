@@ -2,8 +2,10 @@
 // harness's own process, seen through the same interface as a subprocess.
 
 /**
- * An implementation as a request handler. A refusal defined by the spec is thrown as
- * `ProtocolRefusal`; anything else thrown is an implementation error.
+ * An implementation as a request handler. What it throws is answered through `toJsonRpcError`,
+ * as a stdio server answers it: a spec refusal is thrown as `Refusal`, malformed params as
+ * `InvalidParams`, an unknown method as `MethodNotFound`; anything else is an internal error
+ * (-32603).
  */
 export interface InProcessAdapter {
   /** Answer one request: the method's result, or throw. */

@@ -11,7 +11,7 @@ import {
   statSync,
 } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { TaskCheckResult } from '@agent-contracts/engines';
+import { refusal, type TaskCheckResult } from '@agent-contracts/engines';
 import type { TaskTerminalEvidenceItemV1 } from '@agent-contracts/schemas';
 
 /** Default of {@link EvidenceVerifierOptions.maxBytes}: 64 MiB per evidence file. */
@@ -123,80 +123,70 @@ export function evidenceVerifier(
     try {
       root = realpathSync(projectRoot);
     } catch {
-      return {
-        ok: false,
-        code: 'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
-        message: `The project root ${projectRoot} cannot be read; configure the store with an existing directory.`,
-      };
+      return refusal(
+        'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
+        `The project root ${projectRoot} cannot be read; configure the store with an existing directory.`,
+      );
     }
     for (const item of items) {
       const lexical = resolve(root, item.path);
       if (!inside(root, lexical)) {
-        return {
-          ok: false,
-          code: 'TASK_TERMINAL_EVIDENCE_SCOPE_INVALID',
-          message: `${item.path} resolves outside the project root; keep evidence inside it.`,
-        };
+        return refusal(
+          'TASK_TERMINAL_EVIDENCE_SCOPE_INVALID',
+          `${item.path} resolves outside the project root; keep evidence inside it.`,
+        );
       }
       let real: string;
       try {
         real = realpathSync(lexical);
       } catch {
-        return {
-          ok: false,
-          code: 'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
-          message: `${item.path} does not exist or cannot be read; write the file, then close.`,
-        };
+        return refusal(
+          'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
+          `${item.path} does not exist or cannot be read; write the file, then close.`,
+        );
       }
       if (!inside(root, real)) {
-        return {
-          ok: false,
-          code: 'TASK_TERMINAL_EVIDENCE_SCOPE_INVALID',
-          message: `${item.path} leads outside the project root through a link; keep evidence inside it.`,
-        };
+        return refusal(
+          'TASK_TERMINAL_EVIDENCE_SCOPE_INVALID',
+          `${item.path} leads outside the project root through a link; keep evidence inside it.`,
+        );
       }
       if (!Number.isSafeInteger(item.bytes) || item.bytes < 1) {
-        return {
-          ok: false,
-          code: 'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH',
-          message: `${item.path}: the item's bytes (${String(item.bytes)}) is not a positive length; recompute the item from the final file.`,
-        };
+        return refusal(
+          'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH',
+          `${item.path}: the item's bytes (${String(item.bytes)}) is not a positive length; recompute the item from the final file.`,
+        );
       }
       if (item.bytes > maxBytes) {
-        return {
-          ok: false,
-          code: 'TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE',
-          message: `${item.path} declares ${item.bytes} bytes, over the store's limit of ${maxBytes} bytes per evidence file; shorten the file (or keep the bulk elsewhere and cite it), then close.`,
-        };
+        return refusal(
+          'TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE',
+          `${item.path} declares ${item.bytes} bytes, over the store's limit of ${maxBytes} bytes per evidence file; shorten the file (or keep the bulk elsewhere and cite it), then close.`,
+        );
       }
       const read = readStable(real, item.bytes);
       if (read === 'invalid') {
-        return {
-          ok: false,
-          code: 'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
-          message: `${item.path} is missing, unreadable, empty or not a regular file (a directory, FIFO, socket or device); write the file, then close.`,
-        };
+        return refusal(
+          'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
+          `${item.path} is missing, unreadable, empty or not a regular file (a directory, FIFO, socket or device); write the file, then close.`,
+        );
       }
       if (read === 'drift') {
-        return {
-          ok: false,
-          code: 'TASK_TERMINAL_EVIDENCE_FILE_DRIFT',
-          message: `${item.path} changed while the store read it; finish writing the file, then close.`,
-        };
+        return refusal(
+          'TASK_TERMINAL_EVIDENCE_FILE_DRIFT',
+          `${item.path} changed while the store read it; finish writing the file, then close.`,
+        );
       }
       if ('larger' in read) {
-        return {
-          ok: false,
-          code: 'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH',
-          message: `${item.path} has ${read.larger} bytes, not the item's ${item.bytes}; recompute the item from the final file.`,
-        };
+        return refusal(
+          'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH',
+          `${item.path} has ${read.larger} bytes, not the item's ${item.bytes}; recompute the item from the final file.`,
+        );
       }
       if (read.sha256 !== item.sha256 || read.length !== item.bytes) {
-        return {
-          ok: false,
-          code: 'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH',
-          message: `${item.path} has SHA-256 ${read.sha256} and ${read.length} bytes, not the item's; recompute the item from the final file.`,
-        };
+        return refusal(
+          'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH',
+          `${item.path} has SHA-256 ${read.sha256} and ${read.length} bytes, not the item's; recompute the item from the final file.`,
+        );
       }
     }
     return { ok: true };

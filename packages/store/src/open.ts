@@ -37,10 +37,13 @@ export function parseStoreUrl(url: string): StoreTarget {
   return { kind: 'sqlite', path: url };
 }
 
-async function load(specifier: string, factory: string): Promise<(...args: unknown[]) => unknown> {
+async function load(
+  importer: () => Promise<object>,
+  factory: string,
+): Promise<(...args: unknown[]) => unknown> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(specifier)) as Record<string, unknown>;
+    mod = (await importer()) as Record<string, unknown>;
   } catch (cause) {
     throw new StoreError(
       'STORE_BACKEND_UNAVAILABLE',
@@ -58,9 +61,10 @@ async function load(specifier: string, factory: string): Promise<(...args: unkno
   return fn as (...args: unknown[]) => unknown;
 }
 
-// Specifiers held in variables so that loading this module never loads a native driver.
-const SQLITE_MODULE = './backends/sqlite.js';
-const POSTGRES_MODULE = './backends/postgres.js';
+// Imported only when called, so that loading this module never loads a native driver; literal
+// specifiers, so that a bundle of the reference implementation carries them as lazy chunks.
+const SQLITE_MODULE = () => import('./backends/sqlite.js');
+const POSTGRES_MODULE = () => import('./backends/postgres.js');
 
 /**
  * Open the storage backend a store URL names (see {@link parseStoreUrl}). The SQLite and

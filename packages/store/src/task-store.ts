@@ -5,6 +5,7 @@ import {
   type Clock,
   type CommitDecision,
   type CommitEnvironment,
+  type CommitRefusal,
   checkStoredEnvelope,
   checkTaskKey,
   decideOperationCommit,
@@ -15,6 +16,7 @@ import {
   type OwnerTransitionRequest,
   priorRecordFromHistory,
   priorRecordNeeded,
+  refusal,
   type StateCommitRequest,
   systemClock,
   type TaskCheckResult,
@@ -58,18 +60,6 @@ export interface TaskStoreOptions {
   readonly mintNonce?: () => string;
 }
 
-/** A refused request: nothing was written. */
-export interface StoreRefusal {
-  /** Always `false`. */
-  readonly ok: false;
-  /** The spec's code. */
-  readonly code: string;
-  /** What is wrong and what to do next. */
-  readonly message: string;
-  /** The fence the store read (omitted only when the refusal happened before the read). */
-  readonly currentFence?: TaskRecoveryCommitFenceV1;
-}
-
 /** The result of a write operation that was not refused. */
 export interface CommitResult {
   /** Always `true`. */
@@ -98,7 +88,7 @@ export type ReadResult =
       readonly envelope: null;
       readonly fence: TaskRecoveryCommitFenceV1;
     }
-  | StoreRefusal;
+  | CommitRefusal;
 
 /** Result of `replay`: the verified history, read-only. */
 export type ReplayResult =
@@ -108,7 +98,7 @@ export type ReplayResult =
       readonly fence: TaskRecoveryCommitFenceV1;
       readonly writeContext: CanonicalTaskWriteContextV1 | null;
     }
-  | StoreRefusal;
+  | CommitRefusal;
 
 const keyOf = (r: { taskId: string; projectRootIdentity: string }): TaskKey => ({
   projectRootIdentity: r.projectRootIdentity,
@@ -116,9 +106,9 @@ const keyOf = (r: { taskId: string; projectRootIdentity: string }): TaskKey => (
 });
 
 /** Step 1 for the key, before any storage call: a refusal without a fence, or `null`. */
-function keyRefusal(key: unknown): StoreRefusal | null {
+function keyRefusal(key: unknown): CommitRefusal | null {
   const r = checkTaskKey(key);
-  return r.ok ? null : { ok: false, code: r.code, message: r.message };
+  return r.ok ? null : refusal(r.code, r.message);
 }
 
 /**
@@ -130,7 +120,7 @@ function keyRefusal(key: unknown): StoreRefusal | null {
 function candidateRefusal(
   candidate: TaskRecoveryStateV5,
   currentFence: TaskRecoveryCommitFenceV1,
-): StoreRefusal | null {
+): CommitRefusal | null {
   const r = validate(candidate, { contract: 'TaskRecoveryStateV5' });
   if (r.ok) return null;
   const errors = r.issues.filter((i) => i.severity === 'error');
@@ -138,21 +128,19 @@ function candidateRefusal(
     .slice(0, 3)
     .map((i) => `${i.code} at ${i.path || '/'}`)
     .join(', ');
-  return {
-    ok: false,
-    code: 'TASK_CONTINUITY_SCHEMA_INVALID',
-    message: `The envelope this request would write fails its contract (${shown}${errors.length > 3 ? ', ...' : ''}); fix the request member at that path. Nothing was written.`,
-    currentFence,
-  };
+  return refusal(
+    'TASK_CONTINUITY_SCHEMA_INVALID',
+    `The envelope this request would write fails its contract (${shown}${errors.length > 3 ? ', ...' : ''}); fix the request member at that path. Nothing was written.`,
+    { currentFence },
+  );
 }
 
 /** A decision that could not digest the request (a string with a lone surrogate): a refusal. */
-function undigestable(error: DigestError): StoreRefusal {
-  return {
-    ok: false,
-    code: 'TASK_CONTINUITY_SCHEMA_INVALID',
-    message: `The request holds a value that has no RFC 8785 digest (${error.message}); send well-formed Unicode (I-JSON) only. Nothing was written.`,
-  };
+function undigestable(error: DigestError): CommitRefusal {
+  return refusal(
+    'TASK_CONTINUITY_SCHEMA_INVALID',
+    `The request holds a value that has no RFC 8785 digest (${error.message}); send well-formed Unicode (I-JSON) only. Nothing was written.`,
+  );
 }
 
 /**
@@ -217,30 +205,28 @@ export class TaskStore {
     const envelope = await this.backend.load(key);
     if (envelope === null) return { ok: true, status: 'missing', envelope: null, fence: fenceOf(null) };
     const valid = checkStoredEnvelope(envelope);
-    if (!valid.ok)
-      return { ok: false, code: valid.code, message: valid.message, currentFence: fenceOf(envelope) };
+    if (!valid.ok) return refusal(valid.code, valid.message, { currentFence: fenceOf(envelope) });
     return { ok: true, status: 'found', envelope, fence: fenceOf(envelope) };
   }
 
   /** `readWriteContext`: a `CanonicalTaskWriteContextV1` built from a fresh read. Writes nothing. */
   async readWriteContext(
     key: TaskKey,
-  ): Promise<{ readonly ok: true; readonly writeContext: CanonicalTaskWriteContextV1 } | StoreRefusal> {
+  ): Promise<{ readonly ok: true; readonly writeContext: CanonicalTaskWriteContextV1 } | CommitRefusal> {
     const r = await this.read(key);
     if (!r.ok) return r;
     if (r.status === 'missing') {
-      return {
-        ok: false,
-        code: 'LIFECYCLE_STATE_UNAVAILABLE',
-        message: 'The task has never been written, so it has no write context; acquire it first.',
-        currentFence: r.fence,
-      };
+      return refusal(
+        'LIFECYCLE_STATE_UNAVAILABLE',
+        'The task has never been written, so it has no write context; acquire it first.',
+        { currentFence: r.fence },
+      );
     }
     return { ok: true, writeContext: buildWriteContext(r.envelope, this.runtimeGeneration, this.#now()) };
   }
 
   /** `commitState`: one envelope with `commitKind: state`, or `semantic-noop`. */
-  async commitState(request: StateCommitRequest): Promise<CommitResult | StoreRefusal> {
+  async commitState(request: StateCommitRequest): Promise<CommitResult | CommitRefusal> {
     const refused = keyRefusal(request);
     if (refused) return refused;
     const key = keyOf(request);
@@ -249,7 +235,7 @@ export class TaskStore {
   }
 
   /** `commitOperation`: one envelope with `commitKind: operation-*`, or `replayed`. */
-  async commitOperation(request: OperationCommitRequest): Promise<CommitResult | StoreRefusal> {
+  async commitOperation(request: OperationCommitRequest): Promise<CommitResult | CommitRefusal> {
     const refused = keyRefusal(request);
     if (refused) return refused;
     const key = keyOf(request);
@@ -264,7 +250,7 @@ export class TaskStore {
   }
 
   /** `transitionOwner`: one envelope with `commitKind: owner-*` (with the receipt for `terminal`), or `replayed`. */
-  async transitionOwner(request: OwnerTransitionRequest): Promise<CommitResult | StoreRefusal> {
+  async transitionOwner(request: OwnerTransitionRequest): Promise<CommitResult | CommitRefusal> {
     const refused = keyRefusal(request);
     if (refused) return refused;
     const key = keyOf(request);
@@ -288,12 +274,11 @@ export class TaskStore {
         e.sequence === (prev?.sequence ?? 0) + 1 &&
         e.previousEnvelopeDigest === (prev?.envelopeDigest ?? null);
       if (!valid.ok || !chained) {
-        return {
-          ok: false,
-          code: 'LIFECYCLE_STATE_UNAVAILABLE',
-          message: `The stored history is broken at sequence ${e.sequence}; stop writing this task and repair it out of band.`,
-          currentFence: fenceOf(envelopes.at(-1) ?? null),
-        };
+        return refusal(
+          'LIFECYCLE_STATE_UNAVAILABLE',
+          `The stored history is broken at sequence ${e.sequence}; stop writing this task and repair it out of band.`,
+          { currentFence: fenceOf(envelopes.at(-1) ?? null) },
+        );
       }
       prev = e;
     }
@@ -333,7 +318,7 @@ export class TaskStore {
     key: TaskKey,
     current: TaskRecoveryStateV5 | null,
     decide: () => CommitDecision,
-  ): Promise<CommitResult | StoreRefusal> {
+  ): Promise<CommitResult | CommitRefusal> {
     let decision: CommitDecision;
     try {
       decision = decide();
@@ -346,11 +331,10 @@ export class TaskStore {
       // Replays and no-ops write nothing; the context still comes from a fresh read.
       const fresh = await this.backend.load(key);
       if (fresh === null) {
-        return {
-          ok: false,
-          code: 'LIFECYCLE_STATE_READBACK_MISMATCH',
-          message: 'The task vanished from storage during the read; read it again.',
-        };
+        return refusal(
+          'LIFECYCLE_STATE_READBACK_MISMATCH',
+          'The task vanished from storage during the read; read it again.',
+        );
       }
       return {
         ok: true,
@@ -366,12 +350,11 @@ export class TaskStore {
     const appended = await this.backend.compareAndAppend(key, fenceOf(current), candidate);
     if (!appended.ok) {
       const { stateSequence, writerGeneration } = appended.current;
-      return {
-        ok: false,
-        code: 'LIFECYCLE_STATE_FENCE_MISMATCH',
-        message: `Another commit won the fence; the current fence is (${stateSequence}, ${writerGeneration}). Re-read, re-validate the intent and only then retry with the new fence.`,
-        currentFence: { schemaVersion: 'TaskRecoveryCommitFenceV1', stateSequence, writerGeneration },
-      };
+      return refusal(
+        'LIFECYCLE_STATE_FENCE_MISMATCH',
+        `Another commit won the fence; the current fence is (${stateSequence}, ${writerGeneration}). Re-read, re-validate the intent and only then retry with the new fence.`,
+        { currentFence: { schemaVersion: 'TaskRecoveryCommitFenceV1', stateSequence, writerGeneration } },
+      );
     }
     // The envelope at the sequence written, not the latest: another process may already have
     // committed on top, and that makes this commit no less durable (D-TCW-30).
@@ -382,23 +365,19 @@ export class TaskStore {
       readback.writerGeneration !== candidate.writerGeneration ||
       readback.envelopeDigest !== candidate.envelopeDigest
     ) {
-      return {
-        ok: false,
-        code: 'LIFECYCLE_STATE_READBACK_MISMATCH',
-        message:
-          'Storage does not hold the envelope just written at its sequence; the outcome is unknown: read the task and decide, never re-dispatch an effect because of it.',
-        ...(await this.#latestFence(key)),
-      };
+      return refusal(
+        'LIFECYCLE_STATE_READBACK_MISMATCH',
+        'Storage does not hold the envelope just written at its sequence; the outcome is unknown: read the task and decide, never re-dispatch an effect because of it.',
+        await this.#latestFence(key),
+      );
     }
     const writeContext = buildWriteContext(readback, this.runtimeGeneration, this.#now());
     if (writeContext.ownerLeaseDigest !== candidate.owner.leaseDigest) {
-      return {
-        ok: false,
-        code: 'TASK_WRITE_CONTEXT_READBACK_MISMATCH',
-        message:
-          'The lease read back is not the lease just committed; the outcome is unknown: read the task and do not write on the old context.',
-        currentFence: fenceOf(readback),
-      };
+      return refusal(
+        'TASK_WRITE_CONTEXT_READBACK_MISMATCH',
+        'The lease read back is not the lease just committed; the outcome is unknown: read the task and do not write on the old context.',
+        { currentFence: fenceOf(readback) },
+      );
     }
     return {
       ok: true,

@@ -30,6 +30,7 @@ export {
   type SemanticRule,
 } from './rules/index.js';
 export { TOOL_NEXT_STEPS } from './rules/task-contract.js';
+export { RUNTIME_HELPERS } from './runtime.js';
 export { KEYWORD_CODES } from './structural.js';
 export {
   SUPPORTED_CONTRACTS,

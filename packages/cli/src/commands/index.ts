@@ -1,19 +1,49 @@
 import type { Command } from '../command.js';
-import { baselineCommand } from './baseline/index.js';
-import { conformCommand } from './conform/index.js';
-import { diffCommand } from './diff/index.js';
-import { mutantsCommand } from './mutants/index.js';
-import { reportCommand } from './report/index.js';
-import { schemaDiffCommand } from './schema-diff/index.js';
-import { validateCommand } from './validate/index.js';
+
+/** A command as the top level knows it: its name and summary, and its code loaded on use. */
+export interface CommandEntry {
+  readonly name: string;
+  /** The command's own `summary` (a test holds them equal). */
+  readonly summary: string;
+  /** Import the command's module: only the command that runs pays for loading its code. */
+  load(): Promise<Command>;
+}
 
 /** Every command, by name. */
-export const COMMANDS: readonly Command[] = [
-  validateCommand,
-  conformCommand,
-  baselineCommand,
-  reportCommand,
-  diffCommand,
-  schemaDiffCommand,
-  mutantsCommand,
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'validate',
+    summary: 'validate contract documents (files, directories of *.json, or stdin)',
+    load: async () => (await import('./validate/index.js')).validateCommand,
+  },
+  {
+    name: 'conform',
+    summary: 'run the conformance kit against an implementation (a subprocess speaking protocol v1)',
+    load: async () => (await import('./conform/index.js')).conformCommand,
+  },
+  {
+    name: 'baseline',
+    summary: 'write an expected-failures baseline from a conform report (baseline update)',
+    load: async () => (await import('./baseline/index.js')).baselineCommand,
+  },
+  {
+    name: 'report',
+    summary: 'render JSONL reports as JUnit XML, Markdown or HTML',
+    load: async () => (await import('./report/index.js')).reportCommand,
+  },
+  {
+    name: 'diff',
+    summary: 'compare two JSONL reports: fixed, broken and new cases by id',
+    load: async () => (await import('./diff/index.js')).diffCommand,
+  },
+  {
+    name: 'schema-diff',
+    summary: 'classify schema changes between two versions: editorial, compatible or breaking',
+    load: async () => (await import('./schema-diff/index.js')).schemaDiffCommand,
+  },
+  {
+    name: 'mutants',
+    summary: 'run the kit against broken implementations and print the mutation score',
+    load: async () => (await import('./mutants/index.js')).mutantsCommand,
+  },
 ];

@@ -2,6 +2,7 @@
 // (docs/spec/turn-liveness-recovery-gate.md#checkpointv1).
 import type { CheckpointV1 } from '@agent-contracts/schemas';
 import { idempotencyKey, resumeToken } from '@agent-contracts/schemas';
+import { type EngineRefusal, refusal } from '../refusal.js';
 
 /** The closed set of checkpoint phases, as the CheckpointV1 `phase` pattern states it. */
 export type CheckpointPhase =
@@ -96,7 +97,7 @@ export type ResumeBoundaryResult =
        */
       readonly decision: 'resume-allowed' | 'reconcile-required';
     }
-  | { readonly ok: false; readonly code: 'TURN_CHECKPOINT_KEY_MISMATCH'; readonly message: string };
+  | EngineRefusal<'TURN_CHECKPOINT_KEY_MISMATCH'>;
 
 const RESUMABLE_PHASES: ReadonlySet<OperationRecordRef['phase']> = new Set([
   'prepared',
@@ -120,29 +121,25 @@ export function verifyResumeBoundary(
   if (checkpoint.operationId === null) {
     return record === null
       ? { ok: true, decision: 'resume-allowed' }
-      : {
-          ok: false,
-          code: 'TURN_CHECKPOINT_KEY_MISMATCH',
-          message: `the checkpoint concerns no operation but an operation record (${record.operationId}) was given; resume from a checkpoint of that operation instead.`,
-        };
+      : refusal(
+          'TURN_CHECKPOINT_KEY_MISMATCH',
+          `the checkpoint concerns no operation but an operation record (${record.operationId}) was given; resume from a checkpoint of that operation instead.`,
+        );
   }
   if (record === null) return { ok: true, decision: 'resume-allowed' };
   const expectedToken = resumeToken(checkpoint.turnKey, checkpoint.operationId);
   const expectedKey = idempotencyKey(checkpoint.turnKey, checkpoint.operationId);
   if (checkpoint.resumeToken !== expectedToken || checkpoint.idempotencyKey !== expectedKey) {
-    return {
-      ok: false,
-      code: 'TURN_CHECKPOINT_KEY_MISMATCH',
-      message:
-        'the checkpoint keys do not recompute from its turnKey and operationId; do not resume, rebuild the checkpoint from the state.',
-    };
+    return refusal(
+      'TURN_CHECKPOINT_KEY_MISMATCH',
+      'the checkpoint keys do not recompute from its turnKey and operationId; do not resume, rebuild the checkpoint from the state.',
+    );
   }
   if (record.operationId !== checkpoint.operationId || record.idempotencyKey !== checkpoint.idempotencyKey) {
-    return {
-      ok: false,
-      code: 'TURN_CHECKPOINT_KEY_MISMATCH',
-      message: `operation record ${record.operationId} carries idempotencyKey ${record.idempotencyKey} but the checkpoint expects ${checkpoint.operationId} with ${checkpoint.idempotencyKey}; do not resume, reconcile the operation first.`,
-    };
+    return refusal(
+      'TURN_CHECKPOINT_KEY_MISMATCH',
+      `operation record ${record.operationId} carries idempotencyKey ${record.idempotencyKey} but the checkpoint expects ${checkpoint.operationId} with ${checkpoint.idempotencyKey}; do not resume, reconcile the operation first.`,
+    );
   }
   return { ok: true, decision: RESUMABLE_PHASES.has(record.phase) ? 'resume-allowed' : 'reconcile-required' };
 }

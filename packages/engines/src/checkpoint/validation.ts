@@ -7,6 +7,7 @@ import type {
   TurnTerminalStatus,
 } from '@agent-contracts/schemas';
 import { type Clock, timestampOf } from '../clock.js';
+import { type EngineRefusal, refusal } from '../refusal.js';
 
 /** One evidence item of a checkpoint validation. */
 export type CheckpointEvidence = CheckpointObservedEvidenceV1 | CheckpointTerminalEvidenceV1;
@@ -92,13 +93,11 @@ export interface CheckpointValidationInput {
 /** Result of {@link validateCheckpoint}. */
 export type CheckpointValidationOutcome =
   | { readonly ok: true; readonly result: CheckpointValidationResultV1 }
-  | {
-      readonly ok: false;
-      readonly code: 'CHECKPOINT_MODE_INVALID' | 'TURN_CHECKPOINT_VALIDATION_INCONSISTENT';
-      readonly message: string;
-      /** What the caller does next. */
-      readonly requiredActions: readonly string[];
-    };
+  /** A refusal; `requiredActions` is what the caller does next. */
+  | EngineRefusal<
+      'CHECKPOINT_MODE_INVALID' | 'TURN_CHECKPOINT_VALIDATION_INCONSISTENT',
+      { readonly requiredActions: readonly string[] }
+    >;
 
 /**
  * Judge a checkpoint by the decision table, at `clock.now()` (raised to the latest evidence time
@@ -122,19 +121,16 @@ export function validateCheckpoint(
 ): CheckpointValidationOutcome {
   const mode = input.mode;
   if (mode !== 'response-time' && mode !== 'post-execution') {
-    return {
-      ok: false,
-      code: 'CHECKPOINT_MODE_INVALID',
-      message: `mode ${JSON.stringify(mode)} is neither response-time nor post-execution; call again with one of them.`,
-      requiredActions: [SELECT_MODE_ACTION],
-    };
+    return refusal(
+      'CHECKPOINT_MODE_INVALID',
+      `mode ${JSON.stringify(mode)} is neither response-time nor post-execution; call again with one of them.`,
+      { requiredActions: [SELECT_MODE_ACTION] },
+    );
   }
-  const inconsistent = (message: string): CheckpointValidationOutcome => ({
-    ok: false,
-    code: 'TURN_CHECKPOINT_VALIDATION_INCONSISTENT',
-    message,
-    requiredActions: ['recompute-from-valid-inputs'],
-  });
+  const inconsistent = (message: string): CheckpointValidationOutcome =>
+    refusal('TURN_CHECKPOINT_VALIDATION_INCONSISTENT', message, {
+      requiredActions: ['recompute-from-valid-inputs'],
+    });
   if (mode === 'post-execution' && input.deadlineAt === null)
     return inconsistent(
       'a post-execution validation needs its deadlineAt (startedAt + operationLeaseMs + stalledAfterMs).',

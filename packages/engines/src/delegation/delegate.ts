@@ -16,6 +16,7 @@ import {
   wildcardViolations,
 } from '@agent-contracts/schemas';
 import { type Clock, timestampOf } from '../clock.js';
+import { type EngineRefusal, refusal } from '../refusal.js';
 
 /** What a root run holds and may delegate from. */
 export interface DelegatorGrant extends DelegationScope {
@@ -38,7 +39,7 @@ export interface DelegationRequest extends DelegationScope {
 /** Result of {@link delegate}. */
 export type DelegationResult =
   | { readonly ok: true; readonly contract: DelegationContractV1 }
-  | ({ readonly ok: false } & ScopeViolation);
+  | EngineRefusal<string, { readonly path: string }>;
 
 /** Whether a parent is a delegation contract (else it is a root run's grant). */
 export const isDelegationContract = (
@@ -81,7 +82,7 @@ export function delegate(
     seen.add(c.id);
   });
   const first = violations[0];
-  if (first) return { ok: false, ...first };
+  if (first) return refusal(first.code, first.message, { path: first.path });
   const contract = isDelegationContract(parent);
   const draft: Omit<DelegationContractV1, 'delegationId' | 'delegationDigest'> = {
     schemaVersion: 'DelegationContractV1',

@@ -19,6 +19,7 @@ import {
   traceIdOf,
 } from '@agent-contracts/schemas';
 import { type Clock, timestampOf } from '../clock.js';
+import { type EngineRefusal, refusal } from '../refusal.js';
 import {
   isAllowedResult,
   isInertJson,
@@ -36,20 +37,18 @@ import {
 /** The recorder step that refused an operation (the page's O and A numbering). */
 export type TraceRecorderStep = 'O1' | 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6' | 'A7' | 'A8' | 'A10';
 
-/** A refused recorder operation: nothing was written. */
-export interface TraceRefusal {
-  readonly ok: false;
-  /** The page's runtime code. */
-  readonly code: LocalTaskTraceErrorCode;
+/** What a recorder refusal says besides its code and message. */
+export interface TraceRefusalDetail {
   /** The step that refused. */
   readonly step: TraceRecorderStep;
-  /** What is wrong and what the caller does next. */
-  readonly message: string;
   /** A2 only: the verdict on the stored trace, in verdict order. */
   readonly violations?: readonly LocalTaskTraceViolation[];
   /** A7 only: the eventId of the retained event that already records this occurrence. */
   readonly eventId?: string;
 }
+
+/** A refused recorder operation (the page's runtime code): nothing was written. */
+export type TraceRefusal = EngineRefusal<LocalTaskTraceErrorCode, TraceRefusalDetail>;
 
 /** One event to append (`append(type, result, occurrenceKey, payload[, expectedSequence][, observedAt])`). */
 export interface TraceAppendInput {
@@ -117,7 +116,7 @@ function refuse(
   message: string,
   extra: { violations?: readonly LocalTaskTraceViolation[]; eventId?: string } = {},
 ): TraceRefusal {
-  return { ok: false, code, step, message, ...extra };
+  return refusal(code, message, { step, ...extra });
 }
 
 function deepFreeze<T>(value: T): T {

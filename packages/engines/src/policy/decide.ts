@@ -17,6 +17,7 @@ import {
   resourcePatternCovers,
 } from '@agent-contracts/schemas';
 import { type Clock, timestampOf } from '../clock.js';
+import { type EngineRefusal, refusal } from '../refusal.js';
 
 /** The grant type the engine matches calls against (the schemas package's, shared with the protocol). */
 export type { PolicyGrant };
@@ -44,12 +45,7 @@ export interface PolicyContext {
 /** Result of {@link decidePermission}: the decision, or a refusal to decide. */
 export type PolicyDecisionResult =
   | { readonly ok: true; readonly decision: PermissionDecisionV1 }
-  | {
-      readonly ok: false;
-      readonly code: 'PERMISSION_CREDENTIAL_VALUE_IN_CONTEXT';
-      readonly path: string;
-      readonly message: string;
-    };
+  | EngineRefusal<'PERMISSION_CREDENTIAL_VALUE_IN_CONTEXT', { readonly path: string }>;
 
 const DENY: ReadonlySet<PermissionReasonCode> = new Set([
   'tool-not-in-task-scope',
@@ -87,12 +83,11 @@ export function decidePermission(
 ): PolicyDecisionResult {
   const [leak] = credentialValuesIn({ call, context }, 1);
   if (leak)
-    return {
-      ok: false,
-      code: 'PERMISSION_CREDENTIAL_VALUE_IN_CONTEXT',
-      path: leak.path,
-      message: `the request holds a value shaped like a ${leak.shape} at ${leak.path}; pass a credref: reference, never the credential, and rotate it: it has been exposed.`,
-    };
+    return refusal(
+      'PERMISSION_CREDENTIAL_VALUE_IN_CONTEXT',
+      `the request holds a value shaped like a ${leak.shape} at ${leak.path}; pass a credref: reference, never the credential, and rotate it: it has been exposed.`,
+      { path: leak.path },
+    );
   const { tool } = call;
   const { taskScope, approval } = context;
   const grant = matchGrant(call, context.grants);

@@ -1,6 +1,7 @@
 // What the run controller answers (RunControlGate, "Run controller"): the next state, or a
 // refusal that leaves the state as it was and says what the runtime does next.
 import type { RunStateV1 } from '@agent-contracts/schemas';
+import { type EngineRefusal, refusal } from '../refusal.js';
 
 /** The refusal codes of `run.step`, each with the one thing the runtime does next. */
 export const RUN_REFUSALS = {
@@ -68,20 +69,13 @@ export interface RunStepAccepted {
   readonly notice: RunNotice | null;
 }
 
-/** A refused event: the state is unchanged. */
-export interface RunStepRefused {
-  readonly ok: false;
-  readonly code: RunRefusalCode;
-  /** What is wrong, and what to do next. */
-  readonly message: string;
-  /** The token of {@link RUN_REFUSALS} for the code. */
-  readonly requiredAction: string;
-}
+/** A refused event: the state is unchanged. `requiredAction` is the token of {@link RUN_REFUSALS} for the code. */
+export type RunStepRefused = EngineRefusal<RunRefusalCode, { readonly requiredAction: string }>;
 
 /** The answer of the run controller to one event. */
 export type RunStepOutcome = RunStepAccepted | RunStepRefused;
 
 /** A refusal with its required action. */
 export function refuse(code: RunRefusalCode, message: string): RunStepRefused {
-  return { ok: false, code, message, requiredAction: RUN_REFUSALS[code] };
+  return refusal(code, message, { requiredAction: RUN_REFUSALS[code] });
 }

@@ -21,6 +21,7 @@ import {
   targetSetDigestOf,
 } from '@agent-contracts/schemas';
 import { type Clock, timestampOf } from '../clock.js';
+import { type EngineRefusal, refusal } from '../refusal.js';
 import { checkOperationTransition, OPERATION_EDGES, SETTLED_WINDOW } from './operation-edges.js';
 import { checkOwnerTransition, isOwnerOperation, OWNER_TRANSITION_TABLE } from './owner-transitions.js';
 import type {
@@ -31,7 +32,7 @@ import type {
   PrepareEvent,
   StateCommitRequest,
 } from './requests.js';
-import type { TaskCheckResult } from './result.js';
+import { fail, type TaskCheckResult } from './result.js';
 import { checkStoredEnvelope } from './stored-envelope.js';
 import { checkTaskKey } from './task-key.js';
 import { compareTimestamps } from './time.js';
@@ -68,17 +69,11 @@ export interface CommitEnvironment {
   readonly maxEnvelopeBytes?: number;
 }
 
-/** A refusal: nothing is written. `currentFence` is the fence read, omitted only before the read. */
-export interface CommitRefusal {
-  /** Always `false`. */
-  readonly ok: false;
-  /** The spec's code. */
-  readonly code: string;
-  /** What is wrong and what to do next. */
-  readonly message: string;
-  /** The fence the store read. */
-  readonly currentFence?: TaskRecoveryCommitFenceV1;
-}
+/**
+ * A refusal of the TaskContinuityWriteGate, by the engine or by the store that runs it: nothing is
+ * written. `currentFence` is the fence read, omitted only when the refusal came before the read.
+ */
+export type CommitRefusal = EngineRefusal<string, { readonly currentFence?: TaskRecoveryCommitFenceV1 }>;
 
 /** A decision to write `envelope` (compare-and-append against the fence of the envelope read). */
 export interface CommitWrite {
@@ -125,7 +120,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const isPositiveInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 1;
 
 function refuse(code: string, message: string, currentFence?: TaskRecoveryCommitFenceV1): CommitRefusal {
-  return currentFence ? { ok: false, code, message, currentFence } : { ok: false, code, message };
+  return currentFence ? refusal(code, message, { currentFence }) : refusal(code, message);
 }
 
 /** Whether `value` is a well-formed `TaskRecoveryCommitFenceV1`. */
@@ -880,26 +875,23 @@ function checkTransitionShape(request: OwnerTransitionRequest): CommitRefusal | 
 export function checkTerminalEvidence(evidence: readonly TaskTerminalEvidenceItemV1[]): TaskCheckResult {
   const roles = evidence.map((i) => i.role);
   if (roles.length !== 4 || roles.some((r, i) => r !== EVIDENCE_ROLES[i])) {
-    return {
-      ok: false,
-      code: 'TASK_TERMINAL_EVIDENCE_INCOMPLETE',
-      message: `Evidence must be exactly one item per role, sorted: ${EVIDENCE_ROLES.join(', ')}; provide the missing evidence.`,
-    };
+    return fail(
+      'TASK_TERMINAL_EVIDENCE_INCOMPLETE',
+      `Evidence must be exactly one item per role, sorted: ${EVIDENCE_ROLES.join(', ')}; provide the missing evidence.`,
+    );
   }
   if (new Set(evidence.map((i) => i.path)).size !== evidence.length) {
-    return {
-      ok: false,
-      code: 'TASK_TERMINAL_EVIDENCE_DUPLICATE',
-      message: 'Two evidence items name the same path; one file per role.',
-    };
+    return fail(
+      'TASK_TERMINAL_EVIDENCE_DUPLICATE',
+      'Two evidence items name the same path; one file per role.',
+    );
   }
   for (const item of evidence) {
     if (item.path.length > 1024 || !EVIDENCE_PATH.test(item.path)) {
-      return {
-        ok: false,
-        code: 'TASK_TERMINAL_EVIDENCE_PATH_INVALID',
-        message: `Evidence path ${JSON.stringify(item.path.slice(0, 200))} is not a normalised relative path of at most 1024 characters; use "/"-separated segments without "", "." or "..".`,
-      };
+      return fail(
+        'TASK_TERMINAL_EVIDENCE_PATH_INVALID',
+        `Evidence path ${JSON.stringify(item.path.slice(0, 200))} is not a normalised relative path of at most 1024 characters; use "/"-separated segments without "", "." or "..".`,
+      );
     }
   }
   return { ok: true };
@@ -1152,11 +1144,10 @@ export function decideOwnerTransition(
       if (!pure.ok) return no(pure.code, pure.message);
       const files = env.verifyEvidence
         ? env.verifyEvidence(t.evidence)
-        : {
-            ok: false as const,
-            code: 'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
-            message: 'This store has no project root to read evidence from; configure it, then close.',
-          };
+        : fail(
+            'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
+            'This store has no project root to read evidence from; configure it, then close.',
+          );
       if (!files.ok) return no(files.code, files.message);
       break;
     }

@@ -16,6 +16,7 @@ import type {
 import { buildCheckpoint, type CheckpointPhase, mergeArtifactPaths } from '../checkpoint/checkpoint.js';
 import { type CheckpointEvidence, validateCheckpoint } from '../checkpoint/validation.js';
 import { timestampOf } from '../clock.js';
+import { type EngineRefusal, refusal } from '../refusal.js';
 import { buildRecoveryCard, dueNoticeKey, type StaleClassification } from './card.js';
 import { classifyAt, isTerminalState } from './classify.js';
 import { normaliseThresholds, postExecutionDeadlineMs } from './thresholds.js';
@@ -93,14 +94,11 @@ const isTurnLayerKey = (key: string): boolean => key.length <= 256 && TURN_KEY_F
  */
 export type TurnEventResult =
   | { readonly ok: true; readonly state: TurnLivenessStateV1; readonly card: TurnRecoveryCardV1 | null }
-  | {
-      readonly ok: false;
-      /** What was refused: the whole edge, or only the lease (`TURN_OPERATION_LEASE_HELD`, `TURN_LEASE_NOT_HOST_ALLOWED`). */
-      readonly code: TurnEventCode;
-      readonly message: string;
-      readonly state: TurnLivenessStateV1;
-      readonly card: TurnRecoveryCardV1 | null;
-    };
+  /** `code` says what was refused: the whole edge, or only the lease (`TURN_OPERATION_LEASE_HELD`, `TURN_LEASE_NOT_HOST_ALLOWED`). */
+  | EngineRefusal<
+      TurnEventCode,
+      { readonly state: TurnLivenessStateV1; readonly card: TurnRecoveryCardV1 | null }
+    >;
 
 /** The blocking issue a refused `Stop` records until the task's operations are settled. */
 export const UNSETTLED_ISSUE = 'task-operation-unsettled';
@@ -153,15 +151,9 @@ export type LeaseRequest =
 /** Result of {@link requestLease}. */
 export type LeaseDecision =
   | { readonly ok: true }
-  | {
-      readonly ok: false;
-      readonly code:
-        | 'TURN_LEASE_NOT_HOST_ALLOWED'
-        | 'TURN_OPERATION_LEASE_HELD'
-        | 'TURN_NOT_STARTED'
-        | 'TURN_TERMINAL_FINAL';
-      readonly message: string;
-    };
+  | EngineRefusal<
+      'TURN_LEASE_NOT_HOST_ALLOWED' | 'TURN_OPERATION_LEASE_HELD' | 'TURN_NOT_STARTED' | 'TURN_TERMINAL_FINAL'
+    >;
 
 /**
  * Whether a lease may be granted in `state`: only for a host-allowed tool call, at most one in
@@ -172,37 +164,26 @@ export type LeaseDecision =
  */
 export function requestLease(state: TurnLivenessStateV1, request: LeaseRequest): LeaseDecision {
   if (request.kind !== 'tool-call') {
-    return {
-      ok: false,
-      code: 'TURN_LEASE_NOT_HOST_ALLOWED',
-      message: `a ${request.kind} is never a lease: only a host-allowed tool call of the agent gets one; nothing was leased.`,
-    };
+    return refusal(
+      'TURN_LEASE_NOT_HOST_ALLOWED',
+      `a ${request.kind} is never a lease: only a host-allowed tool call of the agent gets one; nothing was leased.`,
+    );
   }
   if (request.hostDecision !== 'allowed') {
-    return {
-      ok: false,
-      code: 'TURN_LEASE_NOT_HOST_ALLOWED',
-      message: 'the host blocked this tool call, so it gets no lease; nothing was leased.',
-    };
+    return refusal(
+      'TURN_LEASE_NOT_HOST_ALLOWED',
+      'the host blocked this tool call, so it gets no lease; nothing was leased.',
+    );
   }
   if (state.state === 'idle')
-    return {
-      ok: false,
-      code: 'TURN_NOT_STARTED',
-      message: 'no turn has started; a lease needs a running turn.',
-    };
+    return refusal('TURN_NOT_STARTED', 'no turn has started; a lease needs a running turn.');
   if (isTerminalState(state.state))
-    return {
-      ok: false,
-      code: 'TURN_TERMINAL_FINAL',
-      message: `the turn is ${state.state}; a new prompt starts the next turn.`,
-    };
+    return refusal('TURN_TERMINAL_FINAL', `the turn is ${state.state}; a new prompt starts the next turn.`);
   if (state.inFlightOperation !== null) {
-    return {
-      ok: false,
-      code: 'TURN_OPERATION_LEASE_HELD',
-      message: `lease ${state.inFlightOperation.operationId} is still in flight; the call proceeds without a lease and the held lease keeps the turn alive.`,
-    };
+    return refusal(
+      'TURN_OPERATION_LEASE_HELD',
+      `lease ${state.inFlightOperation.operationId} is still in flight; the call proceeds without a lease and the held lease keeps the turn alive.`,
+    );
   }
   return { ok: true };
 }
@@ -619,5 +600,5 @@ function refuse(
   state: TurnLivenessStateV1,
   card: TurnRecoveryCardV1 | null,
 ): TurnEventResult {
-  return { ok: false, code, message, state, card };
+  return refusal(code, message, { state, card });
 }

@@ -8,6 +8,7 @@ import type {
   TurnRecoveryCardV1,
 } from '@agent-contracts/schemas';
 import { type Clock, timestampOf } from '../clock.js';
+import { type EngineRefusal, refusal } from '../refusal.js';
 import { buildRecoveryCard, dueNoticeKey, observationBoundary, type StaleClassification } from './card.js';
 import { classifyAt } from './classify.js';
 
@@ -34,12 +35,7 @@ export type TurnStateCheck = (document: unknown) => {
 /** Result of {@link rehydrateTurnState}. */
 export type RehydrateResult =
   | { readonly ok: true; readonly state: TurnLivenessStateV1 }
-  | {
-      readonly ok: false;
-      readonly code: 'TURN_STATE_INVALID';
-      readonly message: string;
-      readonly issues: readonly unknown[];
-    };
+  | EngineRefusal<'TURN_STATE_INVALID', { readonly issues: readonly unknown[] }>;
 
 /**
  * Rehydrate a persisted state after a restart: validate it and return it unchanged (the same
@@ -57,13 +53,11 @@ export function rehydrateTurnState(document: unknown, check: TurnStateCheck): Re
     (document as { schemaVersion?: unknown }).schemaVersion === 'TurnLivenessStateV1';
   const verdict = isState ? check(document) : { ok: false, issues: [] };
   if (!verdict.ok) {
-    return {
-      ok: false,
-      code: 'TURN_STATE_INVALID',
-      message:
-        'the persisted TurnLivenessStateV1 fails its schema or invariants; fix or discard it and start a new turn (it is never classified).',
-      issues: verdict.issues ?? [],
-    };
+    return refusal(
+      'TURN_STATE_INVALID',
+      'the persisted TurnLivenessStateV1 fails its schema or invariants; fix or discard it and start a new turn (it is never classified).',
+      { issues: verdict.issues ?? [] },
+    );
   }
   return { ok: true, state: document as TurnLivenessStateV1 };
 }

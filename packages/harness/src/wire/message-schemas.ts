@@ -1,11 +1,21 @@
 // The check of one protocol message against its published schema (schemas/protocol/, embedded in
 // @agent-contracts/protocol as PROTOCOL_SCHEMAS), with the contract schemas its `$ref`s name.
-// Each schema is compiled once per process, on first use: a run that never calls a method never
-// pays for its schema. docs/spec/decisions.md D-GEN-30.
+// The check of the first violation, which every message gets, is compiled ahead of time
+// (src/generated/message-validators.generated.ts, written by `pnpm harness:schemas` with ajv
+// standalone and checked in CI), so a run compiles nothing for it. The check of all violations,
+// needed only once a reply breaks its schema, is compiled then, once per process.
+// docs/spec/decisions.md D-GEN-30.
 import { type MessageTypeName, PROTOCOL_SCHEMAS, protocolSchemaId } from '@agent-contracts/protocol';
 import { allSchemas } from '@agent-contracts/schemas';
 import { FORMATS } from '@agent-contracts/validators';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { MESSAGE_VALIDATORS } from '../generated/message-validators.generated.js';
+
+/** A check of a message: true when the value is valid, else false with ajv's `errors`. */
+export interface MessageValidator {
+  (value: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
 
 /** Where a message breaks its schema: the first violation, at its most specific place. */
 export interface SchemaViolation {
@@ -26,39 +36,39 @@ export interface SchemaViolation {
   readonly message: string;
 }
 
-/** The two checkers: the first violation (the wire check of every message) and all of them. */
-const checkers: Record<
-  'first' | 'all',
-  { ajv: Ajv | null; compiled: Map<MessageTypeName, ValidateFunction> }
-> = {
-  first: { ajv: null, compiled: new Map() },
-  all: { ajv: null, compiled: new Map() },
+/** The checker of all violations, built on first use. */
+const all: { ajv: Ajv | null; compiled: Map<MessageTypeName, ValidateFunction> } = {
+  ajv: null,
+  compiled: new Map(),
 };
 
-function validatorOf(name: MessageTypeName, which: 'first' | 'all' = 'first'): ValidateFunction {
-  const checker = checkers[which];
-  let validate = checker.compiled.get(name);
+function validatorOf(name: MessageTypeName, which: 'first' | 'all' = 'first'): MessageValidator {
+  if (which === 'first') {
+    const validate = MESSAGE_VALIDATORS[name];
+    if (!validate) throw new Error(`no protocol schema ${name}`);
+    return validate;
+  }
+  let validate = all.compiled.get(name);
   if (validate) return validate;
-  if (!checker.ajv) {
+  if (!all.ajv) {
     // A contract schema several messages refer to is compiled once and called (inlineRefs: false),
     // and the code is not optimised: compiling every schema costs about a third of the default
-    // (measured for D-GEN-30), and the checks answer the same. The checker of all violations is
-    // built only when a reply breaks its schema.
+    // (measured for D-GEN-30), and the checks answer the same.
     const ajv = new Ajv({
       strict: true,
       allowUnionTypes: true,
-      allErrors: which === 'all',
+      allErrors: true,
       inlineRefs: false,
       code: { optimize: false },
       formats: { ...FORMATS },
     });
     for (const schema of allSchemas().values()) ajv.addSchema(schema as object);
     for (const schema of Object.values(PROTOCOL_SCHEMAS)) ajv.addSchema(schema as object);
-    checker.ajv = ajv;
+    all.ajv = ajv;
   }
-  validate = checker.ajv.getSchema(protocolSchemaId(name));
+  validate = all.ajv.getSchema(protocolSchemaId(name));
   if (!validate) throw new Error(`no protocol schema ${name}`);
-  checker.compiled.set(name, validate);
+  all.compiled.set(name, validate);
   return validate;
 }
 

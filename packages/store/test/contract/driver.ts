@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CommitRefusal } from '@agent-contracts/engines';
 import {
   type OperationBinding,
   type OperationEventInput,
@@ -19,7 +20,7 @@ import type {
 } from '@agent-contracts/schemas';
 import { expect } from 'vitest';
 import type { TaskKey } from '../../src/backend.js';
-import type { CommitResult, StoreRefusal, TaskStore } from '../../src/task-store.js';
+import type { CommitResult, TaskStore } from '../../src/task-store.js';
 
 export const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 export const ROOT = sha('project-root');
@@ -61,12 +62,12 @@ export function evidenceRoot(): { root: string; evidence: TaskTerminalEvidenceIt
   return { root, evidence };
 }
 
-export type Result = CommitResult | StoreRefusal;
+export type Result = CommitResult | CommitRefusal;
 
 /** Asserts a refusal with `code`, and returns it. */
-export function refused(r: Result, code: string): StoreRefusal {
+export function refused(r: Result, code: string): CommitRefusal {
   expect(r.ok ? `ok:${r.status}` : r.code).toBe(code);
-  return r as StoreRefusal;
+  return r as CommitRefusal;
 }
 
 /** Asserts success with `status` (default committed), and returns it. */

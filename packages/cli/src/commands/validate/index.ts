@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { printable } from '@agent-contracts/harness';
+import { printable } from '@agent-contracts/harness/text';
 import { validate } from '@agent-contracts/validators';
 import { usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';

@@ -1,6 +1,6 @@
 // Result reporters. Both stream: one result is written (with backpressure) as soon as it is known
 // and only counters are kept, so memory does not grow with the number of files.
-import { printable } from '@agent-contracts/harness';
+import { printable } from '@agent-contracts/harness/text';
 import type { Issue } from '@agent-contracts/validators';
 import type { Paint } from '../../color.js';
 import type { Io } from '../../io.js';

@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+// The reference implementation (examples/reference-node) as plain JavaScript: one esbuild bundle
+// of its TypeScript sources and of the workspace packages it imports (from their sources, the
+// `@agent-contracts/source` condition), so that a process of it starts without a TypeScript
+// loader. Started from the bundle, a reference process costs about a fifth of the CPU it costs
+// from the sources through tsx (bench/README.md); the fault matrix starts about a hundred.
+//
+// The bundle goes to examples/reference-node/dist/ (git-ignored): main.mjs, lazy chunks for the
+// SQLite and PostgreSQL backends (whose drivers stay external: native, or optional), and
+// bundle.json, the digest of every input. It is rebuilt only when an input changed, so the main
+// job pays for it once (about 1 s of CPU) after a change of the sources.
+//
+// Usage: node scripts/bundle-reference.mjs [reference|cli] [--force] [--quiet]; prints the path of
+// the bundle's entry. The `cli` target is the CLI for the tests (packages/cli/.bundle/).
+// As a module: `await ensureReferenceBundle()` resolves to that path.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repo = fileURLToPath(new URL('../', import.meta.url));
+const reference = join(repo, 'examples/reference-node');
+/** Where the bundle lives: one level below the reference's root, as src/ is (store.ts finds conformance-project/ from there). */
+export const REFERENCE_BUNDLE_DIR = join(reference, 'dist');
+/** The bundle's entry point: `node <this>` is the reference implementation. */
+export const REFERENCE_BUNDLE = join(REFERENCE_BUNDLE_DIR, 'main.mjs');
+const MANIFEST = 'bundle.json';
+
+/**
+ * `import.meta.url` of a module of the repository, as the module's own source URL: the CLI finds
+ * the kit's data and its package.json relative to its source files, wherever its bundle is.
+ */
+const sourceUrls = {
+  name: 'source-import-meta-url',
+  setup(build) {
+    build.onLoad({ filter: /\.(ts|mjs|js)$/ }, async (args) => {
+      if (args.path.includes(`${join('/', 'node_modules', '/')}`) || !args.path.startsWith(repo))
+        return undefined;
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      return {
+        contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+      };
+    });
+  },
+};
+
+/** What can be bundled, where it goes and what stays a runtime import. */
+const TARGETS = {
+  // The reference implementation, for the main job (and the tests that start it).
+  reference: {
+    entry: join(reference, 'src/main.ts'),
+    dir: REFERENCE_BUNDLE_DIR,
+    main: REFERENCE_BUNDLE,
+    staging: (tag) => join(reference, `.dist-${tag}`),
+    external: ['better-sqlite3', 'pg', 'pg-native'],
+    plugins: [],
+  },
+  // The CLI, for the tests that run it as a process (tooling/test-helpers/run-cli.ts): the same
+  // code as from its sources, without a TypeScript loader in every process.
+  cli: {
+    entry: join(repo, 'packages/cli/src/bin.ts'),
+    dir: join(repo, 'packages/cli/.bundle'),
+    main: join(repo, 'packages/cli/.bundle/bin.mjs'),
+    staging: (tag) => join(repo, `packages/cli/.bundle-${tag}`),
+    external: ['better-sqlite3', 'pg', 'pg-native', 'playwright-core'],
+    plugins: [sourceUrls],
+    // The CommonJS packages it bundles (cli-progress) require Node's modules.
+    banner:
+      "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+  },
+};
+
+/** Every workspace package.json: their exports decide what the bundle resolves. */
+function packageJsons() {
+  const out = [join(repo, 'package.json')];
+  for (const group of ['packages', 'examples']) {
+    for (const name of readdirSync(join(repo, group))) {
+      const p = join(repo, group, name, 'package.json');
+      if (existsSync(p)) out.push(p);
+    }
+  }
+  return out;
+}
+
+const digestOf = (file) => {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('hex');
+  } catch {
+    return null;
+  }
+};
+
+/** Whether the bundle on disk was built from exactly the files there now. */
+function fresh(target, esbuildVersion) {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(target.dir, MANIFEST), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (manifest?.esbuild !== esbuildVersion || !manifest.inputs || !existsSync(target.main)) return false;
+  const inputs = Object.entries(manifest.inputs);
+  const pkgs = packageJsons().map((p) => relative(repo, p));
+  if (pkgs.some((p) => !(p in manifest.inputs))) return false;
+  if (!(relative(repo, fileURLToPath(import.meta.url)) in manifest.inputs)) return false;
+  return inputs.every(([rel, digest]) => digestOf(join(repo, rel)) === digest);
+}
+
+/**
+ * Build the bundle unless it is fresh; resolves to the path of main.mjs. Safe to call from
+ * several processes at once: each builds into a directory of its own and renames it into place.
+ */
+export async function ensureReferenceBundle({ force = false, quiet = true } = {}) {
+  return ensureBundle('reference', { force, quiet });
+}
+
+/** {@link ensureReferenceBundle} for any of the targets (`reference`, `cli`). */
+export async function ensureBundle(name, { force = false, quiet = true } = {}) {
+  const target = TARGETS[name];
+  if (!target) throw new Error(`no bundle target ${name}; targets: ${Object.keys(TARGETS).join(', ')}`);
+  const esbuild = await import('esbuild');
+  if (!force && fresh(target, esbuild.version)) return target.main;
+  const started = performance.now();
+  // Built at the same depth as the bundle's place (see REFERENCE_BUNDLE_DIR), then renamed.
+  const staging = target.staging(`${process.pid}-${Date.now().toString(36)}`);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  try {
+    const result = await esbuild.build({
+      absWorkingDir: repo,
+      entryPoints: [target.entry],
+      outdir: staging,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      outExtension: { '.js': '.mjs' },
+      conditions: ['@agent-contracts/source'],
+      // Native or optional drivers are loaded from node_modules, as the sources load them.
+      external: target.external,
+      plugins: target.plugins,
+      ...(target.banner ? { banner: { js: target.banner } } : {}),
+      // Whitespace and syntax only: names stay as written, for the stack traces on stderr.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      metafile: true,
+      logLevel: 'warning',
+    });
+    const inputs = {};
+    for (const rel of Object.keys(result.metafile.inputs)) {
+      inputs[rel] = digestOf(join(repo, rel));
+    }
+    for (const p of packageJsons()) inputs[relative(repo, p)] = digestOf(p);
+    // This script too: its options make the bundle.
+    inputs[relative(repo, fileURLToPath(import.meta.url))] = digestOf(fileURLToPath(import.meta.url));
+    writeFileSync(
+      join(staging, MANIFEST),
+      `${JSON.stringify({ esbuild: esbuild.version, entry: relative(repo, target.entry), inputs }, null, 1)}\n`,
+    );
+    // Into place: the old bundle aside first, then ours; a concurrent builder that won keeps its own.
+    const old = `${staging}-old`;
+    if (existsSync(target.dir)) renameSync(target.dir, old);
+    try {
+      renameSync(staging, target.dir);
+    } catch {
+      rmSync(staging, { recursive: true, force: true });
+    }
+    rmSync(old, { recursive: true, force: true });
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true });
+    throw e;
+  }
+  if (!quiet)
+    process.stderr.write(
+      `bundled ${name === 'cli' ? 'the CLI' : 'the reference implementation'} into ${relative(repo, target.dir)}/ in ${Math.round(performance.now() - started)} ms\n`,
+    );
+  return target.main;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const name = args.find((a) => !a.startsWith('--')) ?? 'reference';
+  const file = await ensureBundle(name, {
+    force: args.includes('--force'),
+    quiet: args.includes('--quiet'),
+  });
+  process.stdout.write(`${file}\n`);
+}
