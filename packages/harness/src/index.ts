@@ -9,6 +9,7 @@ export * from './causes.js';
 export * from './compare/index.js';
 export * from './diff.js';
 export * from './errors.js';
+export * from './explore/index.js';
 export * from './faults/index.js';
 export * from './implementation.js';
 export * from './json-diff.js';

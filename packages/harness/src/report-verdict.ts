@@ -2,7 +2,7 @@
 // wrote the file: it can only take a verdict away (a run can fail for reasons no case line shows),
 // never grant one the case lines do not support. docs/spec/decisions.md D-GEN-08.
 import { conformsOf, failsRun, isFailure } from './baseline.js';
-import { type Counts, countOutcomes, type Report } from './report.js';
+import { type Counts, countOutcomes, isExploreLine, type Report } from './report.js';
 
 /**
  * `conforms` only when the case lines and the summary line both say so and agree; `interrupted`
@@ -43,7 +43,9 @@ const sameSet = (a: readonly string[], b: readonly string[]) => {
  * const { verdict, disagreements } = judgeReport(parseReport(text));
  */
 export function judgeReport(report: Report): ReportJudgement {
-  const counts = countOutcomes(report.cases);
+  // Exploration lines are judged as cases are, but counted apart (`summary.explore`).
+  const counts = countOutcomes(report.cases.filter((c) => !isExploreLine(c)));
+  const explored = report.cases.filter(isExploreLine);
   const s = report.summary;
   const strict = s?.strict ?? false;
   // Only a `fail` can be expected (an `expectedFailure` on any other line is refused by the report
@@ -61,8 +63,10 @@ export function judgeReport(report: Report): ReportJudgement {
       warnings,
       disagreements: [],
     };
-  const applicable = report.cases.length - counts['not-applicable'];
-  const fromCases = conformsOf(counts.pass, unexpectedFailures.length, 0, counts['harness-error']);
+  const exploreCounts = countOutcomes(explored);
+  const applicable = report.cases.length - counts['not-applicable'] - exploreCounts['not-applicable'];
+  const harnessErrors = counts['harness-error'] + exploreCounts['harness-error'];
+  const fromCases = conformsOf(counts.pass + exploreCounts.pass, unexpectedFailures.length, 0, harnessErrors);
   const disagreements: string[] = [];
   const outcomes = Object.keys(counts) as Array<keyof Counts>;
   const claimed = (o: keyof Counts) => s.counts[o] ?? 0;
@@ -71,6 +75,14 @@ export function judgeReport(report: Report): ReportJudgement {
     disagreements.push(
       `the summary counts ${countsDiffer.map((o) => `${claimed(o)} ${o}`).join(', ')}, the case lines ${countsDiffer.map((o) => `${counts[o]} ${o}`).join(', ')}`,
     );
+  if (explored.length || s.explore) {
+    const claimedExplore = (o: keyof Counts) => s.explore?.[o] ?? 0;
+    const differ = outcomes.filter((o) => claimedExplore(o) !== exploreCounts[o]);
+    if (differ.length)
+      disagreements.push(
+        `the summary counts ${differ.map((o) => `${claimedExplore(o)} ${o}`).join(', ')} explorations, the exploration lines ${differ.map((o) => `${exploreCounts[o]} ${o}`).join(', ')}`,
+      );
+  }
   if (!sameSet(s.unexpectedFailures, unexpectedFailures))
     disagreements.push(
       `the summary lists ${s.unexpectedFailures.length} unexpected failure(s), the case lines show ${unexpectedFailures.length}`,
@@ -83,11 +95,9 @@ export function judgeReport(report: Report): ReportJudgement {
     disagreements.push(
       applicable === 0
         ? 'the summary claims the run conforms, but no case applied'
-        : counts.pass === 0
-          ? 'the summary claims the run conforms, but no case passed'
-          : counts['harness-error']
-            ? 'the summary claims the run conforms, but case lines end as harness-error'
-            : 'the summary claims the run conforms, but the case lines do not',
+        : harnessErrors
+          ? 'the summary claims the run conforms, but case lines end as harness-error'
+          : 'the summary claims the run conforms, but the case lines do not',
     );
   if (s.conforms && s.stalePassing.length)
     disagreements.push('the summary claims the run conforms, but lists stale baseline entries');

@@ -100,6 +100,11 @@ export interface SummaryLine {
    * when there were none.
    */
   readonly runViolations?: RunViolations;
+  /**
+   * The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted
+   * apart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.
+   */
+  readonly explore?: SummaryCounts;
 }
 
 /**
@@ -131,6 +136,9 @@ export interface Report {
 export function emptyCounts(): Counts {
   return { pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 0, 'harness-error': 0 };
 }
+
+/** Whether a result is the line of an exploration (counted apart from cases and scenarios). */
+export const isExploreLine = (r: CaseResult): boolean => r.explore !== undefined;
 
 export function countOutcomes(results: readonly CaseResult[]): Counts {
   const c = emptyCounts();

@@ -70,6 +70,40 @@ export interface CaseResult {
    * judged as on its own. docs/spec/decisions.md D-GEN-13.
    */
   readonly afterFailure?: readonly StepResult[];
+  /**
+   * Set on the line of an exploration (`explore/<capability>`, docs/protocol.md#explore): how it
+   * ran and, for a difference, what replays it. Such lines are counted apart from golden cases.
+   */
+  readonly explore?: ExploreLineFields;
+}
+
+/** What the line of an exploration says of it (docs/protocol.md#explore). */
+export interface ExploreLineFields {
+  /** The seed: `--explore-seed <seed>` explores the same sequences again. */
+  readonly seed: number;
+  /**
+   * With `seed`, the counterexample path that replays the minimal failing sequence alone
+   * (`--explore-path <path>`); absent when nothing differed.
+   */
+  readonly path?: string;
+  /**
+   * Sequences run, shrinking included.
+   * @TJS-type integer
+   * @minimum 0
+   */
+  readonly runs: number;
+  /**
+   * Steps sent to the implementation.
+   * @TJS-type integer
+   * @minimum 0
+   */
+  readonly steps: number;
+  /**
+   * The minimal failing sequence, one command per entry.
+   * @maxItems 64
+   * @items.type string
+   */
+  readonly counterexample?: readonly string[];
 }
 
 /** A step run after an earlier step of its case failed. */

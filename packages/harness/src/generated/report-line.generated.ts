@@ -752,7 +752,7 @@ return errors === 0;
 }
 
 export const caseLine = validate11;
-const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended. `harness-error`: the harness itself was wrong (a request of its own broke its\nschema); never a pass, never the implementation's failure, and the run does not conform.","enum":["crash","error","fail","harness-error","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"requirements":{"description":"Ids of the requirements the case checks (docs/coverage.md); absent in reports written before\nthey were recorded.","maxItems":64,"items":{"type":"string"},"type":"array"},"failedStep":{"description":"Index (from 0) of the step whose failure is the headline (`detail`), for `fail`; texts number\nsteps from 1 (`step 1 (digest)` is index 0).","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"},"message":{"description":"For a reply that breaks its schema: what its keywords ask for there (`must be integer`; the\nmessages of several keywords broken at one pointer are joined with `; `).","type":"string"},"kind":{"description":"The layer of the difference (docs/spec/decisions.md D-GEN-30): `shape`, the reply breaks its\nschema there (`keyword`, `schema`); `behaviour`, an expected member (or, for a fault\nscenario, a checked value) differs there. Absent in reports written before the two layers.","enum":["behaviour","shape"],"type":"string"},"count":{"description":"For a shape difference: at how many places the reply breaks its schema at this pointer, array\nindices aside (every element of a list lacking one member is one difference); `pointer` is the\nfirst of them. Absent for 1.","type":"integer","minimum":2}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"differenceCounts":{"description":"How many differences the headline step's reply has in each layer (shape: where it breaks its\nschema; behaviour: where its expected members differ). docs/spec/decisions.md D-GEN-30.","type":"object","properties":{"shape":{"description":"Places where the reply breaks its schema, grouped as listed (keyword and pointer, array indices aside).","type":"number"},"behaviour":{"description":"Expected members that differ where the reply has them.","type":"number"}},"additionalProperties":false,"required":["behaviour","shape"]},"reply":{"description":"What the headline step expected and the reply it received, as bounded text.","type":"object","properties":{"expected":{"description":"The expectation in words, with its JSON (`a refusal: error -32000 with data.code \"X\"`).","type":"string"},"received":{"description":"The reply as it was received: `{\"error\":{\"code\":-32601,\"message\":...}}` or `{\"result\":...}`.","type":"string"}},"additionalProperties":false,"required":["expected","received"]},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case, from 0 (texts number steps from 1).","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"},"message":{"description":"For a reply that breaks its schema: what its keywords ask for there (`must be integer`; the\nmessages of several keywords broken at one pointer are joined with `; `).","type":"string"},"kind":{"description":"The layer of the difference (docs/spec/decisions.md D-GEN-30): `shape`, the reply breaks its\nschema there (`keyword`, `schema`); `behaviour`, an expected member (or, for a fault\nscenario, a checked value) differs there. Absent in reports written before the two layers.","enum":["behaviour","shape"],"type":"string"},"count":{"description":"For a shape difference: at how many places the reply breaks its schema at this pointer, array\nindices aside (every element of a list lacking one member is one difference); `pointer` is the\nfirst of them. Absent for 1.","type":"integer","minimum":2}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"},"differenceCounts":{"description":"How many differences of each layer a reply has (listed or not).","type":"object","properties":{"shape":{"description":"Places where the reply breaks its schema, grouped as listed (keyword and pointer, array indices aside).","type":"number"},"behaviour":{"description":"Expected members that differ where the reply has them.","type":"number"}},"additionalProperties":false,"required":["behaviour","shape"]},"reply":{"description":"What the step expected and the reply it received (each cut at 200 characters); for the first 20 later steps whose reply differs.","type":"object","properties":{"expected":{"description":"The expectation in words, with its JSON (`a refusal: error -32000 with data.code \"X\"`).","type":"string"},"received":{"description":"The reply as it was received: `{\"error\":{\"code\":-32601,\"message\":...}}` or `{\"result\":...}`.","type":"string"}},"additionalProperties":false,"required":["expected","received"]}},"additionalProperties":false,"required":["detail","index","method","outcome"]}}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
+const schema12 = {"type":"object","properties":{"type":{"type":"string","const":"case"},"expectedFailure":{"description":"Set when the baseline expects this case to fail.","type":"string"},"id":{"type":"string"},"gate":{"type":"string"},"subject":{"type":"string"},"level":{"type":"string"},"outcome":{"description":"How a case ended. `harness-error`: the harness itself was wrong (a request of its own broke its\nschema); never a pass, never the implementation's failure, and the run does not conform.","enum":["crash","error","fail","harness-error","not-applicable","pass","timeout"],"type":"string"},"detail":{"description":"Why: what was expected and what was seen, or why the case did not apply.","type":"string"},"durationMs":{"type":"number"},"stderrTail":{"description":"The implementation's stderr tail, for error/timeout/crash outcomes.","type":"string"},"title":{"description":"The case's title, from its case file (absent in reports written before it was recorded).","type":"string"},"spec":{"description":"`docs/spec/<page>.md#<anchor>` of what the case checks.","type":"string"},"requirements":{"description":"Ids of the requirements the case checks (docs/coverage.md); absent in reports written before\nthey were recorded.","maxItems":64,"items":{"type":"string"},"type":"array"},"failedStep":{"description":"Index (from 0) of the step whose failure is the headline (`detail`), for `fail`; texts number\nsteps from 1 (`step 1 (digest)` is index 0).","type":"number"},"differences":{"description":"Where the headline step's reply differs from what was expected, by JSON Pointer into the\nJSON-RPC response; at most 20 (`DIFFERENCES_LISTED`, json-diff.ts). docs/spec/decisions.md D-GEN-12.","type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"},"message":{"description":"For a reply that breaks its schema: what its keywords ask for there (`must be integer`; the\nmessages of several keywords broken at one pointer are joined with `; `).","type":"string"},"kind":{"description":"The layer of the difference (docs/spec/decisions.md D-GEN-30): `shape`, the reply breaks its\nschema there (`keyword`, `schema`); `behaviour`, an expected member (or, for a fault\nscenario, a checked value) differs there. Absent in reports written before the two layers.","enum":["behaviour","shape"],"type":"string"},"count":{"description":"For a shape difference: at how many places the reply breaks its schema at this pointer, array\nindices aside (every element of a list lacking one member is one difference); `pointer` is the\nfirst of them. Absent for 1.","type":"integer","minimum":2}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"description":"How many differences there are beyond those listed in `differences`.","type":"number"},"differenceCounts":{"description":"How many differences the headline step's reply has in each layer (shape: where it breaks its\nschema; behaviour: where its expected members differ). docs/spec/decisions.md D-GEN-30.","type":"object","properties":{"shape":{"description":"Places where the reply breaks its schema, grouped as listed (keyword and pointer, array indices aside).","type":"number"},"behaviour":{"description":"Expected members that differ where the reply has them.","type":"number"}},"additionalProperties":false,"required":["behaviour","shape"]},"reply":{"description":"What the headline step expected and the reply it received, as bounded text.","type":"object","properties":{"expected":{"description":"The expectation in words, with its JSON (`a refusal: error -32000 with data.code \"X\"`).","type":"string"},"received":{"description":"The reply as it was received: `{\"error\":{\"code\":-32601,\"message\":...}}` or `{\"result\":...}`.","type":"string"}},"additionalProperties":false,"required":["expected","received"]},"afterFailure":{"description":"The steps that ran (or could not be sent) after the headline failure, in order: each is\njudged as on its own. docs/spec/decisions.md D-GEN-13.","type":"array","items":{"description":"A step run after an earlier step of its case failed.","type":"object","properties":{"index":{"description":"Index of the step in the case, from 0 (texts number steps from 1).","type":"number"},"method":{"type":"string"},"outcome":{"description":"`skipped`: not sent, because its request needs a value the failed step did not yield.","enum":["crash","error","fail","pass","skipped","timeout"],"type":"string"},"detail":{"type":"string"},"differences":{"type":"array","items":{"description":"One place where the expected and actual values differ.","type":"object","properties":{"pointer":{"description":"JSON Pointer of the place, `\"\"` for the whole value.","type":"string"},"expected":{"description":"The expected value at the pointer as JSON text, elided in the middle (keeping the part where\nit differs from the actual value) beyond {@link VALUE_CHARS} characters; absent when nothing is\nexpected there (a member the actual value has and the expected one has not).","type":"string"},"actual":{"description":"The actual value at the pointer, the same way; absent when the actual value has nothing there.","type":"string"},"keyword":{"description":"For a reply that breaks its schema (docs/protocol.md#every-message-is-checked): the JSON\nSchema keyword the value at the pointer breaks (`type`, `additionalProperties`, ...).","type":"string"},"schema":{"description":"For a reply that breaks its schema: the message type whose schema it breaks (schemas/protocol/<schema>.schema.json).","type":"string"},"message":{"description":"For a reply that breaks its schema: what its keywords ask for there (`must be integer`; the\nmessages of several keywords broken at one pointer are joined with `; `).","type":"string"},"kind":{"description":"The layer of the difference (docs/spec/decisions.md D-GEN-30): `shape`, the reply breaks its\nschema there (`keyword`, `schema`); `behaviour`, an expected member (or, for a fault\nscenario, a checked value) differs there. Absent in reports written before the two layers.","enum":["behaviour","shape"],"type":"string"},"count":{"description":"For a shape difference: at how many places the reply breaks its schema at this pointer, array\nindices aside (every element of a list lacking one member is one difference); `pointer` is the\nfirst of them. Absent for 1.","type":"integer","minimum":2}},"additionalProperties":false,"required":["pointer"]}},"moreDifferences":{"type":"number"},"differenceCounts":{"description":"How many differences of each layer a reply has (listed or not).","type":"object","properties":{"shape":{"description":"Places where the reply breaks its schema, grouped as listed (keyword and pointer, array indices aside).","type":"number"},"behaviour":{"description":"Expected members that differ where the reply has them.","type":"number"}},"additionalProperties":false,"required":["behaviour","shape"]},"reply":{"description":"What the step expected and the reply it received (each cut at 200 characters); for the first 20 later steps whose reply differs.","type":"object","properties":{"expected":{"description":"The expectation in words, with its JSON (`a refusal: error -32000 with data.code \"X\"`).","type":"string"},"received":{"description":"The reply as it was received: `{\"error\":{\"code\":-32601,\"message\":...}}` or `{\"result\":...}`.","type":"string"}},"additionalProperties":false,"required":["expected","received"]}},"additionalProperties":false,"required":["detail","index","method","outcome"]}},"explore":{"description":"Set on the line of an exploration (`explore/<capability>`, docs/protocol.md#explore): how it\nran and, for a difference, what replays it. Such lines are counted apart from golden cases.","type":"object","properties":{"seed":{"description":"The seed: `--explore-seed <seed>` explores the same sequences again.","type":"number"},"path":{"description":"With `seed`, the counterexample path that replays the minimal failing sequence alone\n(`--explore-path <path>`); absent when nothing differed.","type":"string"},"runs":{"description":"Sequences run, shrinking included.","type":"integer","minimum":0},"steps":{"description":"Steps sent to the implementation.","type":"integer","minimum":0},"counterexample":{"description":"The minimal failing sequence, one command per entry.","maxItems":64,"items":{"type":"string"},"type":"array"}},"additionalProperties":false,"required":["runs","seed","steps"]}},"additionalProperties":false,"required":["detail","durationMs","gate","id","level","outcome","subject","type"]};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1687,6 +1687,147 @@ var valid0 = _errs69 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.explore !== undefined && func0.call(data, "explore")){
+let data55 = data.explore;
+const _errs119 = errors;
+if(errors === _errs119){
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+let missing8;
+if(((((data55.runs === undefined) || (!(func0.call(data55, "runs")))) && (missing8 = "runs")) || (((data55.seed === undefined) || (!(func0.call(data55, "seed")))) && (missing8 = "seed"))) || (((data55.steps === undefined) || (!(func0.call(data55, "steps")))) && (missing8 = "steps"))){
+validate11.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/required",keyword:"required",params:{missingProperty: missing8}}];
+return false;
+}
+else {
+const _errs121 = errors;
+for(const key8 of Object.keys(data55)){
+if(!(((((key8 === "seed") || (key8 === "path")) || (key8 === "runs")) || (key8 === "steps")) || (key8 === "counterexample"))){
+validate11.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
+return false;
+break;
+}
+}
+if(_errs121 === errors){
+if(data55.seed !== undefined && func0.call(data55, "seed")){
+let data56 = data55.seed;
+const _errs122 = errors;
+if(!((typeof data56 == "number") && (isFinite(data56)))){
+validate11.errors = [{instancePath:instancePath+"/explore/seed",schemaPath:"#/properties/explore/properties/seed/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid12 = _errs122 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data55.path !== undefined && func0.call(data55, "path")){
+const _errs124 = errors;
+if(typeof data55.path !== "string"){
+validate11.errors = [{instancePath:instancePath+"/explore/path",schemaPath:"#/properties/explore/properties/path/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid12 = _errs124 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data55.runs !== undefined && func0.call(data55, "runs")){
+let data58 = data55.runs;
+const _errs126 = errors;
+if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
+validate11.errors = [{instancePath:instancePath+"/explore/runs",schemaPath:"#/properties/explore/properties/runs/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs126){
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 < 0 || isNaN(data58)){
+validate11.errors = [{instancePath:instancePath+"/explore/runs",schemaPath:"#/properties/explore/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+var valid12 = _errs126 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data55.steps !== undefined && func0.call(data55, "steps")){
+let data59 = data55.steps;
+const _errs128 = errors;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+validate11.errors = [{instancePath:instancePath+"/explore/steps",schemaPath:"#/properties/explore/properties/steps/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs128){
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 < 0 || isNaN(data59)){
+validate11.errors = [{instancePath:instancePath+"/explore/steps",schemaPath:"#/properties/explore/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+var valid12 = _errs128 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data55.counterexample !== undefined && func0.call(data55, "counterexample")){
+let data60 = data55.counterexample;
+const _errs130 = errors;
+if(errors === _errs130){
+if(Array.isArray(data60)){
+if(data60.length > 64){
+validate11.errors = [{instancePath:instancePath+"/explore/counterexample",schemaPath:"#/properties/explore/properties/counterexample/maxItems",keyword:"maxItems",params:{limit: 64}}];
+return false;
+}
+else {
+var valid13 = true;
+const len4 = data60.length;
+for(let i4=0; i4<len4; i4++){
+const _errs132 = errors;
+if(typeof data60[i4] !== "string"){
+validate11.errors = [{instancePath:instancePath+"/explore/counterexample/" + i4,schemaPath:"#/properties/explore/properties/counterexample/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid13 = _errs132 === errors;
+if(!valid13){
+break;
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/explore/counterexample",schemaPath:"#/properties/explore/properties/counterexample/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid12 = _errs130 === errors;
+}
+else {
+var valid12 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs119 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -1718,7 +1859,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}},"runViolations":{"description":"Protocol violations no case could be charged with (before the first case of a session, in a\nsession where no case applied, in the fault matrix's probe): the run does not conform. Absent\nwhen there were none.","type":"object","properties":{"count":{"description":"How many were seen.","type":"integer","minimum":1},"first":{"description":"The first ones, with their text.","maxItems":20,"type":"array","items":{"description":"A protocol violation as a report records it.","type":"object","properties":{"code":{"description":"The harness's code (`IMPL_GARBAGE_OUTPUT`, `IMPL_HELLO_CHANGED`, ...).","type":"string"},"message":{"description":"What was seen, and in which session.","type":"string"},"excerpt":{"description":"The first 200 characters of the offending line, if any.","type":"string"}},"additionalProperties":false,"required":["code","message"]}}},"additionalProperties":false,"required":["count","first"]}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}},"runViolations":{"description":"Protocol violations no case could be charged with (before the first case of a session, in a\nsession where no case applied, in the fault matrix's probe): the run does not conform. Absent\nwhen there were none.","type":"object","properties":{"count":{"description":"How many were seen.","type":"integer","minimum":1},"first":{"description":"The first ones, with their text.","maxItems":20,"type":"array","items":{"description":"A protocol violation as a report records it.","type":"object","properties":{"code":{"description":"The harness's code (`IMPL_GARBAGE_OUTPUT`, `IMPL_HELLO_CHANGED`, ...).","type":"string"},"message":{"description":"What was seen, and in which session.","type":"string"},"excerpt":{"description":"The first 200 characters of the offending line, if any.","type":"string"}},"additionalProperties":false,"required":["code","message"]}}},"additionalProperties":false,"required":["count","first"]},"explore":{"description":"The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted\napart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2174,6 +2315,137 @@ var valid0 = _errs41 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.explore !== undefined && func0.call(data, "explore")){
+let data26 = data.explore;
+const _errs57 = errors;
+if(errors === _errs57){
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+let missing4;
+if((((((((data26.crash === undefined) || (!(func0.call(data26, "crash")))) && (missing4 = "crash")) || (((data26.error === undefined) || (!(func0.call(data26, "error")))) && (missing4 = "error"))) || (((data26.fail === undefined) || (!(func0.call(data26, "fail")))) && (missing4 = "fail"))) || (((data26["not-applicable"] === undefined) || (!(func0.call(data26, "not-applicable")))) && (missing4 = "not-applicable"))) || (((data26.pass === undefined) || (!(func0.call(data26, "pass")))) && (missing4 = "pass"))) || (((data26.timeout === undefined) || (!(func0.call(data26, "timeout")))) && (missing4 = "timeout"))){
+validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+const _errs59 = errors;
+for(const key4 of Object.keys(data26)){
+if(!(((((((key4 === "crash") || (key4 === "error")) || (key4 === "timeout")) || (key4 === "not-applicable")) || (key4 === "fail")) || (key4 === "pass")) || (key4 === "harness-error"))){
+validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
+return false;
+break;
+}
+}
+if(_errs59 === errors){
+if(data26.crash !== undefined && func0.call(data26, "crash")){
+let data27 = data26.crash;
+const _errs60 = errors;
+if(!((typeof data27 == "number") && (isFinite(data27)))){
+validate12.errors = [{instancePath:instancePath+"/explore/crash",schemaPath:"#/properties/explore/properties/crash/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs60 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data26.error !== undefined && func0.call(data26, "error")){
+let data28 = data26.error;
+const _errs62 = errors;
+if(!((typeof data28 == "number") && (isFinite(data28)))){
+validate12.errors = [{instancePath:instancePath+"/explore/error",schemaPath:"#/properties/explore/properties/error/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs62 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data26.timeout !== undefined && func0.call(data26, "timeout")){
+let data29 = data26.timeout;
+const _errs64 = errors;
+if(!((typeof data29 == "number") && (isFinite(data29)))){
+validate12.errors = [{instancePath:instancePath+"/explore/timeout",schemaPath:"#/properties/explore/properties/timeout/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs64 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data26["not-applicable"] !== undefined && func0.call(data26, "not-applicable")){
+let data30 = data26["not-applicable"];
+const _errs66 = errors;
+if(!((typeof data30 == "number") && (isFinite(data30)))){
+validate12.errors = [{instancePath:instancePath+"/explore/not-applicable",schemaPath:"#/properties/explore/properties/not-applicable/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs66 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data26.fail !== undefined && func0.call(data26, "fail")){
+let data31 = data26.fail;
+const _errs68 = errors;
+if(!((typeof data31 == "number") && (isFinite(data31)))){
+validate12.errors = [{instancePath:instancePath+"/explore/fail",schemaPath:"#/properties/explore/properties/fail/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs68 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data26.pass !== undefined && func0.call(data26, "pass")){
+let data32 = data26.pass;
+const _errs70 = errors;
+if(!((typeof data32 == "number") && (isFinite(data32)))){
+validate12.errors = [{instancePath:instancePath+"/explore/pass",schemaPath:"#/properties/explore/properties/pass/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs70 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data26["harness-error"] !== undefined && func0.call(data26, "harness-error")){
+let data33 = data26["harness-error"];
+const _errs72 = errors;
+if(!((typeof data33 == "number") && (isFinite(data33)))){
+validate12.errors = [{instancePath:instancePath+"/explore/harness-error",schemaPath:"#/properties/explore/properties/harness-error/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs72 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs57 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

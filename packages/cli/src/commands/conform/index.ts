@@ -21,6 +21,7 @@ import {
   INHERITED_ENVIRONMENT,
   type InterruptedLine,
   inShard,
+  isExploreLine,
   judgeRun,
   killAllImplementations,
   loadCases,
@@ -50,6 +51,13 @@ import { kitVersion } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
+import {
+  EXPLORE_HELP,
+  EXPLORE_OPTIONS,
+  exploreSettings,
+  exploreStateDirectory,
+  runExploration,
+} from './explore.js';
 import { type Isolation, isolation } from './isolate.js';
 import { progressFor } from './progress.js';
 import { opaqueDirectory, prepareStateRoot } from './state.js';
@@ -94,7 +102,7 @@ Options:
   --env <NAME[=VALUE]>    set an environment variable for the implementation (repeatable):
                           NAME alone passes the harness's own value. By default the
                           implementation inherits only ${INHERITED_ENVIRONMENT.join(', ')}
-  --color, --no-color     force colour on or off
+${EXPLORE_HELP}  --color, --no-color     force colour on or off
   -h, --help              show this help
 
 Exit codes: 0 conforms (given the baseline); 1 does not (including an implementation that cannot
@@ -123,6 +131,7 @@ const OPTIONS = {
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  ...EXPLORE_OPTIONS,
 } as const;
 
 function parse(args: readonly string[]) {
@@ -292,6 +301,7 @@ export const conformCommand: Command = {
       );
     }
     const filters = values.filter ?? [];
+    const exploring = exploreSettings(values, filters, (p) => resolve(here, p));
     const caseCount = cases.length;
     // What every shard of this run selects together: an implementation to which none of it
     // applies gets no NO VERDICT from any shard (trust.ts).
@@ -304,7 +314,7 @@ export const conformCommand: Command = {
     const faults = allFaults.filter(
       (f) => (!filters.length || filters.some((g) => globMatch(g, f.id))) && (!shard || inShard(f.id, shard)),
     );
-    const total = cases.length + faults.length;
+    const total = cases.length + faults.length + (exploring?.capabilities.length ?? 0);
     if (total === 0) {
       const what = [
         ...filters.map((f) => `--filter ${JSON.stringify(f)}`),
@@ -537,11 +547,30 @@ export const conformCommand: Command = {
       }
       await shown;
       if (faults.length) await display.endPhase();
+      let explored = '';
+      if (exploring?.capabilities.length) {
+        const found = await runExploration(
+          exploring,
+          {
+            command: values.impl!,
+            stateDirectory: exploreStateDirectory(stateRoot),
+            env: implEnv,
+            cwd: here,
+            timeoutMs,
+            startTimeoutMs,
+            catalogue,
+          },
+          io,
+        );
+        results.push(...found.lines);
+        explored = found.report;
+      }
       if (ownState) rmSync(stateRoot, { recursive: true, force: true });
 
       // Results in case order, whatever order the jobs finished in.
       const order = new Map([...cases, ...faults].map((c, i) => [c.id, i]));
-      results.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      const rank = (id: string) => order.get(id) ?? order.size;
+      results.sort((a, b) => rank(a.id) - rank(b.id));
       const strict = values.strict ?? false;
       const verdict = judgeRun(results, baseline, { strict });
       const runViolations = ledger.violations;
@@ -551,7 +580,8 @@ export const conformCommand: Command = {
         type: 'summary',
         finishedAt: new Date().toISOString(),
         durationMs: Date.now() - started,
-        counts: countOutcomes(results),
+        counts: countOutcomes(results.filter((r) => !isExploreLine(r))),
+        ...(exploring ? { explore: countOutcomes(results.filter(isExploreLine)) } : {}),
         conforms: verdict.conforms && !unreachable && runViolations.count === 0,
         unexpectedFailures: verdict.unexpectedFailures,
         warnings: verdict.warnings,
@@ -575,6 +605,7 @@ export const conformCommand: Command = {
           renderSummary(run, caseLines, summary, paint, unreachable, requires, coverage, judgedNowhere) +
           (reportPath === undefined ? '' : reportDigestLine(reportPath, reportText)),
       );
+      if (explored) await io.out(explored);
       // A shard in which nothing applied observed nothing: it is no verdict, neither a pass nor a
       // failure, so it does not turn a CI shard matrix red (D-GEN-14).
       if (shard !== null && emptyShard(summary) && !unreachable && !judgedNowhere) return 0;

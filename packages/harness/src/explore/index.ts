@@ -1,0 +1,22 @@
+// Model-based exploration (`conform --explore`, docs/protocol.md#explore).
+export { EXPLORE_T0 } from './command.js';
+export { agreed, expectationOf, type ModelReply } from './expect.js';
+export { goldenCaseOf, requirementsOfSteps, taskIdOf } from './golden.js';
+export { CONFORMANCE_PROJECT } from './model/store.js';
+export { ModelRefusedRequest, ModelWorld } from './model/world.js';
+export {
+  EXPLORE_CAPABILITIES,
+  EXPLORERS,
+  type ExploreOptions,
+  type ExploreResult,
+  type ExploreTarget,
+  explore,
+  randomSeed,
+} from './run.js';
+export {
+  ExploreDefect,
+  ExploreDifference,
+  type ExploreStep,
+  type ProcessEvent,
+  type SentStep,
+} from './session.js';
