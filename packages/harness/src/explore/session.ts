@@ -2,7 +2,7 @@
 // (one process, or several on one state location) and to two model worlds, each reply judged
 // against what the worlds agree on, as a golden-case step is judged. The steps sent so far are
 // the transcript: on a difference it is the golden case that shows it.
-import { ProtocolRefusal } from '@agent-contracts/protocol';
+import { Refusal } from '@agent-contracts/protocol';
 import { type Expectation, pointerGet, type Step, substituteVars, UnboundVariableError } from '../cases.js';
 import { type Judgement, judgeStep } from '../compare/index.js';
 import { HarnessDefect, HarnessError } from '../errors.js';
@@ -61,7 +61,7 @@ function modelReply(world: ModelWorld, method: string, params: unknown, proc: nu
     const result = world.handle(method, (params ?? {}) as Record<string, unknown>, proc);
     return { result: JSON.parse(JSON.stringify(result ?? null)) as unknown };
   } catch (e) {
-    if (e instanceof ProtocolRefusal)
+    if (e instanceof Refusal)
       return { refusal: e.code, data: JSON.parse(JSON.stringify({ ...e.data, code: e.code })) };
     if (e instanceof ModelRefusedRequest) return null;
     throw e;

@@ -27,7 +27,7 @@ import {
   type TaskCheckResult,
   timestampOf,
 } from '@agent-contracts/engines';
-import { ProtocolRefusal } from '@agent-contracts/protocol';
+import { Refusal } from '@agent-contracts/protocol';
 import type {
   TaskOperationRecordV1,
   TaskRecoveryStateV5,
@@ -113,13 +113,13 @@ type Refusal = {
 /** A refusal as the protocol carries it: -32000 whose `data` is the refusal object but its message. */
 function refused(r: Refusal): never {
   const { code, message, ...rest } = r;
-  throw new ProtocolRefusal(code, message, rest);
+  throw new Refusal(code, message, rest);
 }
 
 function keyOf(params: unknown): TaskKey {
   const task = (params as { task?: unknown }).task;
   const key = checkTaskKey(task);
-  if (!key.ok) throw new ProtocolRefusal(key.code, key.message);
+  if (!key.ok) throw new Refusal(key.code, key.message);
   const { projectRootIdentity, taskId } = task as TaskKey;
   return { projectRootIdentity, taskId };
 }

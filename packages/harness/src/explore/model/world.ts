@@ -27,7 +27,7 @@ import {
   validateCheckpoint,
   watchdogCheck,
 } from '@agent-contracts/engines';
-import { ProtocolRefusal } from '@agent-contracts/protocol';
+import { Refusal } from '@agent-contracts/protocol';
 import type {
   DelegationContractV1,
   LocalTaskTraceTerminalResult,
@@ -100,7 +100,7 @@ export class ModelWorld {
 
   #turnState(): TurnLivenessStateV1 {
     if (!this.#turn.ok)
-      throw new ProtocolRefusal('TURN_STATE_INVALID', this.#turn.message, { issues: this.#turn.issues });
+      throw new Refusal('TURN_STATE_INVALID', this.#turn.message, { issues: this.#turn.issues });
     return this.#turn.state;
   }
 
@@ -120,13 +120,13 @@ export class ModelWorld {
         try {
           value = JSON.parse(params.json as string);
         } catch {
-          throw new ProtocolRefusal('DIGEST_INPUT_INVALID', 'not JSON');
+          throw new Refusal('DIGEST_INPUT_INVALID', 'not JSON');
         }
         try {
           const text = canonicalize(value);
           return { canonical: text, sha256: sha256Hex(text) };
         } catch (e) {
-          if (e instanceof DigestError) throw new ProtocolRefusal(e.code, e.message, { path: e.path });
+          if (e instanceof DigestError) throw new Refusal(e.code, e.message, { path: e.path });
           throw e;
         }
       }
@@ -161,7 +161,7 @@ export class ModelWorld {
         } as TurnEventContext;
         const r = applyTurnEvent(this.#turnState(), event, context);
         this.#turn = { ok: true, state: r.state };
-        if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { state: r.state, card: r.card });
+        if (!r.ok) throw new Refusal(r.code, r.message, { state: r.state, card: r.card });
         return { state: r.state, card: r.card };
       }
       case 'liveness.watchdog': {
@@ -171,7 +171,7 @@ export class ModelWorld {
       }
       case 'liveness.lease': {
         const r = requestLease(this.#turnState(), params as unknown as LeaseRequest);
-        if (!r.ok) throw new ProtocolRefusal(r.code, r.message);
+        if (!r.ok) throw new Refusal(r.code, r.message);
         return { ok: true };
       }
       case 'checkpoint.validate': {
@@ -190,12 +190,12 @@ export class ModelWorld {
           },
           clock,
         );
-        if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { requiredActions: r.requiredActions });
+        if (!r.ok) throw new Refusal(r.code, r.message, { requiredActions: r.requiredActions });
         return r.result;
       }
       case 'trace.open': {
         const r = this.#trace.open(params as never);
-        if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { step: r.step });
+        if (!r.ok) throw new Refusal(r.code, r.message, { step: r.step });
         return { trace: r.trace, unchanged: r.unchanged, previous: r.previous };
       }
       case 'trace.append':
@@ -205,7 +205,7 @@ export class ModelWorld {
             ? this.#trace.append(params as never)
             : this.#trace.close(params.result as LocalTaskTraceTerminalResult, params.reason as string);
         if (!r.ok)
-          throw new ProtocolRefusal(r.code, r.message, {
+          throw new Refusal(r.code, r.message, {
             step: r.step,
             ...(r.violations ? { violations: r.violations } : {}),
             ...(r.eventId ? { eventId: r.eventId } : {}),
@@ -226,7 +226,7 @@ export class ModelWorld {
       case 'policy.decide': {
         const { context, ...call } = params;
         const r = this.#policy.decide(call as never, context as never);
-        if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { path: r.path });
+        if (!r.ok) throw new Refusal(r.code, r.message, { path: r.path });
         if (!validate(r.decision).ok) throw new ModelRefusedRequest('no valid decision');
         return r.decision;
       }
@@ -235,7 +235,7 @@ export class ModelWorld {
         if (parent.schemaVersion !== undefined) {
           const issues = errorsOf(parent, 'DelegationContractV1');
           if (issues.length)
-            throw new ProtocolRefusal('DELEGATION_PARENT_INVALID', 'the parent is not valid', {
+            throw new Refusal('DELEGATION_PARENT_INVALID', 'the parent is not valid', {
               path: `/parent${issues[0]!.path}`,
             });
         }
@@ -244,7 +244,7 @@ export class ModelWorld {
           params.request as unknown as DelegationRequest,
           clock,
         );
-        if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { path: r.path });
+        if (!r.ok) throw new Refusal(r.code, r.message, { path: r.path });
         if (!validate(r.contract).ok) throw new ModelRefusedRequest('no valid contract');
         return r.contract;
       }
@@ -253,14 +253,14 @@ export class ModelWorld {
         if (params.state !== null) {
           const issues = errorsOf(params.state, 'RunStateV1');
           if (issues.length)
-            throw new ProtocolRefusal('RUN_STATE_INVALID', 'the state is not valid', {
+            throw new Refusal('RUN_STATE_INVALID', 'the state is not valid', {
               requiredAction: 'send-a-valid-state',
               issues: issues.slice(0, 64),
             });
           state = params.state as RunStateV1;
         }
         const r = stepRun(state, params.event as RunEvent, clock);
-        if (!r.ok) throw new ProtocolRefusal(r.code, r.message, { requiredAction: r.requiredAction });
+        if (!r.ok) throw new Refusal(r.code, r.message, { requiredAction: r.requiredAction });
         return { state: r.state, applied: r.applied, notice: r.notice };
       }
       default:
