@@ -6,7 +6,7 @@
 // the member names of the text (one linear scan, no allocation) against the own keys of the
 // parsed value: they are equal exactly when no object repeats a name. Only when they differ does
 // Momoa (@humanwhocodes/momoa, a maintained ECMA-404 parser that keeps every member) parse the
-// text again to name the duplicate and where it is. bench/json-read measures both paths.
+// text again to name the duplicate and where it is. `pnpm bench json-read` measures both paths.
 import { type AnyNode, parse as momoaParse } from '@humanwhocodes/momoa';
 
 /** Why a JSON text was refused. */
