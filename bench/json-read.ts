@@ -43,7 +43,9 @@ const trace = JSON.stringify({
 process.stdout.write(
   'json-read benchmark (ns per text, medians; ratios to JSON.parse taken within each round of interleaved batches)\n\n',
 );
-process.stdout.write('| text | bytes | JSON.parse ns | parseJsonText / JSON.parse | refusing a repeated name / JSON.parse |\n');
+process.stdout.write(
+  '| text | bytes | JSON.parse ns | parseJsonText / JSON.parse | refusing a repeated name / JSON.parse |\n',
+);
 process.stdout.write('|---|---|---|---|---|\n');
 for (const [name, text] of [
   ['reply', reply],

@@ -729,6 +729,17 @@ describe('conform --isolate (issue 20, finding 9)', () => {
     expect(r.stdout).toContain(`(sha256 ${sha256Hex(written)})`);
   });
 
+  it('the reference implementation, from its TypeScript sources, still conforms under --isolate (golden cases and a fault scenario)', () => {
+    const golden = conform(REFERENCE, '--isolate', '--no-faults', '--filter', CASES);
+    expect(golden.status, golden.stdout + golden.stderr).toBe(0);
+    expect(golden.report.cases.length).toBeGreaterThan(0);
+    expect(golden.report.cases.every((c) => c.outcome === 'pass')).toBe(true);
+    // A scenario restarts, crashes and audits processes, each one in the sandbox.
+    const faults = conform(REFERENCE, '--isolate', '--filter', 'faults/store/stale-fence');
+    expect(faults.status, faults.stdout + faults.stderr).toBe(0);
+    expect(faults.report.cases.map((c) => c.outcome)).toEqual(['pass']);
+  });
+
   it('where bubblewrap cannot run, --isolate is a clear coded error', () => {
     const r = runCli(['conform', '--impl', REFERENCE, '--isolate', '--no-faults', '--filter', CASES], {
       env: { AGENT_CONTRACTS_BWRAP: '/nonexistent/bwrap' },
