@@ -103,7 +103,7 @@ export interface StoreChoices {
   readonly leaseDurationMs: number;
 }
 
-type RefusalResult = {
+type StoreRefusal = {
   readonly ok: false;
   readonly code: string;
   readonly message: string;
@@ -111,7 +111,7 @@ type RefusalResult = {
 };
 
 /** A refusal as the protocol carries it: -32000 whose `data` is the refusal object but its message. */
-function refused(r: RefusalResult): never {
+function refused(r: StoreRefusal): never {
   const { code, message, ...rest } = r;
   throw new Refusal(code, message, rest);
 }
