@@ -1,7 +1,8 @@
-// Vitest global setup: the CLI as one esbuild bundle of its sources (scripts/bundle-reference.mjs
-// cli), built once per test run, so that the tests that run the CLI as a process
-// (tooling/test-helpers/run-cli.ts) do not start a TypeScript loader in each one (about 1.1 s of
-// CPU each). The bundle is the sources' code: the tests of the CLI's behaviour are unchanged.
+// Vitest global setup: the CLI and the reference implementation as esbuild bundles of their
+// sources (scripts/bundle-reference.mjs), built once per test run, so that the tests that run
+// them as processes (tooling/test-helpers/run-cli.ts, packages/harness/test/faults-helpers.ts) do
+// not start a TypeScript loader in each one (about 1.1 s of CPU each). The bundles are the
+// sources' code: the tests of their behaviour are unchanged.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -9,7 +10,12 @@ export default function setup(): void {
   // AGENT_CONTRACTS_TEST_FROM_SOURCE=1 runs the CLI through tsx instead (to compare, or to debug).
   if (process.env.AGENT_CONTRACTS_TEST_FROM_SOURCE) return;
   const script = fileURLToPath(new URL('../../scripts/bundle-reference.mjs', import.meta.url));
-  const r = spawnSync(process.execPath, [script, 'cli', '--quiet'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`bundling the CLI for the tests failed:\n${r.stderr}`);
-  process.env.AGENT_CONTRACTS_TEST_CLI = r.stdout.trim();
+  const bundle = (target: string) => {
+    const r = spawnSync(process.execPath, [script, target, '--quiet'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`bundling the ${target} for the tests failed:\n${r.stderr}`);
+    return r.stdout.trim();
+  };
+  process.env.AGENT_CONTRACTS_TEST_CLI = bundle('cli');
+  // The reference implementation as the main job starts it, for the fault-matrix tests.
+  process.env.AGENT_CONTRACTS_TEST_REFERENCE = bundle('reference');
 }

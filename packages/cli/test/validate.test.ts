@@ -211,21 +211,28 @@ describe('agent-contracts validate: bad input gets a coded message, never a cras
   });
 
   it('a directory with thousands of files streams through in bounded memory', () => {
-    const many = join(dir, 'many');
-    mkdirSync(many);
-    const n = 4000;
-    for (let i = 0; i < n; i++) {
-      const doc = i % 1000 === 7 ? { ...VALID, stateSequence: -1 } : { ...VALID, stateSequence: i + 10 };
-      writeFileSync(join(many, `doc-${String(i).padStart(5, '0')}.json`), JSON.stringify(doc));
+    // Its own directory, removed by this test: removing thousands of files can take seconds on a
+    // loaded disk, and that is this test's time (its timeout below), not the afterAll hook's.
+    const own = tempDir();
+    try {
+      const many = join(own.dir, 'many');
+      mkdirSync(many);
+      const n = 4000;
+      for (let i = 0; i < n; i++) {
+        const doc = i % 1000 === 7 ? { ...VALID, stateSequence: -1 } : { ...VALID, stateSequence: i + 10 };
+        writeFileSync(join(many, `doc-${String(i).padStart(5, '0')}.json`), JSON.stringify(doc));
+      }
+      // A 64 MB old-space cap: enough to run, far too little to keep thousands of documents around.
+      const run = runCli(['validate', '--json', many], { nodeOptions: ['--max-old-space-size=64'] });
+      expectNoCrash(run);
+      expect(run.status, run.stderr).toBe(1);
+      const out = json(run);
+      expect(out.summary).toEqual({ files: n, valid: n - 4, invalid: 4, errors: 0, exitCode: 1 });
+      const human = runCli(['validate', '--quiet', many], { nodeOptions: ['--max-old-space-size=64'] });
+      expect(human.stdout.trim().split('\n')).toHaveLength(4 * 2 + 1);
+    } finally {
+      own.cleanup();
     }
-    // A 64 MB old-space cap: enough to run, far too little to keep thousands of documents around.
-    const run = runCli(['validate', '--json', many], { nodeOptions: ['--max-old-space-size=64'] });
-    expectNoCrash(run);
-    expect(run.status, run.stderr).toBe(1);
-    const out = json(run);
-    expect(out.summary).toEqual({ files: n, valid: n - 4, invalid: 4, errors: 0, exitCode: 1 });
-    const human = runCli(['validate', '--quiet', many], { nodeOptions: ['--max-old-space-size=64'] });
-    expect(human.stdout.trim().split('\n')).toHaveLength(4 * 2 + 1);
   }, 120_000);
 });
 

@@ -9,7 +9,13 @@ import { FAULT_KIND_NAMES, type FaultRunOptions, loadFaultScenarios } from '../s
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 export const CONFORMANCE = join(REPO, 'conformance');
 export const TSX = 'node --conditions=@agent-contracts/source --import tsx';
-export const REFERENCE = `${TSX} ${join(REPO, 'examples/reference-node/src/main.ts')}`;
+/**
+ * The reference implementation: its bundle, built once per test run from its sources
+ * (tooling/vitest/bundles.ts), or its sources through tsx outside the configured vitest.
+ */
+export const REFERENCE = process.env.AGENT_CONTRACTS_TEST_REFERENCE
+  ? `node ${process.env.AGENT_CONTRACTS_TEST_REFERENCE}`
+  : `${TSX} ${join(REPO, 'examples/reference-node/src/main.ts')}`;
 export const FAKE = (mode: string) =>
   `${TSX} ${join(REPO, 'packages/harness/test/fakes/fault-store-impl.ts')} ${mode}`;
 
