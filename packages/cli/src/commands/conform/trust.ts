@@ -1,7 +1,8 @@
 // What `conform` says about the run as a whole, beyond its cases: the protocol violations that no
 // case could be charged with (docs/protocol.md#framing-and-errors).
 import { sha256Hex } from '@agent-contracts/digest';
-import { type HelloResult, missingCapabilities, printable, type SummaryLine } from '@agent-contracts/harness';
+import { printable, type SummaryLine } from '@agent-contracts/harness';
+import { type HelloResult, missingCapabilities } from '@agent-contracts/protocol';
 import type { painter } from '../../color.js';
 
 /**
