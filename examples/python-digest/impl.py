@@ -109,6 +109,17 @@ def canonicalize(value):
     raise Refusal("DIGEST_INPUT_INVALID", "not a JSON value")
 
 
+def unique_members(pairs):
+    # I-JSON (RFC 7493 section 2.3): an object that repeats a member name is refused, never
+    # read last-wins as json.loads does by default.
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise Refusal("DIGEST_INPUT_INVALID", "an object repeats the member name " + json.dumps(key))
+        seen.add(key)
+    return dict(pairs)
+
+
 def reject_constant(name):
     raise Refusal("DIGEST_INPUT_INVALID", name + " is not JSON")
 
@@ -117,7 +128,13 @@ def parse(text):
     # Every number is an IEEE 754 double, as I-JSON and JavaScript read it (9007199254740993
     # becomes 9007199254740992); NaN and Infinity are not JSON.
     try:
-        return json.loads(text, parse_int=float, parse_float=float, parse_constant=reject_constant)
+        return json.loads(
+            text,
+            parse_int=float,
+            parse_float=float,
+            parse_constant=reject_constant,
+            object_pairs_hook=unique_members,
+        )
     except Refusal:
         raise
     except (ValueError, RecursionError) as e:

@@ -244,6 +244,8 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   // A runId or stateDigest that does not recompute is refused.
   ['validate/RunStateV1/invalid/run-id-from-other-task', ['RUN-002']],
   ['validate/RunStateV1/invalid/state-digest-after-edit', ['RUN-002']],
+  // A repeated member name is refused, never read first-wins or last-wins.
+  ['digest/jcs/jcs-duplicate-member', ['PROTO-804']],
 ];
 
 /**

@@ -402,6 +402,27 @@ const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
+    id: 'calls/succeeded-result-with-error-class',
+    title: 'a succeeded result carries no error class or code',
+    beats: [
+      start(),
+      step,
+      [500, call('t-1'), OK],
+      [
+        900,
+        {
+          type: 'tool-result',
+          callId: 't-1',
+          outcome: 'succeeded',
+          errorClass: 'transient',
+          errorCode: null,
+          costMicros: 0,
+        },
+        refused('RUN_TOOL_CALL_OUTCOME_INCONSISTENT'),
+      ],
+    ],
+  },
+  {
     id: 'calls/success-with-call-in-flight',
     title: 'a run does not succeed while a call has no outcome',
     beats: [
@@ -467,6 +488,20 @@ const SCENARIOS: readonly Scenario[] = [
       step,
       [500, call('t-1'), OK],
       [70000, ok('t-1'), { ok: true, notice: 'RUN_BUDGET_EXHAUSTED' }],
+    ],
+    extra: ['RUN-021'],
+  },
+  {
+    id: 'budget/step-cost-after-time-limit-recorded',
+    title: 'a step that finishes after the time limit has its cost recorded, then the run fails',
+    beats: [
+      start({ budget: { ...RUN_BUDGET, maxDurationMs: 60000 } }),
+      step,
+      [
+        70000,
+        { type: 'step-finished', costMicros: 52000, stateChanged: true },
+        { ok: true, notice: 'RUN_BUDGET_EXHAUSTED' },
+      ],
     ],
     extra: ['RUN-021'],
   },

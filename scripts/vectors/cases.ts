@@ -151,6 +151,37 @@ export const VECTOR_CASES: VectorCase[] = [
     input: '{"\\udc00":1}',
     error: 'DIGEST_INPUT_INVALID',
   },
+  {
+    id: 'jcs-duplicate-member',
+    description:
+      'An object that repeats a member name is not I-JSON (RFC 7493 section 2.3; RFC 8785 section 3.1) and must be refused, never read first-wins or last-wins.',
+    input: '{"a":1,"a":2}',
+    error: 'DIGEST_INPUT_INVALID',
+  },
+  {
+    id: 'jcs-duplicate-member-same-value',
+    description: 'A repeated member name is refused even when both values are equal.',
+    input: '{"a":1,"b":true,"a":1}',
+    error: 'DIGEST_INPUT_INVALID',
+  },
+  {
+    id: 'jcs-duplicate-member-nested',
+    description: 'A repeated member name deep inside the value is refused too.',
+    input: '{"outer":[{"x":{"k":"v","k":"w"}}]}',
+    error: 'DIGEST_INPUT_INVALID',
+  },
+  {
+    id: 'jcs-duplicate-member-escaped',
+    description:
+      'Names are compared after unescaping: "a" and "\\u0061" are the same name, so the object is refused.',
+    input: '{"a":1,"\\u0061":2}',
+    error: 'DIGEST_INPUT_INVALID',
+  },
+  {
+    id: 'jcs-similar-members-accepted',
+    description: 'Names that differ (case, a trailing space) are distinct members, not duplicates.',
+    input: '{"a":1,"A":2,"a ":3}',
+  },
   // Not I-JSON, one code for the family (docs/spec/index.md, GEN-520).
   {
     id: 'jcs-number-overflow',

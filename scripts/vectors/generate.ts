@@ -1,7 +1,7 @@
 // Writes conformance/vectors/jcs.json from cases.ts; `--check` fails when the committed file differs.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { canonicalize, DigestError, sha256Hex } from '@agent-contracts/digest';
+import { canonicalize, DigestError, JsonTextError, parseJsonText, sha256Hex } from '@agent-contracts/digest';
 import { RFC_NUMBER_VECTORS, VECTOR_CASES, type VectorCase } from './cases.ts';
 
 const out = fileURLToPath(new URL('../../conformance/vectors/jcs.json', import.meta.url));
@@ -25,27 +25,19 @@ const cases: VectorCase[] = [
 ];
 
 const vectors = cases.map((c) => {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(c.input);
-  } catch (e) {
-    // A text that is not JSON at all is refused like any other input that is not I-JSON.
-    if (c.error === 'DIGEST_INPUT_INVALID')
-      return { id: c.id, description: c.description, input: c.input, error: c.error };
-    throw e;
-  }
   if (c.error) {
     try {
-      canonicalize(parsed);
+      // The reader of the spec: I-JSON, so a repeated member name is refused before canonicalizing.
+      canonicalize(parseJsonText(c.input));
     } catch (e) {
-      if (e instanceof DigestError && e.code === c.error) {
+      if ((e instanceof DigestError && e.code === c.error) || e instanceof JsonTextError) {
         return { id: c.id, description: c.description, input: c.input, error: c.error };
       }
       throw e;
     }
     throw new Error(`vector ${c.id}: expected ${c.error}, got a canonical form`);
   }
-  const canonical = canonicalize(parsed);
+  const canonical = canonicalize(parseJsonText(c.input));
   if (c.rfcCanonical !== undefined && canonical !== c.rfcCanonical) {
     throw new Error(`vector ${c.id}: implementation gives ${canonical}, RFC expects ${c.rfcCanonical}`);
   }

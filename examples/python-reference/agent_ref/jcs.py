@@ -103,6 +103,17 @@ def has_lone_surrogate(value):
     return False
 
 
+def _unique_members(pairs):
+    # I-JSON (RFC 7493 section 2.3): an object that repeats a member name is refused, never
+    # read last-wins as json.loads does by default.
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise Refusal("DIGEST_INPUT_INVALID", "an object repeats the member name " + json.dumps(key))
+        seen.add(key)
+    return dict(pairs)
+
+
 def _reject_constant(name):
     raise Refusal("DIGEST_INPUT_INVALID", name + " is not JSON")
 
@@ -110,7 +121,13 @@ def _reject_constant(name):
 def parse_ijson(text):
     """Parse as I-JSON reads it: every number an IEEE 754 double."""
     try:
-        return json.loads(text, parse_int=float, parse_float=float, parse_constant=_reject_constant)
+        return json.loads(
+            text,
+            parse_int=float,
+            parse_float=float,
+            parse_constant=_reject_constant,
+            object_pairs_hook=_unique_members,
+        )
     except Refusal:
         raise
     except (ValueError, RecursionError) as e:

@@ -1,6 +1,6 @@
 """Wires the areas into one server and serves protocol v1."""
 
-from . import checkpoint, crash, liveness, rpc, store, trace, validate
+from . import checkpoint, crash, engines, liveness, rpc, store, trace, validate
 from .server import Server
 
 
@@ -11,6 +11,7 @@ def build():
     liveness.install(server)
     store.install(server, crash.install(server))
     validate.install(server)
+    engines.install(server)
     return server
 
 

@@ -7,6 +7,8 @@ from .clock import Clock
 from .errors import InvalidParams, MethodNotFound, Refusal
 
 PROTOCOL_VERSION = 1
+# Capabilities added after protocol v1 was first released (PROTO-600): declared only when installed.
+OPTIONAL_CAPABILITIES = ("run", "policy", "delegation")
 
 
 class Server:
@@ -29,7 +31,7 @@ class Server:
         def on(name):
             return name in self.areas and self.areas[name]()
 
-        return {
+        caps = {
             "contracts": list(self.contracts),
             "bundles": list(self.bundles),
             "digest": True,
@@ -40,6 +42,10 @@ class Server:
             "clock": True,
             "crashPoints": list(self.crash_points) if on("store") else [],
         }
+        for name in OPTIONAL_CAPABILITIES:
+            if name in self.areas:
+                caps[name] = on(name)
+        return caps
 
     def add_area(self, name, methods, available=None, points=()):
         """Declare a capability; `available()` may withdraw it for a state location it cannot use."""

@@ -3,9 +3,9 @@
 import { type Clock, type DelegationRequest, type DelegatorGrant, delegate } from '@agent-contracts/engines';
 import { type DelegateResult, InvalidParams, Refusal } from '@agent-contracts/protocol';
 import type { DelegationContractV1, DelegationPermission, RunBudget } from '@agent-contracts/schemas';
-import { validate } from '@agent-contracts/validators';
+import { isDateTime, validate } from '@agent-contracts/validators';
 import { checkedAnswer } from './answer.js';
-import { isObject, objectParams, str } from './params.js';
+import { closed, isObject, objectParams, plainStrings, str } from './params.js';
 
 const LIMITS = ['maxSteps', 'maxToolCalls', 'maxRetries', 'maxDurationMs', 'maxCostMicros'] as const;
 const CHECKS = new Set(['output-schema', 'command', 'file-predicate', 'reviewer']);
@@ -16,11 +16,25 @@ const strings = (o: Record<string, unknown>, key: string, where: string): string
     throw new InvalidParams(`${where}.${key} must be an array of non-empty strings`);
   return v as string[];
 };
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+/** A deadline in the spec's timestamp profile (RFC 3339 in UTC with `Z`, docs/spec/index.md#timestamps). */
 const timestamp = (o: Record<string, unknown>, key: string, where: string): string => {
   const v = str(o, key, where);
-  if (Number.isNaN(Date.parse(v))) throw new InvalidParams(`${where}.${key} must be an RFC 3339 timestamp`);
+  if (!UTC_TIMESTAMP.test(v) || !isDateTime(v))
+    throw new InvalidParams(`${where}.${key} must be an RFC 3339 UTC timestamp (with Z)`);
   return v;
 };
+const GRANT = ['runId', 'agent', 'allowedTools', 'permissions', 'budget', 'deadline'];
+const REQUEST = [
+  'delegate',
+  'inputSnapshot',
+  'allowedTools',
+  'permissions',
+  'budget',
+  'deadline',
+  'outputSchema',
+  'acceptanceCriteria',
+];
 
 /** The scope members a grant and a request share: tools, permissions, budget, deadline. */
 function scopeOf(o: Record<string, unknown>, where: string) {
@@ -28,10 +42,12 @@ function scopeOf(o: Record<string, unknown>, where: string) {
   const permissions = o.permissions.map((p, i): DelegationPermission => {
     const at = `${where}.permissions[${i}]`;
     if (!isObject(p)) throw new InvalidParams(`${at} must be an object`);
+    closed(p, ['tool', 'resource', 'actions'], at);
     return { tool: str(p, 'tool', at), resource: str(p, 'resource', at), actions: strings(p, 'actions', at) };
   });
   const b = o.budget;
   if (!isObject(b)) throw new InvalidParams(`${where}.budget must be an object`);
+  closed(b, [...LIMITS, 'currency'], `${where}.budget`);
   for (const k of LIMITS)
     if (typeof b[k] !== 'number' || !Number.isSafeInteger(b[k]) || (b[k] as number) < 0)
       throw new InvalidParams(`${where}.budget.${k} must be a non-negative integer`);
@@ -58,6 +74,7 @@ function parentOf(raw: unknown): DelegationContractV1 | DelegatorGrant {
     }
     return raw as unknown as DelegationContractV1;
   }
+  closed(raw, GRANT, 'params.parent');
   return {
     runId: str(raw, 'runId', 'params.parent'),
     agent: str(raw, 'agent', 'params.parent'),
@@ -68,8 +85,10 @@ function parentOf(raw: unknown): DelegationContractV1 | DelegatorGrant {
 function requestOf(raw: unknown): DelegationRequest {
   const where = 'params.request';
   if (!isObject(raw)) throw new InvalidParams(`${where} must be an object`);
+  closed(raw, REQUEST, where);
   const snap = raw.inputSnapshot;
   if (!isObject(snap)) throw new InvalidParams(`${where}.inputSnapshot must be an object`);
+  closed(snap, ['ref', 'digest'], `${where}.inputSnapshot`);
   if (!isObject(raw.outputSchema)) throw new InvalidParams(`${where}.outputSchema must be an object`);
   if (!Array.isArray(raw.acceptanceCriteria))
     throw new InvalidParams(`${where}.acceptanceCriteria must be an array`);
@@ -77,6 +96,7 @@ function requestOf(raw: unknown): DelegationRequest {
     const at = `${where}.acceptanceCriteria[${i}]`;
     if (!isObject(c) || typeof c.check !== 'string' || !CHECKS.has(c.check))
       throw new InvalidParams(`${at} must be { id, check (${[...CHECKS].join(', ')}), statement }`);
+    closed(c, ['id', 'check', 'statement'], at);
     return { id: str(c, 'id', at), check: c.check as 'command', statement: str(c, 'statement', at) };
   });
   return {
@@ -101,6 +121,8 @@ export function delegationMethods(clock: Clock): Record<string, (params: unknown
   return {
     delegate(params): DelegateResult {
       const p = objectParams(params, 'delegate');
+      closed(p, ['parent', 'request'], 'params');
+      plainStrings(p, 'params');
       const parent = parentOf(p.parent);
       const r = delegate(parent, requestOf(p.request), clock);
       if (!r.ok) throw Refusal.from(r, 'delegate: ');

@@ -1,6 +1,6 @@
 // The reference implementation's request handler: one function per protocol method, shared by
 // the stdio server (main.ts) and the in-process adapter.
-import { canonicalize, DigestError, sha256Hex } from '@agent-contracts/digest';
+import { canonicalize, DigestError, JsonTextError, parseJsonText, sha256Hex } from '@agent-contracts/digest';
 import { type CommitRefusal, checkTaskKey, ManualClock, systemClock } from '@agent-contracts/engines';
 import {
   type ClockResult,
@@ -200,8 +200,13 @@ export function createHandler(
       if (typeof p.json !== 'string') throw new InvalidParams('digest: params.json must be JSON text');
       let value: unknown;
       try {
-        value = JSON.parse(p.json);
-      } catch {
+        // I-JSON: an object that repeats a member name is refused, never read last-wins.
+        value = parseJsonText(p.json);
+      } catch (e) {
+        if (e instanceof JsonTextError && e.problem.kind === 'duplicate-member')
+          throw new Refusal('DIGEST_INPUT_INVALID', `digest: params.json: ${e.message}`, {
+            path: e.problem.pointer,
+          });
         throw new Refusal('DIGEST_INPUT_INVALID', 'digest: params.json is not JSON');
       }
       try {

@@ -1,5 +1,6 @@
 // Param readers for the liveness, checkpoint and trace methods: malformed params are JSON-RPC
 // -32602 (InvalidParams); what the spec refuses is left to the engines.
+import { hasLoneSurrogate } from '@agent-contracts/digest';
 import { InvalidParams } from '@agent-contracts/protocol';
 
 /** The params object of `method`. */
@@ -69,4 +70,33 @@ export function optTime(o: Record<string, unknown>, key: string, where: string):
   const ms = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : Number.NaN;
   if (Number.isNaN(ms)) throw new InvalidParams(`${where}.${key} must be an RFC 3339 timestamp`);
   return ms;
+}
+
+/**
+ * InvalidParams when `o` has a member outside `members`: a member the params schema does not
+ * define makes the request malformed (docs/protocol.md, D-GEN-90).
+ */
+export function closed(o: Record<string, unknown>, members: readonly string[], where: string): void {
+  for (const k of Object.keys(o))
+    if (!members.includes(k)) throw new InvalidParams(`${where}.${k} is not a member of ${where}`);
+}
+
+/**
+ * InvalidParams when a string anywhere in `value` (member names included) has a lone UTF-16
+ * surrogate: no document made from it could have a digest (GEN-508).
+ */
+export function plainStrings(value: unknown, where: string): void {
+  const walk = (v: unknown, at: string): void => {
+    if (typeof v === 'string') {
+      if (hasLoneSurrogate(v))
+        throw new InvalidParams(`${at} has a lone surrogate; send well-formed Unicode`);
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) walk(v[i], `${at}[${i}]`);
+    } else if (isObject(v))
+      for (const [k, x] of Object.entries(v)) {
+        if (hasLoneSurrogate(k)) throw new InvalidParams(`${at} has a member name with a lone surrogate`);
+        walk(x, `${at}.${k}`);
+      }
+  };
+  walk(value, where);
 }

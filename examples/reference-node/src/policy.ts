@@ -10,7 +10,7 @@ import {
   Refusal,
 } from '@agent-contracts/protocol';
 import { checkedAnswer } from './answer.js';
-import { isObject, objectParams, oneOf, str } from './params.js';
+import { closed, isObject, objectParams, oneOf, plainStrings, str } from './params.js';
 
 const SIDE_EFFECTS = ['none', 'read', 'local-write', 'external-write', 'irreversible'] as const;
 const IDENTITY_KINDS = ['user', 'service', 'agent'] as const;
@@ -39,6 +39,7 @@ const nullableStr = (o: Record<string, unknown>, key: string, where: string): st
 function grantOf(raw: unknown, i: number): PolicyGrant {
   const at = `params.context.grants[${i}]`;
   if (!isObject(raw)) throw new InvalidParams(`${at} must be an object`);
+  closed(raw, ['grantId', 'tool', 'resource', 'actions', 'origin', 'dataFlowPolicyRef', 'credentialRef'], at);
   return {
     grantId: str(raw, 'grantId', at),
     tool: str(raw, 'tool', at),
@@ -57,6 +58,10 @@ function contextOf(p: Record<string, unknown>): PolicyContext {
   const scope = obj(c, 'taskScope', where);
   const approval = obj(c, 'approval', where);
   if (!Array.isArray(c.grants)) throw new InvalidParams(`${where}.grants must be an array`);
+  closed(c, ['identity', 'taskScope', 'approval', 'grants'], where);
+  closed(identity, ['principal', 'kind'], `${where}.identity`);
+  closed(scope, ['taskRef', 'allowedTools', 'allowedResources'], `${where}.taskScope`);
+  closed(approval, ['state', 'approvalRef'], `${where}.approval`);
   return {
     identity: {
       principal: str(identity, 'principal', `${where}.identity`),
@@ -87,8 +92,11 @@ export function createPolicy(clock: Clock) {
   const methods: Record<string, (params: unknown) => unknown> = {
     'policy.observe'(params): PolicyObserveResult {
       const p = objectParams(params, 'policy.observe');
+      closed(p, ['runId', 'observation'], 'params');
+      plainStrings(p, 'params');
       const runId = str(p, 'runId', 'params');
       const o = obj(p, 'observation', 'params');
+      closed(o, ['observationId', 'kind', 'origin'], 'params.observation');
       const provenance = session.observe(runId, {
         observationId: str(o, 'observationId', 'params.observation'),
         kind: oneOf(o, 'kind', TAINT_KINDS, 'params.observation'),
@@ -98,7 +106,10 @@ export function createPolicy(clock: Clock) {
     },
     'policy.decide'(params): PolicyDecideResult {
       const p = objectParams(params, 'policy.decide');
+      closed(p, ['runId', 'callId', 'tool', 'resource', 'action', 'context'], 'params');
+      plainStrings(p, 'params');
       const tool = obj(p, 'tool', 'params');
+      closed(tool, ['toolName', 'sideEffectLevel', 'requiresConfirmation', 'networkEgress'], 'params.tool');
       const call = {
         runId: str(p, 'runId', 'params'),
         callId: str(p, 'callId', 'params'),

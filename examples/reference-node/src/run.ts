@@ -4,7 +4,7 @@ import { type ManualClock, stepRun } from '@agent-contracts/engines';
 import { InvalidParams, Refusal, type RunStepResult } from '@agent-contracts/protocol';
 import type { RunEvent, RunStateV1 } from '@agent-contracts/schemas';
 import { validate } from '@agent-contracts/validators';
-import { isObject, objectParams } from './params.js';
+import { closed, isObject, objectParams } from './params.js';
 
 /** The members of each event type and how each is checked (the rest of the shape is the engine's). */
 const EVENT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
@@ -129,6 +129,7 @@ export function runMethods(clock: ManualClock): Record<string, (params: unknown)
     'run.step'(params): RunStepResult {
       const p = objectParams(params, 'run.step');
       if (!('state' in p)) throw new InvalidParams('run.step: params.state is required (null before start)');
+      closed(p, ['state', 'event'], 'params');
       const event = eventOf(p.event);
       let state: RunStateV1 | null = null;
       if (p.state !== null) {

@@ -1,4 +1,5 @@
 // Process entry of `agent-contracts` (bin/agent-contracts.js imports the built copy of this).
+import { killAllImplementations } from '@agent-contracts/harness';
 import { processIo } from './io.js';
 import { main } from './main.js';
 
@@ -8,3 +9,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 
 process.exitCode = await main(process.argv.slice(2), processIo());
+// Every run ends within a bound after its output, whatever an implementation left behind: the
+// commands kill what they started, and this is the backstop if anything still holds the loop.
+killAllImplementations();
+setTimeout(() => process.exit(), 5_000).unref();

@@ -18,6 +18,8 @@ export const CLI_CODES = {
     'Warning: the file starts with a UTF-8 byte order mark; it is ignored (RFC 8259 section 8.1). Exit 0.',
   INPUT_TOO_DEEP:
     'Arrays and objects are nested deeper than `--max-depth` (default 512); it is not parsed. Exit 1.',
+  INPUT_DUPLICATE_MEMBER:
+    'An object repeats a member name (`{"a":1,"a":2}`): not I-JSON (RFC 7493), so readers disagree on its value; it is not validated. Exit 1.',
   INPUT_NOT_JSON: 'The text is not JSON; the message gives the parser position. Exit 1.',
   CASES_INVALID:
     'The conformance cases (conformance/cases) are malformed: a kit bug or a bad `--conformance` directory. Exit 2.',
@@ -33,6 +35,10 @@ export const CLI_CODES = {
     'A report ends with the `interrupted` line that `conform` writes when SIGINT or SIGTERM stops it: it holds what finished and no verdict, so `diff` refuses it and `report` renders it only with `--allow-incomplete`, labelled interrupted. Exit 2.',
   SCHEMA_INPUT_INVALID:
     'A schema-diff input cannot be read as JSON (the limits of validate), is not a JSON Schema object with an `$id`, shares its `$id`, or a directory holds too many. Exit 2.',
+  STATE_NOT_EMPTY:
+    "The `conform --state` directory already holds files (state of an earlier run would be read back as this one's): give an empty or new directory, or add `--clean-state` to empty it first. Exit 2.",
+  ISOLATE_UNAVAILABLE:
+    '`conform --isolate` needs bubblewrap (`bwrap`), which is not installed or cannot create its namespaces here; the message says which. Exit 2.',
   CLI_INTERNAL_ERROR: 'The CLI failed unexpectedly (a bug; report it). Exit 2.',
 } as const;
 

@@ -2,10 +2,12 @@
 // implementation behind a proxy that tampers with the wire (test/fakes/hostile-proxy.mjs of the
 // harness). Whatever the real implementation answered, none of them may conform, hang the run,
 // crash the harness, write into its terminal, outlive it or read its secrets.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseReport } from '@agent-contracts/harness';
+import { sha256Hex } from '@agent-contracts/digest';
+import { loadCases, parseReport } from '@agent-contracts/harness';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { repoRoot, runCli, tempDir } from './helpers.js';
 
@@ -235,4 +237,515 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       expect(stderr).toContain('marked interrupted');
     },
   );
+});
+
+/** A fresh directory for a proxy that numbers the processes of one run. */
+const counterDir = () => {
+  const dir = join(tmp.dir, `n-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir);
+  return dir;
+};
+const codes = (r: ReturnType<typeof conform>) =>
+  r.report.summary?.runViolations?.first.map((v) => v.code) ?? [];
+
+describe('violations no case can be charged with fail the run (issue 20, finding 1)', () => {
+  it.each([['1'], ['2']])(
+    'a log line, a forged reply and a second hello reply in the write of hello (--jobs %s)',
+    (jobs) => {
+      const r = conform(
+        proxied('extras-first', counterDir()),
+        '--no-faults',
+        '--filter',
+        CASES,
+        '--jobs',
+        jobs,
+      );
+      expect(r.status, r.stdout).toBe(1);
+      expect(r.stdout).toContain('DOES NOT CONFORM');
+      expect(r.stdout).toContain('charged to the run');
+      expect(r.report.summary?.conforms).toBe(false);
+      expect(r.report.summary?.runViolations?.count).toBe(3);
+      expect(codes(r)).toEqual(['IMPL_GARBAGE_OUTPUT', 'IMPL_UNKNOWN_ID', 'IMPL_UNKNOWN_ID']);
+    },
+  );
+
+  it("in the fault matrix's probe process", () => {
+    const r = conform(proxied('extras-first', counterDir()), '--filter', 'faults/store/stale-fence');
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.report.cases[0]!.outcome).toBe('pass');
+    expect(r.report.summary?.runViolations?.first[0]?.message).toMatch(/^the fault matrix probe: /);
+  });
+});
+
+describe('every process answers hello as the first did (issue 20, findings 2 and 3)', () => {
+  it("a fault scenario's processes cannot switch the clock off with their own hello", () => {
+    const r = conform(proxied('later-no-clock', counterDir()), '--filter', 'faults/store/clock-jumps');
+    expect(r.status, r.stdout).toBe(1);
+    const [scenario] = r.report.cases;
+    expect(scenario!.outcome).toBe('error');
+    expect(scenario!.detail).toContain('IMPL_HELLO_CHANGED');
+    expect(scenario!.detail).toContain('capabilities.clock: true -> false');
+  });
+
+  it('scenario and job state directories have opaque names, fresh per run', () => {
+    const dir = counterDir();
+    const r = conform(
+      proxied('record-hello', dir),
+      '--filter',
+      'faults/store/stale-fence',
+      '--filter',
+      'faults/store/clock-jumps',
+      '--filter',
+      CASES,
+    );
+    expect(r.status, r.stdout).toBe(0);
+    const seen = readFileSync(join(dir, 'hello.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).stateLocation as string);
+    expect(seen.length).toBeGreaterThan(3);
+    for (const location of seen) {
+      expect(location).not.toMatch(/fault|store|clock|stale|fence|job|probe/i);
+      expect(location).toMatch(/\/s-[0-9a-f]{24}$/);
+    }
+  });
+
+  it('a restart after a crash cannot shrink the capabilities, and a crash is never an expected failure', () => {
+    const dir = counterDir();
+    const first = loadCases(join(repoRoot, 'conformance')).find((c) => c.id.startsWith('store/fence/'))!;
+    const baseline = join(tmp.dir, 'crash-baseline.json');
+    writeFileSync(baseline, JSON.stringify({ expectedFailures: [{ id: first.id, reason: 'crashes' }] }));
+    const r = conform(
+      proxied('crash-then-shrink', dir),
+      '--no-faults',
+      '--filter',
+      'store/fence/*',
+      '--baseline',
+      baseline,
+    );
+    expect(r.status, r.stdout).toBe(1);
+    const crashed = r.report.cases.find((c) => c.id === first.id)!;
+    expect(crashed.outcome).toBe('crash');
+    expect(crashed.expectedFailure).toBeUndefined();
+    // The restarted process declared no store: the run still goes by the first hello.
+    expect(r.report.cases.filter((c) => c.outcome === 'not-applicable')).toEqual([]);
+    expect(r.report.cases.some((c) => c.detail.includes('IMPL_HELLO_CHANGED'))).toBe(true);
+  });
+
+  it('a --jobs worker that declares less is charged with it', () => {
+    const r = conform(
+      proxied('later-shrink', counterDir()),
+      '--no-faults',
+      '--filter',
+      'store/fence/*',
+      '--jobs',
+      '2',
+    );
+    expect(r.status, r.stdout).toBe(1);
+    // Whichever job answered first sets the run's hello; the other is charged with the difference.
+    const charged = [...codes(r), ...r.report.cases.map((c) => c.detail)].join('\n');
+    expect(charged).toContain('IMPL_HELLO_CHANGED');
+  });
+});
+
+describe('smaller trust gaps (issue 20, findings 7 and 10)', () => {
+  it('a --state directory that holds state of an earlier run is refused; --clean-state empties it', () => {
+    const state = join(tmp.dir, 'reused-state');
+    const args = ['--no-faults', '--filter', 'store/fence/*', '--state', state];
+    const first = conform(REFERENCE, ...args);
+    expect(first.status, first.stdout).toBe(0);
+    const again = runCli(['conform', '--impl', REFERENCE, ...args]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('STATE_NOT_EMPTY');
+    const cleaned = conform(REFERENCE, ...args, '--clean-state');
+    expect(cleaned.status, cleaned.stdout).toBe(0);
+    expect(cleaned.report.cases.every((c) => c.outcome === 'pass')).toBe(true);
+  });
+
+  it('a reply that is not UTF-8 is a protocol violation, never read as U+FFFD', () => {
+    const r = conform(proxied('bad-utf8'), '--no-faults', '--filter', CASES);
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.report.cases.every((c) => c.outcome === 'error')).toBe(true);
+    expect(r.report.cases[0]!.detail).toContain('not valid UTF-8');
+  });
+
+  it('an implementation that never answers shutdown does not conform', () => {
+    const r = conform(proxied('no-shutdown'), '--no-faults', '--filter', CASES);
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.report.cases.at(-1)!.outcome).toBe('error');
+    expect(r.report.cases.at(-1)!.detail).toContain('IMPL_SHUTDOWN_UNANSWERED');
+  });
+});
+
+const UNIMPLEMENTED = join(repoRoot, 'packages/harness/test/fakes/unimplemented-impl.mjs');
+const writeBaseline = (entries: Array<{ id: string; reason?: string }>) => {
+  const file = join(tmp.dir, `b-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify({ expectedFailures: entries.map((e) => ({ reason: 'known', ...e })) }));
+  return file;
+};
+const render = (format: string, report: string) => runCli(['report', '--format', format, report]);
+/** Run conform and keep the report's path too. */
+function conformAt(impl: string, ...args: string[]) {
+  const path = join(tmp.dir, `r-${Math.random().toString(36).slice(2)}.jsonl`);
+  const run = runCli(['conform', '--impl', impl, '--report', path, ...args]);
+  return { ...run, path, report: parseReport(readFileSync(path, 'utf8')) };
+}
+
+describe('a baseline expects only fail, and nothing passing never conforms (issue 20, finding 4)', () => {
+  it.each([['*'], ['**'], ['*/*']])('a baseline entry %s that matches every case is refused', (id) => {
+    const r = runCli([
+      'conform',
+      '--impl',
+      REFERENCE,
+      '--no-faults',
+      '--filter',
+      CASES,
+      '--baseline',
+      writeBaseline([{ id }]),
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('BASELINE_INVALID');
+    expect(r.stderr).toContain('matches every case');
+  });
+
+  it('protocol-violation errors are never expected', () => {
+    const r = conformAt(
+      proxied('double'),
+      '--no-faults',
+      '--filter',
+      CASES,
+      '--baseline',
+      writeBaseline([{ id: 'validate/*' }]),
+    );
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.report.cases.every((c) => c.outcome === 'error' && c.expectedFailure === undefined)).toBe(true);
+    expect(render('markdown', r.path).stdout).toContain('**Does not conform**');
+  });
+
+  it('an implementation that hangs after hello: timeouts are never expected', () => {
+    const r = conformAt(
+      `node ${UNIMPLEMENTED} silent`,
+      '--no-faults',
+      '--filter',
+      'validate/TaskRecoveryCommitFenceV1/*',
+      '--timeout',
+      '300',
+      '--restart-budget',
+      '0',
+      '--baseline',
+      writeBaseline([{ id: 'validate/TaskRecoveryCommitFenceV1/*' }]),
+    );
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.report.cases.some((c) => c.outcome === 'timeout')).toBe(true);
+    expect(r.report.cases.every((c) => c.expectedFailure === undefined)).toBe(true);
+  });
+
+  it('every case failing as the baseline expects, none passing: does not conform, and JUnit says so', () => {
+    const r = conformAt(
+      `node ${UNIMPLEMENTED}`,
+      '--no-faults',
+      '--filter',
+      'digest/*',
+      '--baseline',
+      writeBaseline([{ id: 'digest/jcs/*' }]),
+    );
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.report.cases.every((c) => c.outcome === 'fail' && c.expectedFailure)).toBe(true);
+    expect(r.stdout).toContain('DOES NOT CONFORM');
+    expect(render('markdown', r.path).stdout).toContain('**Does not conform**');
+    const junit = render('junit', r.path).stdout;
+    expect(junit).toMatch(/errors="[1-9]/);
+    expect(junit).toContain('no applicable case passed');
+  });
+
+  it('a run whose only failures are expected fails: CONFORMS with N expected failures, alike in Markdown and JUnit', () => {
+    const first = conformAt(proxied('flip-odd-validate'), '--no-faults', '--filter', CASES);
+    expect(first.status, first.stdout).toBe(1);
+    const failing = first.report.cases.filter((c) => c.outcome === 'fail').length;
+    expect(failing).toBe(7);
+    const baseline = join(tmp.dir, 'flip-baseline.json');
+    const update = runCli(['baseline', 'update', '--report', first.path, '--out', baseline]);
+    expect(update.status, update.stderr).toBe(0);
+    const r = conformAt(
+      proxied('flip-odd-validate'),
+      '--no-faults',
+      '--filter',
+      CASES,
+      '--baseline',
+      baseline,
+    );
+    expect(r.status, r.stdout).toBe(0);
+    expect(r.stdout).toContain(`CONFORMS with ${failing} expected failures`);
+    expect(r.report.run.baselineSha256).toBe(sha256Hex(readFileSync(baseline)));
+    expect(render('markdown', r.path).stdout).toContain(
+      `**Conforms** to agent-contracts protocol 1, with ${failing} expected failures.`,
+    );
+    const junit = render('junit', r.path).stdout;
+    expect(junit).not.toMatch(/errors="[1-9]|failures="[1-9]/);
+    expect(junit.match(/<skipped message="expected failure/g)).toHaveLength(failing);
+  });
+});
+
+describe('a report is held to the kit that reads it (issue 20, finding 5)', () => {
+  /** A report conform wrote, edited by `edit` (lines as parsed JSON). */
+  const edited = (edit: (lines: Array<Record<string, unknown>>) => Array<Record<string, unknown>>) => {
+    const r = conformAt(REFERENCE, '--no-faults', '--filter', CASES);
+    const lines = readFileSync(r.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const file = join(tmp.dir, `e-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(
+      file,
+      `${edit(lines)
+        .map((l) => JSON.stringify(l))
+        .join('\n')}\n`,
+    );
+    return { original: r, file };
+  };
+  const summaryOf = (lines: Array<Record<string, unknown>>, cases: number) => ({
+    ...lines.at(-1)!,
+    counts: { pass: cases, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 0, 'harness-error': 0 },
+  });
+
+  it('conform prints the sha256 of the report it wrote', () => {
+    const r = conformAt(REFERENCE, '--no-faults', '--filter', CASES);
+    expect(r.stdout).toContain(`(sha256 ${sha256Hex(readFileSync(r.path))})`);
+  });
+
+  it('a whole-run report with two case lines, one of an id the kit does not have, is refused', () => {
+    const { file } = edited((lines) => {
+      const [run, a] = lines;
+      return [{ ...run, filter: [] }, a!, { ...a!, id: 'validate/Made/up' }, summaryOf(lines, 2)];
+    });
+    const r = render('markdown', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('REPORT_INVALID');
+    expect(r.stderr).toContain('"validate/Made/up" is not a case or fault scenario');
+  });
+
+  it('a whole-run report that leaves out cases its run line selects is refused', () => {
+    const { file } = edited((lines) => [lines[0]!, lines[1]!, lines[2]!, summaryOf(lines, 2)]);
+    const r = render('markdown', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('holds 2 of the 13 cases');
+  });
+
+  it('expectedFailure on failing lines without a recorded baseline is refused', () => {
+    const { file } = edited((lines) => [
+      lines[0]!,
+      ...lines.slice(1, -1).map((c) => ({ ...c, outcome: 'fail', expectedFailure: 'forged' })),
+      {
+        ...lines.at(-1)!,
+        counts: {
+          pass: 0,
+          fail: 13,
+          error: 0,
+          timeout: 0,
+          crash: 0,
+          'not-applicable': 0,
+          'harness-error': 0,
+        },
+      },
+    ]);
+    const r = render('markdown', file);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('records no baseline with its sha256');
+  });
+
+  it('a report line with a repeated member name is refused (finding 8)', () => {
+    const r = conformAt(REFERENCE, '--no-faults', '--filter', CASES);
+    const text = readFileSync(r.path, 'utf8').replace(
+      '{"type":"summary",',
+      '{"type":"summary","conforms":false,',
+    );
+    const file = join(tmp.dir, 'dup.jsonl');
+    writeFileSync(file, text);
+    const out = render('markdown', file);
+    expect(out.status).toBe(2);
+    expect(out.stderr).toContain('repeats a member name');
+  });
+
+  it('baseline update refuses an interrupted or incomplete report and leaves --out unchanged', () => {
+    const { file } = edited((lines) => lines.slice(0, -1));
+    const out = join(tmp.dir, 'kept-baseline.json');
+    const before = '{"expectedFailures":[{"id":"validate/TaskRecoveryCommitFenceV1/x","reason":"kept"}]}\n';
+    writeFileSync(out, before);
+    const r = runCli(['baseline', 'update', '--report', file, '--out', out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('REPORT_INCOMPLETE');
+    expect(readFileSync(out, 'utf8')).toBe(before);
+  });
+});
+
+describe('duplicate member names are a protocol violation (issue 20, finding 8)', () => {
+  it('replies that repeat every member, a wrong value first, never pass', () => {
+    const r = conform(proxied('dup-members'), '--no-faults', '--filter', CASES);
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.report.cases.every((c) => c.outcome === 'error')).toBe(true);
+    expect(r.report.cases[0]!.detail).toContain('IMPL_DUPLICATE_MEMBER');
+  });
+
+  it('validate refuses a document that repeats a member name (INPUT_DUPLICATE_MEMBER)', () => {
+    const file = join(tmp.dir, 'dup.json');
+    writeFileSync(file, '{"schemaVersion":"IntentSeedV1","schemaVersion":"TaskRecoveryCommitFenceV1"}');
+    const r = runCli(['validate', file]);
+    expect(r.status).toBe(1);
+    expect(r.stdout + r.stderr).toContain('INPUT_DUPLICATE_MEMBER');
+  });
+
+  it('a baseline that repeats a member name is refused', () => {
+    const file = join(tmp.dir, 'dup-baseline.json');
+    writeFileSync(file, '{"expectedFailures":[],"expectedFailures":[{"id":"x","reason":"y"}]}');
+    const r = runCli(['conform', '--impl', REFERENCE, '--no-faults', '--filter', CASES, '--baseline', file]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('BASELINE_INVALID');
+  });
+});
+
+describe('no process outlives its session (issue 20, finding 6)', () => {
+  it('a proxy rewriting reply ids in front of the reference: the run ends and leaves nothing alive', () => {
+    const dir = counterDir();
+    const r = runCli(
+      [
+        'conform',
+        '--impl',
+        proxied('wrong-id-logged', dir),
+        '--filter',
+        'faults/store/concurrent-writers',
+        '--filter',
+        'faults/store/racing-writers',
+        '--filter',
+        'faults/store/duplicate-takeover',
+        '--filter',
+        'faults/store/crash-points',
+      ],
+      { timeoutMs: 300_000 },
+    );
+    // Before the fix the run printed its summary and never exited (status null: killed).
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    const pids = readFileSync(join(dir, 'pids'), 'utf8').trim().split('\n').map(Number);
+    expect(pids.length).toBeGreaterThan(4);
+    expect(pids.filter(alive)).toEqual([]);
+  }, 320_000);
+});
+
+describe('an implementation that declares nothing (issue 20, finding 10)', () => {
+  it('gets no NO VERDICT from any shard: every shard fails', () => {
+    // The fake declares the fence contract and digest; store cases apply to neither.
+    for (const shard of ['1/2', '2/2']) {
+      const r = runCli([
+        'conform',
+        '--impl',
+        `node ${UNIMPLEMENTED}`,
+        '--filter',
+        'store/fence/*',
+        '--no-faults',
+        '--shard',
+        shard,
+      ]);
+      expect(r.status, r.stdout).toBe(1);
+      expect(r.stdout).toContain('judged nowhere');
+      expect(r.stdout).not.toContain('NO VERDICT');
+    }
+  });
+});
+
+describe('validate and FIFOs (issue 20, finding 10)', () => {
+  it('a FIFO with no writer is reported at once, not waited for; one inside a directory is reported', () => {
+    const dir = join(tmp.dir, 'fifos');
+    mkdirSync(dir);
+    const fifo = join(dir, 'pipe.json');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const alone = runCli(['validate', fifo], { timeoutMs: 30_000 });
+    expect(alone.status).toBe(2);
+    expect(alone.stdout + alone.stderr).toContain('INPUT_READ_FAILED');
+    expect(alone.stdout + alone.stderr).toContain('FIFO');
+    const walked = runCli(['validate', dir], { timeoutMs: 30_000 });
+    expect(walked.status).not.toBe(0);
+    expect(walked.stdout + walked.stderr).toContain('not a regular file (a FIFO)');
+  });
+});
+
+describe('conform --isolate (issue 20, finding 9)', () => {
+  const SNOOP = join(repoRoot, 'packages/harness/test/fakes/snoop-impl.mjs');
+  /** Processes whose command line carries the marker (a daemon the implementation left). */
+  const carrying = (marker: string) =>
+    readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker) && alive(Number(p));
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  const run = (isolate: boolean) => {
+    const marker = `snoop-${Math.random().toString(36).slice(2)}`;
+    const state = join(tmp.dir, marker);
+    const report = join(tmp.dir, `${marker}.jsonl`);
+    // A report of an earlier run at the same path: the implementation must not read it either.
+    writeFileSync(report, 'an earlier report\n');
+    const impl = `node ${SNOOP} ${join(repoRoot, 'conformance')} ${report} ${homedir()} ${marker}`;
+    const r = runCli([
+      'conform',
+      '--impl',
+      impl,
+      '--no-faults',
+      '--filter',
+      CASES,
+      '--state',
+      state,
+      '--report',
+      report,
+      ...(isolate ? ['--isolate'] : []),
+    ]);
+    const job = readdirSync(state).find((n) => n.startsWith('s-'))!;
+    const seen = JSON.parse(readFileSync(join(state, job, 'seen.json'), 'utf8'));
+    return { r, marker, report, seen };
+  };
+
+  it('without --isolate the implementation reads the kit and the report (what the threat model says)', () => {
+    const { r, marker, seen } = run(false);
+    expect(r.status).toBe(1);
+    expect(seen.cases).toBeGreaterThan(0);
+    expect(seen.report).toBeGreaterThan(0);
+    for (const pid of carrying(marker)) process.kill(pid, 'SIGKILL');
+  });
+
+  it('under --isolate it sees no kit, no report, no home, and its setsid daemon dies with the session', async () => {
+    const { r, marker, report, seen } = run(true);
+    expect(r.status, r.stderr).toBe(1);
+    // The kit's conformance directory is an empty directory in the sandbox; the report is covered
+    // by /dev/null, which a bind mount without devices refuses to open.
+    expect(seen.cases).toBe('refused: ENOENT');
+    expect([0, 'refused: EACCES']).toContain(seen.report);
+    expect(String(seen.home)).toMatch(/^refused: ENOENT/);
+    const written = readFileSync(report);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(carrying(marker)).toEqual([]);
+    expect(readFileSync(report).equals(written)).toBe(true);
+    expect(r.stdout).toContain(`(sha256 ${sha256Hex(written)})`);
+  });
+
+  it('the reference implementation, from its TypeScript sources, still conforms under --isolate (golden cases and a fault scenario)', () => {
+    const golden = conform(REFERENCE, '--isolate', '--no-faults', '--filter', CASES);
+    expect(golden.status, golden.stdout + golden.stderr).toBe(0);
+    expect(golden.report.cases.length).toBeGreaterThan(0);
+    expect(golden.report.cases.every((c) => c.outcome === 'pass')).toBe(true);
+    // A scenario restarts, crashes and audits processes, each one in the sandbox.
+    const faults = conform(REFERENCE, '--isolate', '--filter', 'faults/store/stale-fence');
+    expect(faults.status, faults.stdout + faults.stderr).toBe(0);
+    expect(faults.report.cases.map((c) => c.outcome)).toEqual(['pass']);
+  });
+
+  it('where bubblewrap cannot run, --isolate is a clear coded error', () => {
+    const r = runCli(['conform', '--impl', REFERENCE, '--isolate', '--no-faults', '--filter', CASES], {
+      env: { AGENT_CONTRACTS_BWRAP: '/nonexistent/bwrap' },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('ISOLATE_UNAVAILABLE');
+    expect(r.stderr).toContain('was not found');
+  });
 });

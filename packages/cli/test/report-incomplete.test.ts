@@ -114,10 +114,12 @@ describe('a shard in which nothing applies', () => {
       'validate/IntentSeedV1/*',
     ];
     const report = join(dir, 'empty-shard.jsonl');
+    // Nothing in any shard applies to this implementation: no shard gives NO VERDICT then, or a
+    // shard matrix would go green having checked nothing (issue 20, finding 10).
     const sharded = runCli([...args, '--shard', '1/1', '--report', report]);
-    expect(sharded.status, sharded.stdout + sharded.stderr).toBe(0);
-    expect(sharded.stdout).toContain('Nothing in shard 1/1 applies to this implementation');
-    expect(sharded.stdout).toContain('NO VERDICT');
+    expect(sharded.status, sharded.stdout + sharded.stderr).toBe(1);
+    expect(sharded.stdout).toContain('judged nowhere');
+    expect(sharded.stdout).not.toContain('NO VERDICT');
     expect(sharded.stdout).not.toMatch(/^CONFORMS$/m);
     expect(readFileSync(report, 'utf8')).toContain('"conforms":false');
     expect(runCli(args).status).toBe(1);

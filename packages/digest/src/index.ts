@@ -40,3 +40,4 @@ export function digestOf(value: unknown): string {
 export function derivedId(prefix: string, value: unknown, length = 24): string {
   return prefix + digestOf(value).slice(0, length);
 }
+export { countMemberNames, JsonTextError, type JsonTextProblem, parseJsonText } from './json.js';

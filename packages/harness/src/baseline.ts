@@ -2,12 +2,16 @@
 // globs) that are known to fail, with a reason; an unexpected failure fails the run, and so does
 // an entry that now passes (stale), so the baseline only ever shrinks.
 
+import { JsonTextError, parseJsonText } from '@agent-contracts/digest';
 import type { CaseResult, Outcome } from './runner.js';
 import { globMatch } from './shard.js';
 import { truncated } from './text.js';
 
 export interface BaselineEntry {
-  /** A case id, or a glob with `*`. */
+  /**
+   * A case id, or a glob with `*` that names more than `*` and `/` (a pattern that matches every
+   * case is refused: it would silently expect everything).
+   */
   readonly id: string;
   readonly reason: string;
 }
@@ -21,8 +25,10 @@ export interface Baseline {
 export function parseBaseline(text: string): Baseline {
   let data: unknown;
   try {
-    data = JSON.parse(text);
-  } catch {
+    data = parseJsonText(text);
+  } catch (e) {
+    if (e instanceof JsonTextError && e.problem.kind === 'duplicate-member')
+      throw new Error(`the baseline ${e.message}`);
     throw new Error(
       'the baseline is not JSON; expected { "expectedFailures": [{ "id": ..., "reason": ... }] }',
     );
@@ -33,8 +39,21 @@ export function parseBaseline(text: string): Baseline {
     if (!e || typeof e.id !== 'string' || !e.id || typeof e.reason !== 'string' || !e.reason.trim()) {
       throw new Error(`expectedFailures[${i}] needs a non-empty "id" and "reason"`);
     }
+    if (/^[*/]+$/.test(e.id))
+      throw new Error(
+        `expectedFailures[${i}].id ${JSON.stringify(e.id)} matches every case, so it would expect every failure; name the case ids (or a pattern with a fixed part, e.g. "store/fence/*")`,
+      );
   }
   return data as Baseline;
+}
+
+/**
+ * The baseline entry that expects this result's failure: only a `fail` (a wrong answer) can be
+ * expected, never an error, a timeout, a crash, a harness error or a protocol violation (which
+ * make a case `error`).
+ */
+export function expectedFailureOf(baseline: Baseline | null, result: Pick<CaseResult, 'id' | 'outcome'>) {
+  return result.outcome === 'fail' ? expectedFailureFor(baseline, result.id) : undefined;
 }
 
 const FAILING: ReadonlySet<Outcome> = new Set(['fail', 'error', 'timeout', 'crash']);
@@ -45,18 +64,19 @@ export function isFailure(outcome: Outcome): boolean {
 }
 
 /**
- * The conformance rule: at least one case applied, no failure the baseline does not expect, and no
- * stale baseline entry. Nothing applicable never conforms, also in a shard (D-GEN-14). A
- * `harness-error` is not a failure of the implementation, so no baseline can expect it, but a run
- * with one does not conform either: the kit did not judge what it was to judge (D-GEN-30).
+ * The conformance rule: at least one applicable case passed, no failure the baseline does not
+ * expect, and no stale baseline entry. A run in which nothing passed never conforms, whatever the
+ * baseline says, also in a shard (D-GEN-14). A `harness-error` is not a failure of the
+ * implementation, so no baseline can expect it, but a run with one does not conform either: the
+ * kit did not judge what it was to judge (D-GEN-30).
  */
 export function conformsOf(
-  applicable: number,
+  passing: number,
   unexpectedFailures: number,
   stalePassing: number,
   harnessErrors = 0,
 ): boolean {
-  return applicable > 0 && unexpectedFailures === 0 && stalePassing === 0 && harnessErrors === 0;
+  return passing > 0 && unexpectedFailures === 0 && stalePassing === 0 && harnessErrors === 0;
 }
 
 /** The baseline entry matching a case id, if any. */
@@ -82,7 +102,8 @@ export function judgeRun(
   options: { readonly strict?: boolean } = {},
 ) {
   const strict = options.strict ?? false;
-  const unexpected = results.filter((r) => isFailure(r.outcome) && !expectedFailureFor(baseline, r.id));
+  const unexpected = results.filter((r) => isFailure(r.outcome) && !expectedFailureOf(baseline, r));
+  const expectedFailures = results.filter((r) => expectedFailureOf(baseline, r)).map((r) => r.id);
   const unexpectedFailures = unexpected.filter((r) => failsRun(r.level, strict)).map((r) => r.id);
   const warnings = unexpected.filter((r) => !failsRun(r.level, strict)).map((r) => r.id);
   const stalePassing: string[] = [];
@@ -92,16 +113,18 @@ export function judgeRun(
     // (another shard, a filter) are left alone.
     if (matched.length && matched.every((r) => r.outcome === 'pass')) stalePassing.push(entry.id);
   }
-  const applicable = results.filter((r) => r.outcome !== 'not-applicable');
+  const passing = results.filter((r) => r.outcome === 'pass');
   const harnessErrors = results.filter((r) => r.outcome === 'harness-error').map((r) => r.id);
   return {
     unexpectedFailures,
+    /** Ids of the cases that failed (`fail`) as the baseline expects. */
+    expectedFailures,
     warnings,
     stalePassing,
     /** Cases and scenarios that ended as `harness-error`: defects of the kit, not of the implementation. */
     harnessErrors,
     conforms: conformsOf(
-      applicable.length,
+      passing.length,
       unexpectedFailures.length,
       stalePassing.length,
       harnessErrors.length,
@@ -109,9 +132,12 @@ export function judgeRun(
   };
 }
 
-/** A baseline listing exactly the current failures, keeping the reasons of entries that still apply. */
+/**
+ * A baseline listing exactly the current `fail`s, keeping the reasons of entries that still apply.
+ * Errors, timeouts and crashes are not listed: no baseline can expect them.
+ */
 export function updatedBaseline(results: readonly CaseResult[], previous: Baseline | null): Baseline {
-  const failing = results.filter((r) => isFailure(r.outcome));
+  const failing = results.filter((r) => r.outcome === 'fail');
   return {
     $comment: 'Expected failures of this implementation; `agent-contracts baseline update` rewrites it.',
     expectedFailures: failing.map((r) => ({

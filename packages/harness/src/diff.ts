@@ -12,7 +12,18 @@ export interface ReportDiff {
   readonly removed: readonly string[];
   /** Not passing in both, but with a different outcome. */
   readonly changed: readonly string[];
+  /** Not passing in A and absent from B (also in `removed`): a regression unless `selectionChanged`. */
+  readonly vanished: readonly string[];
+  /**
+   * Whether the two runs selected different cases (another kit version, `--filter`, `--shard` or
+   * `--no-faults`), so that a case may be absent from B for that reason alone.
+   */
+  readonly selectionChanged: boolean;
 }
+
+/** The selection of a run line: what decides which cases it holds. */
+const selection = (r: Report) =>
+  JSON.stringify([r.run.kit.version, [...r.run.filter].sort(), r.run.shard, r.run.noFaults ?? false]);
 
 /** Compare two reports by case id. */
 export function diffReports(a: Report, b: Report): ReportDiff {
@@ -32,7 +43,12 @@ export function diffReports(a: Report, b: Report): ReportDiff {
     else if (prev === 'pass' && o !== 'pass') out.broken.push(id);
     else if (prev !== o) out.changed.push(id);
   }
-  for (const id of before.keys()) if (!after.has(id)) out.removed.push(id);
-  for (const list of Object.values(out)) list.sort();
-  return out;
+  const vanished: string[] = [];
+  for (const [id, o] of before)
+    if (!after.has(id)) {
+      out.removed.push(id);
+      if (o !== 'pass' && o !== 'not-applicable') vanished.push(id);
+    }
+  for (const list of [...Object.values(out), vanished]) list.sort();
+  return { ...out, vanished, selectionChanged: selection(a) !== selection(b) };
 }

@@ -15,6 +15,10 @@
  *   (docs/protocol.md#every-message-is-checked); a case or scenario that gets one fails.
  * - `IMPL_NOT_RUNNING`: a request was made while the process was not running.
  * - `IMPL_RESTART_BUDGET_EXHAUSTED`: the process crashed more often than the restart budget allows.
+ * - `IMPL_HELLO_CHANGED`: a process of the run (a restart, a `--jobs` worker, the probe, a fault
+ *   scenario's process) answered `hello` differently from the run's first process.
+ * - `IMPL_SHUTDOWN_UNANSWERED`: `shutdown` got no `null` result before the process was killed.
+ * - `IMPL_DUPLICATE_MEMBER`: a reply holds an object with two members of the same name.
  */
 export type HarnessErrorCode =
   | 'IMPL_SPAWN_FAILED'
@@ -28,7 +32,10 @@ export type HarnessErrorCode =
   | 'IMPL_RPC_ERROR'
   | 'IMPL_REPLY_INVALID'
   | 'IMPL_NOT_RUNNING'
-  | 'IMPL_RESTART_BUDGET_EXHAUSTED';
+  | 'IMPL_RESTART_BUDGET_EXHAUSTED'
+  | 'IMPL_HELLO_CHANGED'
+  | 'IMPL_SHUTDOWN_UNANSWERED'
+  | 'IMPL_DUPLICATE_MEMBER';
 
 /** What went wrong talking to the implementation, with its stderr tail as context. */
 export class HarnessError extends Error {

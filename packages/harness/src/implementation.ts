@@ -11,6 +11,7 @@ import {
 } from '@agent-contracts/protocol';
 import type { MalformedRequest } from './cases.js';
 import { HarnessError } from './errors.js';
+import { RunLedger } from './session.js';
 import { ImplementationProcess, type ProcessOptions, type ProtocolViolation } from './transport/process.js';
 import { describeReplyViolation, type RawReply, type Reply, readReply, resultOf } from './wire/reply.js';
 import { checkRequest } from './wire/request.js';
@@ -97,6 +98,17 @@ export interface SubprocessOptions extends ProcessOptions {
    * connection): default {@link START_TIMEOUT_MS}, and never less than the request deadline.
    */
   readonly startTimeoutMs?: number;
+  /**
+   * The run this session belongs to: its first `hello` is the one every process of the run must
+   * repeat (a difference is `IMPL_HELLO_CHANGED`, and the session goes by the run's). Default: a
+   * ledger of this session alone, so that at least its restarts are held to its first `hello`.
+   */
+  readonly run?: RunLedger;
+  /**
+   * Called with every process the session starts (the first and each restart), before its
+   * `hello` is answered, so that an owner can kill what it started even mid-`hello`.
+   */
+  readonly onProcess?: (process: ImplementationProcess) => void;
 }
 
 /** Default deadline of `hello`, process start included, in ms. */
@@ -141,6 +153,7 @@ async function greet(
 /** Start an implementation as a subprocess and greet it. Throws HarnessError if it cannot. */
 export async function startSubprocess(options: SubprocessOptions): Promise<Implementation> {
   let proc = ImplementationProcess.start(options);
+  options.onProcess?.(proc);
   // Violations are read from every process the session ran, also the ones a restart replaced.
   const procs: ImplementationProcess[] = [proc];
   const taken = new Map<ImplementationProcess, number>();
@@ -151,9 +164,11 @@ export async function startSubprocess(options: SubprocessOptions): Promise<Imple
     stateLocation: options.stateLocation,
     localDirectory: options.localDirectory ?? defaultLocalDirectory(options.stateLocation),
   };
+  const run = options.run ?? new RunLedger();
   const hello_ = async () => {
+    let answered: HelloResult;
     try {
-      return await greet(
+      answered = await greet(
         call,
         locations,
         Math.max(options.startTimeoutMs ?? START_TIMEOUT_MS, proc.options.requestTimeoutMs),
@@ -162,6 +177,11 @@ export async function startSubprocess(options: SubprocessOptions): Promise<Imple
       await proc.kill();
       throw e;
     }
+    // One hello per run: a process that answers otherwise is charged with it, and the session
+    // keeps going by the run's first (it cannot switch a case or a fault off by declaring less).
+    const pinned = run.pin(answered);
+    if (pinned.violation) proc.recordViolation(pinned.violation.code, pinned.violation.message);
+    return pinned.hello;
   };
   let hello = await hello_();
   return {
@@ -190,6 +210,7 @@ export async function startSubprocess(options: SubprocessOptions): Promise<Imple
     async restart() {
       await proc.kill();
       proc = ImplementationProcess.start(options);
+      options.onProcess?.(proc);
       procs.push(proc);
       hello = await hello_();
     },
@@ -221,19 +242,26 @@ export async function startInProcess(
       return { error: toJsonRpcError(e) };
     }
   });
-  let hello = await greet(call, { stateLocation, localDirectory });
+  const run = new RunLedger();
+  let violations: ProtocolViolation[] = [];
+  const hello = run.pin(await greet(call, { stateLocation, localDirectory })).hello;
   return {
     get hello() {
       return hello;
     },
     stderrTail: '',
     pid: undefined,
-    takeViolations: () => ({ count: 0, first: [] }),
+    takeViolations: () => {
+      const first = violations;
+      violations = [];
+      return { count: first.length, first };
+    },
     call,
     request,
     async restart() {
       await adapter.reset?.();
-      hello = await greet(call, { stateLocation, localDirectory });
+      const v = run.pin(await greet(call, { stateLocation, localDirectory })).violation;
+      if (v) violations.push(v);
     },
     async kill() {
       await adapter.reset?.();

@@ -3,9 +3,13 @@
 import { isFailure } from './baseline.js';
 import { escapeMarkupLines, escapeMarkup as x } from './escape.js';
 import type { CaseLine, Report } from './report.js';
+import { judgeReport, VERDICT_TEXT } from './report-verdict.js';
 
-/** Whether the baseline expects this case's failure (a passing case is never hidden as skipped). */
-const expected = (c: CaseLine) => Boolean(c.expectedFailure) && isFailure(c.outcome);
+/**
+ * Whether the baseline expects this case's failure: only a `fail` can be expected, so an error, a
+ * timeout or a crash is never hidden as skipped (nor is a pass).
+ */
+const expected = (c: CaseLine) => Boolean(c.expectedFailure) && c.outcome === 'fail';
 
 function testcase(gate: string, c: CaseLine): string {
   const open = `    <testcase classname="${x(`${gate}.${c.subject}`)}" name="${x(c.id)}" time="${(c.durationMs / 1000).toFixed(3)}">`;
@@ -36,5 +40,22 @@ export function renderJunit(report: Report): string {
     const body = cases.map((c) => testcase(gate, c));
     return `  <testsuite name="${x(gate)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${body.join('\n')}\n  </testsuite>`;
   });
+  // JUnit and the verdict agree: a report that does not conform shows at least one error, also
+  // when no case line does (violations charged to the run, nothing passed, a summary that says
+  // so for reasons no case line shows).
+  const judgement = judgeReport(report);
+  const red = report.cases.some(
+    (c) => !expected(c) && c.outcome !== 'pass' && c.outcome !== 'not-applicable',
+  );
+  if (judgement.verdict !== 'conforms' && !red) {
+    const why = report.summary?.runViolations
+      ? `${report.summary.runViolations.count} protocol violation(s) charged to the run: ${report.summary.runViolations.first.map((v) => `${v.code}: ${v.message}`).join('; ')}`
+      : judgement.disagreements.length
+        ? judgement.disagreements.join('; ')
+        : `the run ${VERDICT_TEXT[judgement.verdict]}${judgement.counts.pass === 0 ? ': no applicable case passed' : ''}`;
+    suites.push(
+      `  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="run" name="verdict" time="0.000"><error type="does-not-conform" message="${x(why)}"/></testcase>\n  </testsuite>`,
+    );
+  }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`agent-contracts conformance: ${report.run.implementation.name}`)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

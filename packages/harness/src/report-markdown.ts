@@ -23,6 +23,12 @@ const HEADLINE: Readonly<Record<ReportVerdict, string>> = {
     '**Interrupted**: the run was stopped by a signal; the report holds what finished and no verdict, so it does not show conformance',
 };
 
+/** `, with N expected failures` of a conforming report whose baseline expected some. */
+function expectedNote(report: Report, verdict: ReportVerdict): string {
+  const n = report.cases.filter((c) => c.expectedFailure && c.outcome === 'fail').length;
+  return verdict === 'conforms' && n ? `, with ${n} expected failure${n === 1 ? '' : 's'}` : '';
+}
+
 /** Markdown summary (e.g. for a CI step summary): by gate, then the cases that did not pass. */
 export function renderMarkdown(report: Report): string {
   const impl = report.run.implementation;
@@ -30,8 +36,16 @@ export function renderMarkdown(report: Report): string {
   const lines = [
     `# Conformance: ${md(impl.name)} ${md(impl.version)} (${md(impl.language)})`,
     '',
-    `${HEADLINE[judgement.verdict]} to agent-contracts protocol ${report.run.protocolVersion}.`,
+    `${HEADLINE[judgement.verdict]} to agent-contracts protocol ${report.run.protocolVersion}${expectedNote(report, judgement.verdict)}.`,
   ];
+  if (report.summary?.runViolations)
+    lines.push(
+      '',
+      `> **Protocol violations charged to the run**: ${report.summary.runViolations.count} (${report.summary.runViolations.first
+        .slice(0, 3)
+        .map((v) => md(`${v.code}: ${v.message}`))
+        .join('; ')}); a run with a protocol violation never conforms.`,
+    );
   if (judgement.disagreements.length)
     lines.push(
       '',

@@ -2,6 +2,7 @@
 // line by line against its published schema (schemas/harness/ReportLine.schema.json, through the
 // ahead-of-time validators generated from it) and against the order `conform` writes, within
 // bounds, before any renderer sees it. A report that fails is refused whole with REPORT_INVALID.
+import { JsonTextError, parseJsonText } from '@agent-contracts/digest';
 import { ReportError } from './errors.js';
 import { LINE_VALIDATORS } from './generated/report-line.generated.js';
 import {
@@ -137,8 +138,13 @@ export function parseReport(text: string, name = 'report', limits: ReportLimits 
     try {
       // JSON.parse is not recursive in V8, and the schema check below descends no deeper than the
       // schema does, so nesting depth is bounded by the schema (at most 4 levels pass).
-      value = JSON.parse(raw);
-    } catch {
+      value = parseJsonText(raw);
+    } catch (e) {
+      if (e instanceof JsonTextError && e.problem.kind === 'duplicate-member')
+        throw refuse(`the line repeats a member name: ${printable(e.message)}`, {
+          line: n,
+          pointer: e.problem.pointer,
+        });
       throw refuse('the line is not JSON', { line: n });
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value))

@@ -48,7 +48,11 @@ export function judgeReport(report: Report): ReportJudgement {
   const explored = report.cases.filter(isExploreLine);
   const s = report.summary;
   const strict = s?.strict ?? false;
-  const unexpected = report.cases.filter((c) => isFailure(c.outcome) && !c.expectedFailure);
+  // Only a `fail` can be expected (an `expectedFailure` on any other line is refused by the report
+  // check, report-check.ts; here it is simply not honoured).
+  const unexpected = report.cases.filter(
+    (c) => isFailure(c.outcome) && !(c.expectedFailure && c.outcome === 'fail'),
+  );
   const unexpectedFailures = unexpected.filter((c) => failsRun(c.level, strict)).map((c) => c.id);
   const warnings = unexpected.filter((c) => !failsRun(c.level, strict)).map((c) => c.id);
   if (!s)
@@ -62,7 +66,7 @@ export function judgeReport(report: Report): ReportJudgement {
   const exploreCounts = countOutcomes(explored);
   const applicable = report.cases.length - counts['not-applicable'] - exploreCounts['not-applicable'];
   const harnessErrors = counts['harness-error'] + exploreCounts['harness-error'];
-  const fromCases = conformsOf(applicable, unexpectedFailures.length, 0, harnessErrors);
+  const fromCases = conformsOf(counts.pass + exploreCounts.pass, unexpectedFailures.length, 0, harnessErrors);
   const disagreements: string[] = [];
   const outcomes = Object.keys(counts) as Array<keyof Counts>;
   const claimed = (o: keyof Counts) => s.counts[o] ?? 0;
@@ -97,6 +101,10 @@ export function judgeReport(report: Report): ReportJudgement {
     );
   if (s.conforms && s.stalePassing.length)
     disagreements.push('the summary claims the run conforms, but lists stale baseline entries');
+  if (s.conforms && s.runViolations)
+    disagreements.push(
+      'the summary claims the run conforms, but records protocol violations charged to the run',
+    );
   // Every way a conforming claim can be unsupported adds a disagreement.
   const verdict = s.conforms && disagreements.length === 0 ? 'conforms' : 'does-not-conform';
   return { verdict, counts, unexpectedFailures, warnings, disagreements };

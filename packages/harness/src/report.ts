@@ -20,6 +20,47 @@ export interface RunLine {
   readonly filter: readonly string[];
   readonly shard: string | null;
   readonly baseline: string | null;
+  /**
+   * Lowercase hex SHA-256 of the bytes of the baseline file the run read; absent without a
+   * baseline (and in reports written before it was recorded, which can then carry no
+   * `expectedFailure`).
+   * @pattern ^[a-f0-9]{64}$
+   */
+  readonly baselineSha256?: string;
+  /** `conform --no-faults`: the fault matrix did not run. Absent means it ran (its filter allowing). */
+  readonly noFaults?: boolean;
+  /**
+   * SHA-256 of the catalogue the run chose from (`catalogueDigest`: the sorted ids of every case
+   * and fault scenario of its conformance data). A reader of the same kit version holds the case
+   * lines to its own catalogue when this matches it (or is absent).
+   * @pattern ^[a-f0-9]{64}$
+   */
+  readonly catalogue?: string;
+}
+
+/** A protocol violation as a report records it. */
+export interface ViolationRecord {
+  /** The harness's code (`IMPL_GARBAGE_OUTPUT`, `IMPL_HELLO_CHANGED`, ...). */
+  readonly code: string;
+  /** What was seen, and in which session. */
+  readonly message: string;
+  /** The first 200 characters of the offending line, if any. */
+  readonly excerpt?: string;
+}
+
+/** Protocol violations charged to the run as a whole (no case could be charged with them). */
+export interface RunViolations {
+  /**
+   * How many were seen.
+   * @TJS-type integer
+   * @minimum 1
+   */
+  readonly count: number;
+  /**
+   * The first ones, with their text.
+   * @maxItems 20
+   */
+  readonly first: readonly ViolationRecord[];
 }
 
 export interface CaseLine extends CaseResult {
@@ -53,6 +94,12 @@ export interface SummaryLine {
   /** `conform --strict`: SHOULD failures failed the run too. Absent means not strict. */
   readonly strict?: boolean;
   readonly stalePassing: readonly string[];
+  /**
+   * Protocol violations no case could be charged with (before the first case of a session, in a
+   * session where no case applied, in the fault matrix's probe): the run does not conform. Absent
+   * when there were none.
+   */
+  readonly runViolations?: RunViolations;
   /**
    * The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted
    * apart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.

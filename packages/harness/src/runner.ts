@@ -12,6 +12,7 @@ import {
 import { HarnessDefect, HarnessError } from './errors.js';
 import type { Implementation } from './implementation.js';
 import type { Difference } from './json-diff.js';
+import type { RunLedger } from './session.js';
 import { truncated } from './text.js';
 import { describeViolations } from './transport/process.js';
 import type { Reply } from './wire/reply.js';
@@ -191,8 +192,9 @@ export async function runCase(
 }
 
 /**
- * A result with the protocol violations seen while (or after) it ran: a pass becomes `error`;
- * any other outcome stays; the detail names the violations first and keeps its own after them.
+ * A result with the protocol violations seen while (or after) it ran: a pass or a fail becomes
+ * `error` (so that no baseline can expect a violation: baselines expect only `fail`); a timeout or
+ * crash stays; the detail names the violations first and keeps its own after them.
  */
 export function withViolations(
   result: CaseResult,
@@ -202,7 +204,7 @@ export function withViolations(
   if (seen.count === 0 || result.outcome === 'not-applicable') return result;
   return {
     ...result,
-    outcome: result.outcome === 'pass' ? 'error' : result.outcome,
+    outcome: result.outcome === 'pass' || result.outcome === 'fail' ? 'error' : result.outcome,
     detail: `${describeViolations(seen)} (then: ${result.outcome}: ${result.detail})`,
     ...(result.stderrTail === undefined && stderrTail ? { stderrTail: stderrTail.slice(-4096) } : {}),
   };
@@ -414,6 +416,14 @@ export interface SuiteOptions {
   readonly restartBudget: number;
   /** Called with each result as soon as it is known (progress, streaming reports). */
   readonly onResult?: (result: CaseResult) => void;
+  /**
+   * The run's ledger: violations that no case of this session can be charged with (seen before
+   * its first applicable case, or in a session where none applied) are charged to the run there.
+   * Without one they are charged to the session's first applicable case, if it has one.
+   */
+  readonly run?: RunLedger;
+  /** What the ledger calls this session (default "golden session"). */
+  readonly sessionName?: string;
 }
 
 /**
@@ -435,9 +445,14 @@ export async function runSuite(
   /** Index of the last result whose case sent requests, and of the first not yet reported. */
   let lastRan = -1;
   let reported = 0;
+  /** Violations seen before any case could be charged with them, without a ledger to take them. */
+  let early: ReturnType<Implementation['takeViolations']> | null = null;
   const settle = () => {
     const seen = impl.takeViolations();
     if (lastRan >= reported) results[lastRan] = withViolations(results[lastRan]!, seen, impl.stderrTail);
+    else if (seen.count && options.run) options.run.charge(seen, options.sessionName ?? 'golden session');
+    else if (seen.count)
+      early = early ? { count: early.count + seen.count, first: [...early.first, ...seen.first] } : seen;
     for (; reported < results.length; reported++) options.onResult?.(results[reported]!);
   };
   for (const c of cases) {
@@ -452,7 +467,11 @@ export async function runSuite(
     }
     const applicable = missingCapabilities(c.requires, impl.hello.capabilities).length === 0;
     if (applicable) settle();
-    const result = await runCase(impl, c, options);
+    let result = await runCase(impl, c, options);
+    if (applicable && early) {
+      result = withViolations(result, early, impl.stderrTail);
+      early = null;
+    }
     results.push(result);
     if (!applicable) continue;
     lastRan = results.length - 1;

@@ -1,8 +1,9 @@
 // The fault-matrix corpus and the driver's own parts: every scenario file is well-formed, names a
 // routine the harness has, cites a spec anchor that exists, states its pass criterion, and is
 // listed in docs/protocol.md; the fake tool counts; outcomes never read as a pass by accident.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   FAULT_KIND_NAMES,
@@ -109,12 +110,19 @@ describe('fault driver parts', () => {
     expect(tool.total).toBe(3);
   });
 
-  it('gives each scenario its own directory, and shares a database URL', () => {
-    const dir = scenarioStateLocation('/tmp/x-state', 'faults/store/stale-fence');
-    expect(dir).toBe('/tmp/x-state/faults_store_stale-fence');
-    expect(scenarioStateLocation('postgres://u@h/db?schema=s', 'faults/a/b')).toBe(
-      'postgres://u@h/db?schema=s',
-    );
+  it('gives each scenario a fresh directory of an opaque name, and shares a database URL', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ac-opaque-'));
+    try {
+      const a = scenarioStateLocation(root);
+      const b = scenarioStateLocation(root);
+      expect(a).not.toBe(b);
+      // Nothing in the name says which scenario runs there (finding 2 of issue 20).
+      for (const dir of [a, b]) expect(basename(dir)).toMatch(/^s-[0-9a-f]{24}$/);
+      expect(readdirSync(root).sort()).toEqual([basename(a), basename(b)].sort());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    expect(scenarioStateLocation('postgres://u@h/db?schema=s')).toBe('postgres://u@h/db?schema=s');
   });
 
   it('a scenario whose capability is missing is not applicable, never a pass', async () => {

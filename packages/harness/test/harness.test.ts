@@ -23,6 +23,7 @@ import {
   parseBaseline,
   parseReport,
   parseShard,
+  RunLedger,
   resolveRefs,
   runCase,
   runSuite,
@@ -251,10 +252,12 @@ describe('shards, globs, baselines, diffs', () => {
       [result('a/1', 'fail'), result('a/2', 'error'), result('a/3', 'pass')],
       prev,
     );
-    expect(next.expectedFailures).toEqual([
-      { id: 'a/1', reason: 'tracked in #12' },
-      { id: 'a/2', reason: 'error: error' },
-    ]);
+    // Only a fail can be expected: the error is not listed (issue 20, finding 4).
+    expect(next.expectedFailures).toEqual([{ id: 'a/1', reason: 'tracked in #12' }]);
+    expect(() => parseBaseline('{"expectedFailures":[{"id":"*","reason":"r"}]}')).toThrow(
+      /matches every case/,
+    );
+    expect(() => parseBaseline('{"expectedFailures":[],"expectedFailures":[]}')).toThrow(/two members/);
     expect(() => parseBaseline('[]')).toThrow(/expectedFailures/);
     expect(() => parseBaseline('{"expectedFailures":[{"id":"x"}]}')).toThrow(/reason/);
   });
@@ -266,7 +269,29 @@ describe('shards, globs, baselines, diffs', () => {
       report([result('x', 'pass'), result('y', 'fail'), result('z', 'fail'), result('gone', 'pass')]),
       report([result('x', 'fail'), result('y', 'pass'), result('z', 'crash'), result('new', 'pass')]),
     );
-    expect(d).toEqual({ fixed: ['y'], broken: ['x'], added: ['new'], removed: ['gone'], changed: ['z'] });
+    expect(d).toEqual({
+      fixed: ['y'],
+      broken: ['x'],
+      added: ['new'],
+      removed: ['gone'],
+      changed: ['z'],
+      vanished: [],
+      selectionChanged: false,
+    });
+    // A failing case that vanished from a run of the same selection is a regression; with another
+    // filter it is only removed (issue 20, finding 5).
+    const failing = report([result('x', 'pass'), result('y', 'fail')]);
+    expect(diffReports(failing, report([result('x', 'pass')]))).toMatchObject({
+      vanished: ['y'],
+      selectionChanged: false,
+    });
+    const filtered = parseReport(
+      jsonl([
+        { ...runLine(), filter: ['x'] },
+        { type: 'case', ...result('x', 'pass') },
+      ]),
+    );
+    expect(diffReports(failing, filtered)).toMatchObject({ vanished: ['y'], selectionChanged: true });
     expect(() => parseReport(jsonl([runLine()]).repeat(2))).toThrow(/second run line/);
   });
 });
@@ -437,6 +462,47 @@ describe('protocol violations fail a case, whenever they happen', () => {
     const cases = [digestCase('a/x/1'), digestCase('a/x/2'), digestCase('a/x/3', ['store'])];
     const results = await runSuite(impl, cases, opts);
     expect(results.map((r) => r.outcome)).toEqual(['pass', 'error', 'not-applicable']);
+  });
+
+  it('one seen before the first case is charged to the run; so is one in a session where no case applies (issue 20, finding 1)', async () => {
+    // Take 1 happens as the first applicable case starts: nothing ran yet to charge it to.
+    const impl = scripted({ ok: 1 }, new Map([[1, 'IMPL_GARBAGE_OUTPUT']]));
+    const run = new RunLedger();
+    const results = await runSuite(impl, five.slice(0, 2), { ...opts, run, sessionName: 'job 1' });
+    expect(results.map((r) => r.outcome)).toEqual(['pass', 'pass']);
+    expect(run.violations.count).toBe(1);
+    expect(run.violations.first[0]!.message).toMatch(/^job 1: /);
+    // No case applies: the only take is at the end of the session.
+    const idle = scripted({ ok: 1 }, new Map([[1, 'IMPL_UNKNOWN_ID']]));
+    const quiet = new RunLedger();
+    await runSuite(idle, [digestCase('a/x/9', ['store'])], { ...opts, run: quiet });
+    expect(quiet.violations.count).toBe(1);
+    expect(quiet.violations.first[0]!.code).toBe('IMPL_UNKNOWN_ID');
+    // Without a ledger, the session's first applicable case takes them.
+    const early = scripted({ ok: 1 }, new Map([[1, 'IMPL_GARBAGE_OUTPUT']]));
+    const alone = await runSuite(early, five.slice(0, 2), opts);
+    expect(alone.map((r) => r.outcome)).toEqual(['error', 'pass']);
+  });
+
+  it("a hello that differs from the run's first is a violation, and the run keeps the first (issue 20, findings 2 and 3)", () => {
+    const run = new RunLedger();
+    expect(run.pin(DIGEST_ONLY_HELLO).violation).toBeNull();
+    expect(run.pin(structuredClone(DIGEST_ONLY_HELLO)).violation).toBeNull();
+    const less = { ...DIGEST_ONLY_HELLO, capabilities: { ...DIGEST_ONLY_HELLO.capabilities, digest: false } };
+    const pinned = run.pin(less);
+    expect(pinned.hello).toBe(DIGEST_ONLY_HELLO);
+    expect(pinned.violation?.code).toBe('IMPL_HELLO_CHANGED');
+    expect(pinned.violation?.message).toContain('capabilities.digest: true -> false');
+    expect(run.pin({ ...DIGEST_ONLY_HELLO, version: 'w' }).violation?.message).toContain(
+      'version: "v" -> "w"',
+    );
+  });
+
+  it('a fail with a violation is an error, which no baseline expects', async () => {
+    const impl = scripted({ ok: 2 }, new Map([[2, 'IMPL_UNKNOWN_ID']]));
+    const [r] = await runSuite(impl, five.slice(0, 1), opts);
+    expect(r!.outcome).toBe('error');
+    expect(r!.detail).toContain('(then: fail:');
   });
 
   it('runCase never throws: a reply the judge cannot handle ends the case as an outcome other than pass', async () => {

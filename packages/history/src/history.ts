@@ -1,4 +1,4 @@
-import type { Fence } from './fence.js';
+import type { Fence } from '@agent-contracts/engines';
 
 /**
  * One event of a recorded history of fenced commits and reads, Jepsen style: every operation is

@@ -1,4 +1,3 @@
-export type { Fence } from './fence.js';
 export * from './history.js';
 export * from './invariants.js';
 export * from './linearizability.js';

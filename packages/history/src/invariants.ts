@@ -1,4 +1,4 @@
-import type { Fence } from './fence.js';
+import type { Fence } from '@agent-contracts/engines';
 import {
   type HistoryAnomaly,
   type HistoryCheckResult,

@@ -1,5 +1,5 @@
+import type { Fence } from '@agent-contracts/engines';
 import { describe, expect, it } from 'vitest';
-import type { Fence } from '../src/fence.ts';
 import {
   checkFencedInvariants,
   checkLinearizable,

@@ -1,13 +1,11 @@
-import type { TaskRecoveryCommitFenceV1, TaskRecoveryStateV5 } from '@agent-contracts/schemas';
+import type { Fence } from '@agent-contracts/engines';
+import type { TaskRecoveryStateV5 } from '@agent-contracts/schemas';
 
 /** A task's key: two keys that differ in either member are different tasks. */
 export interface TaskKey {
   readonly projectRootIdentity: string;
   readonly taskId: string;
 }
-
-/** The fence numbers alone; (0, 0) is the fence of a task that was never written. */
-export type Fence = Pick<TaskRecoveryCommitFenceV1, 'stateSequence' | 'writerGeneration'>;
 
 /** Outcome of {@link StorageBackend.compareAndAppend}. */
 export type AppendResult = { readonly ok: true } | { readonly ok: false; readonly current: Fence };

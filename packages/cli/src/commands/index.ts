@@ -32,6 +32,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./report/index.js')).reportCommand,
   },
   {
+    name: 'matrix',
+    summary: 'render the compatibility matrix of several reports (implementations x gates), HTML or Markdown',
+    load: async () => (await import('./matrix/index.js')).matrixCommand,
+  },
+  {
     name: 'diff',
     summary: 'compare two JSONL reports: fixed, broken and new cases by id',
     load: async () => (await import('./diff/index.js')).diffCommand,

@@ -3,7 +3,12 @@ import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import {
   type Baseline,
+  checkReport,
+  FAULT_KIND_NAMES,
   judgeReport,
+  type KitCatalogue,
+  loadCases,
+  loadFaultScenarios,
   parseBaseline,
   parseReport,
   printable,
@@ -11,7 +16,9 @@ import {
   type Report,
   ReportError,
 } from '@agent-contracts/harness';
+import { conformanceDirectory } from '@agent-contracts/kit';
 import { usageError } from '../args.js';
+import { kitVersion } from '../conformance-dir.js';
 import { CliError } from '../errors.js';
 import type { Io } from '../io.js';
 import { readInput } from './validate/input.js';
@@ -22,7 +29,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * Read and check a JSONL report (size cap before reading, strict UTF-8, then `parseReport`'s
  * schema and order checks), or throw REPORT_INVALID saying why and what to do.
  */
-export async function readReport(path: string): Promise<Report> {
+export async function readReport(path: string, io?: Io): Promise<Report> {
   const shown = printable(path);
   // `-` is a file name here, not standard input.
   const read = await readInput(path === '-' ? './-' : path, Readable.from([]), {
@@ -46,12 +53,42 @@ export async function readReport(path: string): Promise<Report> {
       `${shown}: the report is not valid UTF-8; reports are written as UTF-8.`,
     );
   }
+  let report: Report;
   try {
-    return parseReport(text, path);
+    report = parseReport(text, path);
   } catch (e) {
     if (e instanceof ReportError) throw new CliError('REPORT_INVALID', e.message, { cause: e });
     throw e;
   }
+  let check: ReturnType<typeof checkReport>;
+  try {
+    check = checkReport(report, kitCatalogue(), path);
+  } catch (e) {
+    if (e instanceof ReportError) throw new CliError('REPORT_INVALID', e.message, { cause: e });
+    throw e;
+  }
+  if (!check.catalogueChecked && io)
+    await io.err(
+      `agent-contracts: warning: ${shown} was written by agent-contracts ${printable(report.run.kit.version)}${report.run.kit.version === kitVersion() ? ' from other conformance data (--conformance)' : `, this is ${kitVersion()}`}: its case ids are not checked against this kit's catalogue.\n`,
+    );
+  return report;
+}
+
+let catalogue: KitCatalogue | null = null;
+
+/** This kit's catalogue of case and scenario ids (read once). */
+export function kitCatalogue(): KitCatalogue {
+  if (catalogue) return catalogue;
+  try {
+    catalogue = {
+      version: kitVersion(),
+      cases: loadCases(conformanceDirectory).map((c) => c.id),
+      faults: loadFaultScenarios(conformanceDirectory, FAULT_KIND_NAMES).map((f) => f.id),
+    };
+  } catch (e) {
+    throw new CliError('CASES_INVALID', `cannot read the kit's catalogue of cases: ${(e as Error).message}`);
+  }
+  return catalogue;
 }
 
 /** Warn on stderr about each report whose summary line contradicts its case lines. */

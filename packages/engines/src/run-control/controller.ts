@@ -220,7 +220,9 @@ export function stepRun(state: RunStateV1 | null, event: RunEvent, clock: Clock)
   }
   if (
     event.type === 'tool-result' &&
-    (event.outcome === 'failed') !== (event.errorClass !== null && event.errorCode !== null)
+    (event.outcome === 'failed'
+      ? event.errorClass === null || event.errorCode === null
+      : event.errorClass !== null || event.errorCode !== null)
   )
     return refuse(
       'RUN_TOOL_CALL_OUTCOME_INCONSISTENT',
@@ -246,9 +248,10 @@ export function stepRun(state: RunStateV1 | null, event: RunEvent, clock: Clock)
     return { ok: true, state: finish(d), applied, notice: { code, requiredAction: RUN_NOTICES[code] } };
   };
 
-  // Outcomes are facts: they are recorded before any limit is judged.
-  const recordsOutcome = event.type === 'tool-result' || event.type === 'tool-queried';
-  if (!recordsOutcome && event.type !== 'cancel' && d.usage.elapsedMs > d.budget.maxDurationMs)
+  // Outcomes and costs are facts: they are recorded before any limit is judged.
+  const recordsFact =
+    event.type === 'tool-result' || event.type === 'tool-queried' || event.type === 'step-finished';
+  if (!recordsFact && event.type !== 'cancel' && d.usage.elapsedMs > d.budget.maxDurationMs)
     return stopped(false);
 
   switch (event.type) {

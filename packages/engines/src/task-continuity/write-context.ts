@@ -2,7 +2,6 @@ import { digestOf } from '@agent-contracts/digest';
 import type {
   CanonicalTaskWriteContextV1,
   FencedTaskWriteOwnerLeaseV2,
-  TaskRecoveryCommitFenceV1,
   TaskRecoveryStateV5,
 } from '@agent-contracts/schemas';
 import { contextDigestOf } from '@agent-contracts/schemas';
@@ -47,15 +46,6 @@ export function buildWriteContext(
 /** The `contextDigest` a store computes for `envelope` now (the same for every `readAt`). */
 export function writeContextDigestOf(envelope: TaskRecoveryStateV5, runtimeGeneration: string): string {
   return buildWriteContext(envelope, runtimeGeneration, envelope.committedAt).contextDigest;
-}
-
-/** The fence of an envelope, or (0, 0) for a task never written. */
-export function fenceOf(envelope: TaskRecoveryStateV5 | null): TaskRecoveryCommitFenceV1 {
-  return {
-    schemaVersion: 'TaskRecoveryCommitFenceV1',
-    stateSequence: envelope?.sequence ?? 0,
-    writerGeneration: envelope?.writerGeneration ?? 0,
-  };
 }
 
 /** The owner ref of a lease, or `{ mode: 'absent' }` without one. */

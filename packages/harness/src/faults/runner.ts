@@ -1,5 +1,6 @@
 // Runs fault scenarios: each in a fresh FaultWorld (its own processes on the shared state
 // location, its own clock and fake tool), ending as exactly one outcome like a case.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,12 +71,17 @@ export interface FaultRunOptions extends FaultTarget {
  * that scenarios never see each other's per-process state); a database URL is shared, since every
  * scenario uses fresh task keys.
  */
-export function scenarioStateLocation(location: string, id: string): string {
+export function scenarioStateLocation(location: string): string {
   if (isPostgresLocation(location) || /^[a-z][a-z0-9+.-]*:/i.test(location)) return location;
-  const dir = join(location, id.replace(/[^A-Za-z0-9._-]+/g, '_'));
-  mkdirSync(dir, { recursive: true });
+  // An opaque name, fresh each time: an implementation must not learn from its path which
+  // scenario runs (and behave only there), nor find another run's state in it.
+  const dir = join(location, opaqueName());
+  mkdirSync(dir);
   return dir;
 }
+
+/** A fresh directory name that says nothing about what runs in it. */
+export const opaqueName = (): string => `s-${randomBytes(12).toString('hex')}`;
 
 const PROCESS_OUTCOME: Partial<Record<HarnessError['code'], Outcome>> = {
   IMPL_TIMEOUT: 'timeout',
@@ -129,7 +135,7 @@ export async function runFaultScenario(
     : null;
   const world = new FaultWorld({
     ...options,
-    stateLocation: scenarioStateLocation(options.stateLocation, scenario.id),
+    stateLocation: scenarioStateLocation(options.stateLocation),
     ...(ownLocal ? { localDirectory: ownLocal } : {}),
   });
   let result = await runIn(world, routine, scenario, options, done);
@@ -202,10 +208,14 @@ async function probe(options: FaultTarget): Promise<HelloResult> {
       ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.run === undefined ? {} : { run: options.run }),
+      ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     });
     return impl.hello;
   } finally {
     await impl?.close().catch(() => {});
+    // The probe runs no case: what it did wrong is charged to the run.
+    if (impl) options.run?.charge(impl.takeViolations(), 'the fault matrix probe');
   }
 }
 
@@ -224,7 +234,7 @@ export async function runFaultMatrix(
     try {
       hello = await probe({
         ...options,
-        stateLocation: scenarioStateLocation(options.stateLocation, 'probe'),
+        stateLocation: scenarioStateLocation(options.stateLocation),
       });
       options.onHello?.(hello);
     } catch (e) {

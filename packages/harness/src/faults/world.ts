@@ -3,7 +3,8 @@
 // and independent read-back of durable state through a process that took no part in the run.
 import { HarnessError } from '../errors.js';
 import { defaultLocalDirectory, type Implementation, startSubprocess } from '../implementation.js';
-import type { ProtocolViolation } from '../transport/process.js';
+import type { RunLedger } from '../session.js';
+import type { ImplementationProcess, ProtocolViolation } from '../transport/process.js';
 import { FaultCheckFailure, show } from './check.js';
 import {
   type Actor,
@@ -30,8 +31,15 @@ export interface FaultTarget {
   readonly startTimeoutMs?: number;
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** The sandbox every process runs in (`conform --isolate`; ProcessOptions.sandbox). */
+  readonly sandbox?: readonly string[];
   /** The conformance data directory (fixtures some scenarios read). */
   readonly conformanceDir?: string;
+  /**
+   * The run the scenario's processes belong to: each must answer `hello` as the run's first
+   * process did (`IMPL_HELLO_CHANGED`), and goes by the run's capabilities, never its own.
+   */
+  readonly run?: RunLedger;
 }
 
 /** The harness's clock origin for every scenario (docs/spec/turn-liveness-recovery-gate.md: T0). */
@@ -44,7 +52,8 @@ export const isPostgresLocation = (location: string): boolean => /^postgres(ql)?
 export type FaultProcess = Implementation;
 
 /** The options of `startSubprocess` for a scenario's processes. */
-const subprocessOptions = (target: FaultTarget) => ({
+const subprocessOptions = (target: FaultTarget, onProcess: (p: ImplementationProcess) => void) => ({
+  onProcess,
   command: target.command,
   stateLocation: target.stateLocation,
   ...(target.localDirectory === undefined ? {} : { localDirectory: target.localDirectory }),
@@ -52,6 +61,8 @@ const subprocessOptions = (target: FaultTarget) => ({
   ...(target.startTimeoutMs === undefined ? {} : { startTimeoutMs: target.startTimeoutMs }),
   ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
   ...(target.env === undefined ? {} : { env: target.env }),
+  ...(target.run === undefined ? {} : { run: target.run }),
+  ...(target.sandbox === undefined ? {} : { sandbox: target.sandbox }),
 });
 
 /** The resources of one scenario run. Create with {@link FaultWorld.open}; always `close()`. */
@@ -61,8 +72,18 @@ export class FaultWorld {
   #live = new Set<Implementation>();
   /** Every process the scenario started, live or not, for its protocol violations. */
   #all: Implementation[] = [];
+  /** Every operating-system process the scenario started, also those still answering hello. */
+  #processes = new Set<ImplementationProcess>();
+  #closed = false;
   #now = Date.parse(FAULT_T0);
   #clock = true;
+
+  readonly #track = (p: ImplementationProcess) => {
+    this.#processes.add(p);
+    // A process started after the scenario ended (a routine still running past its deadline, a
+    // spawn that was mid-hello when another failed) is killed at once: none outlives the scenario.
+    if (this.#closed) void p.kill();
+  };
 
   constructor(target: FaultTarget) {
     this.target = target;
@@ -75,9 +96,14 @@ export class FaultWorld {
 
   /** Start one more implementation process on the shared state location, with the harness's time. */
   async spawn(): Promise<FaultProcess> {
-    const impl = await startSubprocess(subprocessOptions(this.target));
+    const impl = await startSubprocess(subprocessOptions(this.target, this.#track));
+    if (this.#closed) {
+      await impl.kill();
+      throw new HarnessError('IMPL_NOT_RUNNING', 'the scenario has ended; no process is started for it');
+    }
     this.#live.add(impl);
     this.#all.push(impl);
+    // The run's capabilities (impl.hello is the run's first hello), never this process's own.
     this.#clock = impl.hello.capabilities.clock;
     if (this.#clock) await impl.request('clock.set', { now: this.now });
     return impl;
@@ -128,7 +154,7 @@ export class FaultWorld {
    */
   async audit(task: TaskKey): Promise<Envelope[]> {
     const auditor = await startSubprocess({
-      ...subprocessOptions(this.target),
+      ...subprocessOptions(this.target, this.#track),
       localDirectory: defaultLocalDirectory(this.target.stateLocation),
     });
     this.#all.push(auditor);
@@ -153,8 +179,12 @@ export class FaultWorld {
 
   /** Kill every process still running. */
   async close(): Promise<void> {
+    this.#closed = true;
     await Promise.all([...this.#live].map((impl) => impl.kill().catch(() => {})));
     this.#live.clear();
+    // Also the processes of spawns and audits still in flight (mid-hello): every process the
+    // scenario started is gone when it ends (issue 20, finding 6).
+    await Promise.all([...this.#processes].map((p) => p.kill().catch(() => {})));
   }
 
   /** The protocol violations of every process the scenario started (call after `close`). */

@@ -4,8 +4,9 @@
 import type { LineValidator } from '../report-read.js';
 
 export const runLine = validate10;
-const schema11 = {"description":"First line: what ran against what.","type":"object","properties":{"type":{"type":"string","const":"run"},"reportVersion":{"type":"number"},"kit":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"additionalProperties":false,"required":["name","version"]},"protocolVersion":{"type":"number"},"implementation":{"additionalProperties":false,"type":"object","properties":{"version":{"description":"The implementation's version (non-empty).","type":"string"},"name":{"description":"The implementation's name (non-empty).","type":"string"},"language":{"description":"Implementation language, e.g. `typescript`, `rust`, `python` (non-empty).","type":"string"},"command":{"type":"string"},"capabilities":{"anyOf":[{"description":"What an implementation supports; cases needing anything else are reported not-applicable.","type":"object","properties":{"contracts":{"description":"Contracts (`schemaVersion` names) whose documents `validate` judges; cases require `contract:<Name>`.","type":"array","items":{"type":"string"}},"bundles":{"description":"Bundle kinds `validateBundle` judges; cases require `bundle:<kind>`.","type":"array","items":{"type":"string"}},"digest":{"description":"Whether `digest` (RFC 8785 JCS + SHA-256) is implemented.","type":"boolean"},"store":{"description":"Whether the `store.*` methods are implemented.","type":"boolean"},"liveness":{"description":"Whether the `liveness.*` methods are implemented.","type":"boolean"},"checkpoint":{"description":"Whether `checkpoint.validate` is implemented.","type":"boolean"},"trace":{"description":"Whether the `trace.*` methods are implemented.","type":"boolean"},"clock":{"description":"Whether `clock.set` / `clock.advance` control the implementation's clock.","type":"boolean"},"crashPoints":{"description":"Named crash points `crash.arm` accepts (a subset of `commit-before-write`, `commit-after-write`); scenarios require `crash:<point>`.","type":"array","items":{"type":"string"}},"run":{"description":"Whether `run.step` (the run controller) is implemented; optional, absent means not declared.","type":"boolean"},"policy":{"description":"Whether `policy.observe` / `policy.decide` (PermissionPolicyGate) are implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"},"delegation":{"description":"Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"}},"additionalProperties":false,"required":["bundles","checkpoint","clock","contracts","crashPoints","digest","liveness","store","trace"]},{"type":"null"}]}},"required":["capabilities","command","language","name","version"]},"startedAt":{"type":"string"},"filter":{"type":"array","items":{"type":"string"}},"shard":{"type":["null","string"]},"baseline":{"type":["null","string"]}},"additionalProperties":false,"required":["baseline","filter","implementation","kit","protocolVersion","reportVersion","shard","startedAt","type"]};
+const schema11 = {"description":"First line: what ran against what.","type":"object","properties":{"type":{"type":"string","const":"run"},"reportVersion":{"type":"number"},"kit":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"additionalProperties":false,"required":["name","version"]},"protocolVersion":{"type":"number"},"implementation":{"additionalProperties":false,"type":"object","properties":{"version":{"description":"The implementation's version (non-empty).","type":"string"},"name":{"description":"The implementation's name (non-empty).","type":"string"},"language":{"description":"Implementation language, e.g. `typescript`, `rust`, `python` (non-empty).","type":"string"},"command":{"type":"string"},"capabilities":{"anyOf":[{"description":"What an implementation supports; cases needing anything else are reported not-applicable.","type":"object","properties":{"contracts":{"description":"Contracts (`schemaVersion` names) whose documents `validate` judges; cases require `contract:<Name>`.","type":"array","items":{"type":"string"}},"bundles":{"description":"Bundle kinds `validateBundle` judges; cases require `bundle:<kind>`.","type":"array","items":{"type":"string"}},"digest":{"description":"Whether `digest` (RFC 8785 JCS + SHA-256) is implemented.","type":"boolean"},"store":{"description":"Whether the `store.*` methods are implemented.","type":"boolean"},"liveness":{"description":"Whether the `liveness.*` methods are implemented.","type":"boolean"},"checkpoint":{"description":"Whether `checkpoint.validate` is implemented.","type":"boolean"},"trace":{"description":"Whether the `trace.*` methods are implemented.","type":"boolean"},"clock":{"description":"Whether `clock.set` / `clock.advance` control the implementation's clock.","type":"boolean"},"crashPoints":{"description":"Named crash points `crash.arm` accepts (a subset of `commit-before-write`, `commit-after-write`); scenarios require `crash:<point>`.","type":"array","items":{"type":"string"}},"run":{"description":"Whether `run.step` (the run controller) is implemented; optional, absent means not declared.","type":"boolean"},"policy":{"description":"Whether `policy.observe` / `policy.decide` (PermissionPolicyGate) are implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"},"delegation":{"description":"Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"}},"additionalProperties":false,"required":["bundles","checkpoint","clock","contracts","crashPoints","digest","liveness","store","trace"]},{"type":"null"}]}},"required":["capabilities","command","language","name","version"]},"startedAt":{"type":"string"},"filter":{"type":"array","items":{"type":"string"}},"shard":{"type":["null","string"]},"baseline":{"type":["null","string"]},"baselineSha256":{"description":"Lowercase hex SHA-256 of the bytes of the baseline file the run read; absent without a\nbaseline (and in reports written before it was recorded, which can then carry no\n`expectedFailure`).","pattern":"^[a-f0-9]{64}$","type":"string"},"noFaults":{"description":"`conform --no-faults`: the fault matrix did not run. Absent means it ran (its filter allowing).","type":"boolean"},"catalogue":{"description":"SHA-256 of the catalogue the run chose from (`catalogueDigest`: the sorted ids of every case\nand fault scenario of its conformance data). A reader of the same kit version holds the case\nlines to its own catalogue when this matches it (or is absent).","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["baseline","filter","implementation","kit","protocolVersion","reportVersion","shard","startedAt","type"]};
 const func0 = Object.prototype.hasOwnProperty;
+const pattern0 = new RegExp("^[a-f0-9]{64}$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -672,6 +673,63 @@ var valid0 = _errs71 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.baselineSha256 !== undefined && func0.call(data, "baselineSha256")){
+let data32 = data.baselineSha256;
+const _errs73 = errors;
+if(errors === _errs73){
+if(typeof data32 === "string"){
+if(!pattern0.test(data32)){
+validate10.errors = [{instancePath:instancePath+"/baselineSha256",schemaPath:"#/properties/baselineSha256/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}}];
+return false;
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/baselineSha256",schemaPath:"#/properties/baselineSha256/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs73 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.noFaults !== undefined && func0.call(data, "noFaults")){
+const _errs75 = errors;
+if(typeof data.noFaults !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/noFaults",schemaPath:"#/properties/noFaults/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs75 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.catalogue !== undefined && func0.call(data, "catalogue")){
+let data34 = data.catalogue;
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data34 === "string"){
+if(!pattern0.test(data34)){
+validate10.errors = [{instancePath:instancePath+"/catalogue",schemaPath:"#/properties/catalogue/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}}];
+return false;
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/catalogue",schemaPath:"#/properties/catalogue/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+var valid0 = _errs77 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -1801,7 +1859,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}},"explore":{"description":"The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted\napart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}},"runViolations":{"description":"Protocol violations no case could be charged with (before the first case of a session, in a\nsession where no case applied, in the fault matrix's probe): the run does not conform. Absent\nwhen there were none.","type":"object","properties":{"count":{"description":"How many were seen.","type":"integer","minimum":1},"first":{"description":"The first ones, with their text.","maxItems":20,"type":"array","items":{"description":"A protocol violation as a report records it.","type":"object","properties":{"code":{"description":"The harness's code (`IMPL_GARBAGE_OUTPUT`, `IMPL_HELLO_CHANGED`, ...).","type":"string"},"message":{"description":"What was seen, and in which session.","type":"string"},"excerpt":{"description":"The first 200 characters of the offending line, if any.","type":"string"}},"additionalProperties":false,"required":["code","message"]}}},"additionalProperties":false,"required":["count","first"]},"explore":{"description":"The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted\napart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2109,32 +2167,40 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.explore !== undefined && func0.call(data, "explore")){
-let data19 = data.explore;
+if(data.runViolations !== undefined && func0.call(data, "runViolations")){
+let data19 = data.runViolations;
 const _errs41 = errors;
 if(errors === _errs41){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing2;
-if((((((((data19.crash === undefined) || (!(func0.call(data19, "crash")))) && (missing2 = "crash")) || (((data19.error === undefined) || (!(func0.call(data19, "error")))) && (missing2 = "error"))) || (((data19.fail === undefined) || (!(func0.call(data19, "fail")))) && (missing2 = "fail"))) || (((data19["not-applicable"] === undefined) || (!(func0.call(data19, "not-applicable")))) && (missing2 = "not-applicable"))) || (((data19.pass === undefined) || (!(func0.call(data19, "pass")))) && (missing2 = "pass"))) || (((data19.timeout === undefined) || (!(func0.call(data19, "timeout")))) && (missing2 = "timeout"))){
-validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/required",keyword:"required",params:{missingProperty: missing2}}];
+if((((data19.count === undefined) || (!(func0.call(data19, "count")))) && (missing2 = "count")) || (((data19.first === undefined) || (!(func0.call(data19, "first")))) && (missing2 = "first"))){
+validate12.errors = [{instancePath:instancePath+"/runViolations",schemaPath:"#/properties/runViolations/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
 const _errs43 = errors;
 for(const key2 of Object.keys(data19)){
-if(!(((((((key2 === "crash") || (key2 === "error")) || (key2 === "timeout")) || (key2 === "not-applicable")) || (key2 === "fail")) || (key2 === "pass")) || (key2 === "harness-error"))){
-validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
+if(!((key2 === "count") || (key2 === "first"))){
+validate12.errors = [{instancePath:instancePath+"/runViolations",schemaPath:"#/properties/runViolations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
 }
 if(_errs43 === errors){
-if(data19.crash !== undefined && func0.call(data19, "crash")){
-let data20 = data19.crash;
+if(data19.count !== undefined && func0.call(data19, "count")){
+let data20 = data19.count;
 const _errs44 = errors;
-if(!((typeof data20 == "number") && (isFinite(data20)))){
-validate12.errors = [{instancePath:instancePath+"/explore/crash",schemaPath:"#/properties/explore/properties/crash/type",keyword:"type",params:{type: "number"}}];
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+validate12.errors = [{instancePath:instancePath+"/runViolations/count",schemaPath:"#/properties/runViolations/properties/count/type",keyword:"type",params:{type: "integer"}}];
 return false;
+}
+if(errors === _errs44){
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+validate12.errors = [{instancePath:instancePath+"/runViolations/count",schemaPath:"#/properties/runViolations/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}}];
+return false;
+}
+}
 }
 var valid5 = _errs44 === errors;
 }
@@ -2142,82 +2208,224 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data19.error !== undefined && func0.call(data19, "error")){
-let data21 = data19.error;
+if(data19.first !== undefined && func0.call(data19, "first")){
+let data21 = data19.first;
 const _errs46 = errors;
-if(!((typeof data21 == "number") && (isFinite(data21)))){
-validate12.errors = [{instancePath:instancePath+"/explore/error",schemaPath:"#/properties/explore/properties/error/type",keyword:"type",params:{type: "number"}}];
+if(errors === _errs46){
+if(Array.isArray(data21)){
+if(data21.length > 20){
+validate12.errors = [{instancePath:instancePath+"/runViolations/first",schemaPath:"#/properties/runViolations/properties/first/maxItems",keyword:"maxItems",params:{limit: 20}}];
 return false;
+}
+else {
+var valid6 = true;
+const len3 = data21.length;
+for(let i3=0; i3<len3; i3++){
+let data22 = data21[i3];
+const _errs48 = errors;
+if(errors === _errs48){
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+let missing3;
+if((((data22.code === undefined) || (!(func0.call(data22, "code")))) && (missing3 = "code")) || (((data22.message === undefined) || (!(func0.call(data22, "message")))) && (missing3 = "message"))){
+validate12.errors = [{instancePath:instancePath+"/runViolations/first/" + i3,schemaPath:"#/properties/runViolations/properties/first/items/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+const _errs50 = errors;
+for(const key3 of Object.keys(data22)){
+if(!(((key3 === "code") || (key3 === "message")) || (key3 === "excerpt"))){
+validate12.errors = [{instancePath:instancePath+"/runViolations/first/" + i3,schemaPath:"#/properties/runViolations/properties/first/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
+return false;
+break;
+}
+}
+if(_errs50 === errors){
+if(data22.code !== undefined && func0.call(data22, "code")){
+const _errs51 = errors;
+if(typeof data22.code !== "string"){
+validate12.errors = [{instancePath:instancePath+"/runViolations/first/" + i3+"/code",schemaPath:"#/properties/runViolations/properties/first/items/properties/code/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs51 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data22.message !== undefined && func0.call(data22, "message")){
+const _errs53 = errors;
+if(typeof data22.message !== "string"){
+validate12.errors = [{instancePath:instancePath+"/runViolations/first/" + i3+"/message",schemaPath:"#/properties/runViolations/properties/first/items/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs53 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data22.excerpt !== undefined && func0.call(data22, "excerpt")){
+const _errs55 = errors;
+if(typeof data22.excerpt !== "string"){
+validate12.errors = [{instancePath:instancePath+"/runViolations/first/" + i3+"/excerpt",schemaPath:"#/properties/runViolations/properties/first/items/properties/excerpt/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs55 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/runViolations/first/" + i3,schemaPath:"#/properties/runViolations/properties/first/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid6 = _errs48 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/runViolations/first",schemaPath:"#/properties/runViolations/properties/first/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
 }
 var valid5 = _errs46 === errors;
 }
 else {
 var valid5 = true;
 }
-if(valid5){
-if(data19.timeout !== undefined && func0.call(data19, "timeout")){
-let data22 = data19.timeout;
-const _errs48 = errors;
-if(!((typeof data22 == "number") && (isFinite(data22)))){
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/runViolations",schemaPath:"#/properties/runViolations/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.explore !== undefined && func0.call(data, "explore")){
+let data26 = data.explore;
+const _errs57 = errors;
+if(errors === _errs57){
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+let missing4;
+if((((((((data26.crash === undefined) || (!(func0.call(data26, "crash")))) && (missing4 = "crash")) || (((data26.error === undefined) || (!(func0.call(data26, "error")))) && (missing4 = "error"))) || (((data26.fail === undefined) || (!(func0.call(data26, "fail")))) && (missing4 = "fail"))) || (((data26["not-applicable"] === undefined) || (!(func0.call(data26, "not-applicable")))) && (missing4 = "not-applicable"))) || (((data26.pass === undefined) || (!(func0.call(data26, "pass")))) && (missing4 = "pass"))) || (((data26.timeout === undefined) || (!(func0.call(data26, "timeout")))) && (missing4 = "timeout"))){
+validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+const _errs59 = errors;
+for(const key4 of Object.keys(data26)){
+if(!(((((((key4 === "crash") || (key4 === "error")) || (key4 === "timeout")) || (key4 === "not-applicable")) || (key4 === "fail")) || (key4 === "pass")) || (key4 === "harness-error"))){
+validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/properties/explore/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
+return false;
+break;
+}
+}
+if(_errs59 === errors){
+if(data26.crash !== undefined && func0.call(data26, "crash")){
+let data27 = data26.crash;
+const _errs60 = errors;
+if(!((typeof data27 == "number") && (isFinite(data27)))){
+validate12.errors = [{instancePath:instancePath+"/explore/crash",schemaPath:"#/properties/explore/properties/crash/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs60 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data26.error !== undefined && func0.call(data26, "error")){
+let data28 = data26.error;
+const _errs62 = errors;
+if(!((typeof data28 == "number") && (isFinite(data28)))){
+validate12.errors = [{instancePath:instancePath+"/explore/error",schemaPath:"#/properties/explore/properties/error/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid8 = _errs62 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data26.timeout !== undefined && func0.call(data26, "timeout")){
+let data29 = data26.timeout;
+const _errs64 = errors;
+if(!((typeof data29 == "number") && (isFinite(data29)))){
 validate12.errors = [{instancePath:instancePath+"/explore/timeout",schemaPath:"#/properties/explore/properties/timeout/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid5 = _errs48 === errors;
+var valid8 = _errs64 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data19["not-applicable"] !== undefined && func0.call(data19, "not-applicable")){
-let data23 = data19["not-applicable"];
-const _errs50 = errors;
-if(!((typeof data23 == "number") && (isFinite(data23)))){
+if(valid8){
+if(data26["not-applicable"] !== undefined && func0.call(data26, "not-applicable")){
+let data30 = data26["not-applicable"];
+const _errs66 = errors;
+if(!((typeof data30 == "number") && (isFinite(data30)))){
 validate12.errors = [{instancePath:instancePath+"/explore/not-applicable",schemaPath:"#/properties/explore/properties/not-applicable/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid5 = _errs50 === errors;
+var valid8 = _errs66 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data19.fail !== undefined && func0.call(data19, "fail")){
-let data24 = data19.fail;
-const _errs52 = errors;
-if(!((typeof data24 == "number") && (isFinite(data24)))){
+if(valid8){
+if(data26.fail !== undefined && func0.call(data26, "fail")){
+let data31 = data26.fail;
+const _errs68 = errors;
+if(!((typeof data31 == "number") && (isFinite(data31)))){
 validate12.errors = [{instancePath:instancePath+"/explore/fail",schemaPath:"#/properties/explore/properties/fail/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid5 = _errs52 === errors;
+var valid8 = _errs68 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data19.pass !== undefined && func0.call(data19, "pass")){
-let data25 = data19.pass;
-const _errs54 = errors;
-if(!((typeof data25 == "number") && (isFinite(data25)))){
+if(valid8){
+if(data26.pass !== undefined && func0.call(data26, "pass")){
+let data32 = data26.pass;
+const _errs70 = errors;
+if(!((typeof data32 == "number") && (isFinite(data32)))){
 validate12.errors = [{instancePath:instancePath+"/explore/pass",schemaPath:"#/properties/explore/properties/pass/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid5 = _errs54 === errors;
+var valid8 = _errs70 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
-if(valid5){
-if(data19["harness-error"] !== undefined && func0.call(data19, "harness-error")){
-let data26 = data19["harness-error"];
-const _errs56 = errors;
-if(!((typeof data26 == "number") && (isFinite(data26)))){
+if(valid8){
+if(data26["harness-error"] !== undefined && func0.call(data26, "harness-error")){
+let data33 = data26["harness-error"];
+const _errs72 = errors;
+if(!((typeof data33 == "number") && (isFinite(data33)))){
 validate12.errors = [{instancePath:instancePath+"/explore/harness-error",schemaPath:"#/properties/explore/properties/harness-error/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
-var valid5 = _errs56 === errors;
+var valid8 = _errs72 === errors;
 }
 else {
-var valid5 = true;
+var valid8 = true;
 }
 }
 }
@@ -2233,10 +2441,11 @@ validate12.errors = [{instancePath:instancePath+"/explore",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs41 === errors;
+var valid0 = _errs57 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -4,7 +4,7 @@
 // oversized line fails the outstanding requests at once with a coded HarnessError instead of
 // letting them hang. stderr is free for the implementation's logs and is kept as context.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { nestingDepth } from '@agent-contracts/digest';
+import { JsonTextError, nestingDepth, parseJsonText } from '@agent-contracts/digest';
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
 import type { RawReply } from '../wire/reply.js';
 
@@ -27,6 +27,11 @@ export interface ProcessOptions {
   readonly stderrTailBytes?: number;
   /** Deepest nesting of arrays and objects accepted in a reply (default 512). */
   readonly maxDepth?: number;
+  /**
+   * Run the command inside a sandbox: the argument vector that precedes `/bin/sh -c <command>`
+   * (`sandboxCommand` of transport/sandbox.ts, for bwrap). Absent: `/bin/sh -c` directly.
+   */
+  readonly sandbox?: readonly string[];
 }
 
 /**
@@ -92,6 +97,9 @@ const DEFAULTS = {
 /** How many violations are kept with their text; later ones are only counted. */
 const KEPT_VIOLATIONS = 100;
 
+/** Strict UTF-8: a malformed byte sequence throws instead of becoming U+FFFD. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** How long to wait for the pipes to close once the process group is gone. */
 const PIPE_GRACE_MS = 1_000;
 
@@ -117,7 +125,8 @@ export function killAllImplementations(): void {
  * await impl.close();
  */
 export class ImplementationProcess {
-  readonly options: Required<Omit<ProcessOptions, 'cwd' | 'env'>> & Pick<ProcessOptions, 'cwd' | 'env'>;
+  readonly options: Required<Omit<ProcessOptions, 'cwd' | 'env' | 'sandbox'>> &
+    Pick<ProcessOptions, 'cwd' | 'env' | 'sandbox'>;
   /** Resolves once, when the process has exited (or failed to start). */
   readonly exited: Promise<ExitInfo>;
   /** The protocol violations seen so far (the first {@link KEPT_VIOLATIONS}; see `violationCount`). */
@@ -144,14 +153,19 @@ export class ImplementationProcess {
 
   private constructor(options: ProcessOptions) {
     this.options = { ...DEFAULTS, ...options };
-    this.#child = spawn(options.command, {
-      shell: true,
-      cwd: options.cwd,
-      env: implementationEnvironment(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // A process group of its own, so a kill reaches the shell and everything it started.
-      detached: true,
-    });
+    const sandbox = options.sandbox;
+    this.#child = spawn(
+      sandbox ? sandbox[0]! : options.command,
+      sandbox ? [...sandbox.slice(1), '/bin/sh', '-c', options.command] : [],
+      {
+        shell: !sandbox,
+        cwd: options.cwd,
+        env: implementationEnvironment(options.env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // A process group of its own, so a kill reaches the shell and everything it started.
+        detached: true,
+      },
+    );
     this.exited = new Promise<ExitInfo>((resolve) => {
       this.#child.once('error', (err) => {
         this.#spawnError = err;
@@ -306,7 +320,19 @@ export class ImplementationProcess {
    */
   async close(graceMs = 2_000): Promise<ExitInfo> {
     if (this.running && !this.#stdoutClosed) {
-      await this.call('shutdown', {}, { timeoutMs: graceMs }).catch(() => {});
+      // PROTO-001: `shutdown` is a request like any other and must be answered, with `null`.
+      const why = await this.call('shutdown', {}, { timeoutMs: graceMs }).then(
+        (reply) =>
+          'result' in reply && reply.result === null
+            ? null
+            : `shutdown was answered with ${'error' in reply ? 'an error' : 'a result other than null'}`,
+        (e: HarnessError) => `shutdown was not answered (${e.code})`,
+      );
+      if (why !== null)
+        this.recordViolation(
+          'IMPL_SHUTDOWN_UNANSWERED',
+          `${why}; the implementation must answer shutdown with null, then exit`,
+        );
     }
     this.#child.stdin!.end();
     const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
@@ -326,6 +352,15 @@ export class ImplementationProcess {
       this.#pending.delete(id);
       p.reject(this.#error(code, `${p.method}: ${message}`, { ...detail, method: p.method }));
     }
+  }
+
+  /**
+   * A protocol violation the session saw outside the wire reader (a `hello` that differs from
+   * the run's first, an unanswered `shutdown`): kept and counted like the reader's own.
+   */
+  recordViolation(code: HarnessErrorCode, message: string): void {
+    this.violationCount++;
+    if (this.violations.length < KEPT_VIOLATIONS) this.violations.push({ code, message });
   }
 
   #violation(code: HarnessErrorCode, message: string, line?: string): void {
@@ -350,9 +385,21 @@ export class ImplementationProcess {
         this.#stdoutBytes = 0;
         continue;
       }
-      const line = Buffer.concat([...this.#stdoutChunks, part]).toString('utf8');
+      const bytes = this.#stdoutChunks.length ? Buffer.concat([...this.#stdoutChunks, part]) : part;
       this.#stdoutChunks = [];
       this.#stdoutBytes = 0;
+      let line: string;
+      try {
+        line = UTF8.decode(bytes);
+      } catch {
+        // Never replaced by U+FFFD: a reply read as other text than was written is no reply.
+        this.#violation(
+          'IMPL_GARBAGE_OUTPUT',
+          'stdout carried a line that is not valid UTF-8 (the protocol is UTF-8, docs/protocol.md#framing-and-errors)',
+          bytes.toString('latin1'),
+        );
+        continue;
+      }
       this.#onLine(line);
     }
     if (start < chunk.length && !this.#discarding) {
@@ -383,8 +430,13 @@ export class ImplementationProcess {
     }
     let msg: unknown;
     try {
-      msg = JSON.parse(line);
-    } catch {
+      msg = parseJsonText(line);
+    } catch (e) {
+      if (e instanceof JsonTextError && e.problem.kind === 'duplicate-member') {
+        // Another reader (first-wins, say) would see other values than this one: no reply.
+        this.#violation('IMPL_DUPLICATE_MEMBER', `a response repeats a member name: ${e.message}`, line);
+        return;
+      }
       this.#violation(
         'IMPL_GARBAGE_OUTPUT',
         'stdout carried a line that is not JSON (logs belong on stderr)',

@@ -104,7 +104,10 @@ export interface ToolCallRecord {
    * the same action (loop detection compares these).
    */
   actionDigest: Sha256Hex;
-  /** The step (`usage.steps` when the call was made) the call belongs to. */
+  /**
+   * The step the call belongs to: `usage.steps` when the call was made, or 1 for a call before the
+   * first `step-started`.
+   */
   step: PositiveInteger;
   /** When the call was made. */
   calledAt: Timestamp;
@@ -220,7 +223,10 @@ export interface RunStateV1 {
   updatedAt: Timestamp;
   /** When the run reached a terminal state, or `null` while it has not. */
   endedAt: NullableTimestamp;
-  /** How many events the controller applied, `start` included. */
+  /**
+   * How many events the controller answered with a state, `start` and events answered with
+   * `applied: false` included (a refused event counts nothing).
+   */
   eventCount: PositiveInteger;
   /**
    * digestOf(the whole document without `stateDigest`).

@@ -18637,7 +18637,7 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
               "type": "string"
             },
             "step": {
-              "description": "The step (`usage.steps` when the call was made) the call belongs to.",
+              "description": "The step the call belongs to: `usage.steps` when the call was made, or 1 for a call before the\nfirst `step-started`.",
               "type": "integer",
               "minimum": 1,
               "maximum": 9007199254740991
@@ -18763,7 +18763,7 @@ export const SCHEMA_DOCUMENTS: Readonly<Record<string, Readonly<Record<string, u
         ]
       },
       "eventCount": {
-        "description": "How many events the controller applied, `start` included.",
+        "description": "How many events the controller answered with a state, `start` and events answered with\n`applied: false` included (a refused event counts nothing).",
         "type": "integer",
         "minimum": 1,
         "maximum": 9007199254740991

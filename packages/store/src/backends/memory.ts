@@ -1,5 +1,6 @@
+import type { Fence } from '@agent-contracts/engines';
 import type { TaskRecoveryStateV5 } from '@agent-contracts/schemas';
-import type { AppendResult, Fence, StorageBackend, TaskKey } from '../backend.js';
+import type { AppendResult, StorageBackend, TaskKey } from '../backend.js';
 import { assertAppendShape, StorageBackendError } from './errors.js';
 
 interface Log {

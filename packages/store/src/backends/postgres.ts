@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { Fence } from '@agent-contracts/engines';
 import type { TaskRecoveryStateV5 } from '@agent-contracts/schemas';
 import pg from 'pg';
-import type { AppendResult, Fence, StorageBackend, TaskKey } from '../backend.js';
+import type { AppendResult, StorageBackend, TaskKey } from '../backend.js';
 import { assertAppendShape, StorageBackendError } from './errors.js';
 
 /** Options of {@link createPostgresBackend}. */

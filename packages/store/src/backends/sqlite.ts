@@ -1,6 +1,7 @@
+import type { Fence } from '@agent-contracts/engines';
 import type { TaskRecoveryStateV5 } from '@agent-contracts/schemas';
 import Database from 'better-sqlite3';
-import type { AppendResult, Fence, StorageBackend, TaskKey } from '../backend.js';
+import type { AppendResult, StorageBackend, TaskKey } from '../backend.js';
 import { assertAppendShape, StorageBackendError } from './errors.js';
 
 /** Options of {@link createSqliteBackend}. */

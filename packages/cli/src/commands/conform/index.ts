@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { sha256Hex } from '@agent-contracts/digest';
 import {
   type Baseline,
   type Case,
   CaseCorpusError,
   type CaseLine,
   type CaseResult,
+  catalogueDigest,
   countOutcomes,
-  expectedFailureFor,
+  expectedFailureOf,
   FAULT_KIND_NAMES,
   FaultCorpusError,
   type FaultScenario,
@@ -33,6 +34,7 @@ import {
   REPORT_VERSION,
   type Requirement,
   RequirementCatalogueError,
+  RunLedger,
   type RunLine,
   runCoverage,
   runFaultMatrix,
@@ -45,7 +47,7 @@ import { conformanceDirectory } from '@agent-contracts/kit';
 import { intOption, usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
-import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
+import { kitVersion } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
@@ -56,8 +58,11 @@ import {
   exploreStateDirectory,
   runExploration,
 } from './explore.js';
+import { type Isolation, isolation } from './isolate.js';
 import { progressFor } from './progress.js';
+import { opaqueDirectory, prepareStateRoot } from './state.js';
 import { emptyShard, renderSummary } from './summary.js';
+import { appliesAnywhere, reportDigestLine, runViolationsText } from './trust.js';
 
 const HELP = `Usage: agent-contracts conform --impl "<command>" [options]
 
@@ -83,7 +88,14 @@ Options:
   --strict                a failed SHOULD case fails the run too (without it, it is a warning:
                           listed apart in the summary, \`warnings\` in the report)
   --report <file>         write the canonical JSONL report there
-  --state <dir>           durable state location for the implementation (default: a temp dir)
+  --state <dir>           durable state location for the implementation (default: a temp dir);
+                          it must be empty or absent (STATE_NOT_EMPTY), see --clean-state
+  --clean-state           delete what the --state directory holds before the run
+  --isolate               run the implementation under bubblewrap (bwrap): its own PID
+                          namespace, only its own directory (read-only), its state and a
+                          private /tmp visible; the kit's data, the report and home hidden
+  --bind <path[:rw]>      with --isolate, show one more path (read-only; :rw writable);
+                          repeatable
   --state-url <url>       a postgres:// URL instead: job i gets the schema <s>_<i>, where <s> is
                           the URL's schema=<s> parameter or a fresh ac_conform_<random> name
   --conformance <dir>     the conformance data (default: the @agent-contracts/kit package)
@@ -109,6 +121,9 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   report: { type: 'string' },
   state: { type: 'string' },
+  'clean-state': { type: 'boolean' },
+  isolate: { type: 'boolean' },
+  bind: { type: 'string', multiple: true },
   'state-url': { type: 'string' },
   'no-faults': { type: 'boolean' },
   conformance: { type: 'string' },
@@ -178,18 +193,6 @@ function envOption(texts: readonly string[], io: Io): Record<string, string> {
   return env;
 }
 
-function kitVersion(): string {
-  try {
-    return (
-      JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-        version: string;
-      }
-    ).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
 /** `agent-contracts conform`. */
 export const conformCommand: Command = {
   name: 'conform',
@@ -234,10 +237,13 @@ export const conformCommand: Command = {
     const paint = painter(useColor(io, colorFlag));
 
     let baseline: Baseline | null = null;
+    let baselineSha256: string | undefined;
     if (baselinePath !== undefined) {
       let text: string;
       try {
-        text = readFileSync(baselinePath, 'utf8');
+        const bytes = readFileSync(baselinePath);
+        baselineSha256 = sha256Hex(bytes);
+        text = bytes.toString('utf8');
       } catch (e) {
         throw new CliError(
           'BASELINE_INVALID',
@@ -269,10 +275,18 @@ export const conformCommand: Command = {
       throw e;
     }
     let allFaults: FaultScenario[] = [];
-    if (!values['no-faults']) {
-      try {
-        allFaults = loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES);
-      } catch (e) {
+    // The catalogue the run chooses from, recorded in the run line (report-check.ts): the fault
+    // scenarios are read with --no-faults too, for their ids.
+    let catalogueSha256: string | undefined;
+    try {
+      const scenarios = loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES);
+      catalogueSha256 = catalogueDigest({
+        cases: cases.map((c) => c.id),
+        faults: scenarios.map((f) => f.id),
+      });
+      if (!values['no-faults']) allFaults = scenarios;
+    } catch (e) {
+      if (!values['no-faults']) {
         if (e instanceof FaultCorpusError) throw new CliError('CASES_INVALID', e.message);
         throw new CliError(
           'CASES_INVALID',
@@ -289,6 +303,11 @@ export const conformCommand: Command = {
     const filters = values.filter ?? [];
     const exploring = exploreSettings(values, filters, (p) => resolve(here, p));
     const caseCount = cases.length;
+    // What every shard of this run selects together: an implementation to which none of it
+    // applies gets no NO VERDICT from any shard (trust.ts).
+    const requiresOfAllShards = [...cases, ...allFaults]
+      .filter((c) => !filters.length || filters.some((g) => globMatch(g, c.id)))
+      .map((c) => c.requires);
     cases = cases.filter(
       (c) => (!filters.length || filters.some((g) => globMatch(g, c.id))) && (!shard || inShard(c.id, shard)),
     );
@@ -311,11 +330,41 @@ export const conformCommand: Command = {
     const stateUrl = values['state-url'] === undefined ? null : jobStateUrls(values['state-url']);
     if (stateUrl && values.state !== undefined)
       throw new CliError('USAGE_BAD_VALUE', 'give --state or --state-url, not both.');
-    const ownState = values.state === undefined;
-    const stateRoot =
-      values.state === undefined
-        ? mkdtempSync(join(tmpdir(), 'agent-contracts-state-'))
-        : resolve(here, values.state);
+    if (values['clean-state'] && values.state === undefined)
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        '--clean-state empties the --state directory; give --state <dir> too.',
+      );
+    const { root: stateRoot, owned: ownState } = prepareStateRoot(
+      values.state === undefined ? undefined : resolve(here, values.state),
+      values['clean-state'] ?? false,
+    );
+    if (values.bind?.length && !values.isolate)
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        '--bind adds a path to the sandbox of --isolate; give --isolate too.',
+      );
+    let isolated: Isolation | null = null;
+    try {
+      isolated = values.isolate
+        ? isolation({
+            env: io.env,
+            here,
+            stateRoot,
+            conformanceDir,
+            ...(reportPath === undefined ? {} : { reportPath }),
+            ...(baselinePath === undefined ? {} : { baselinePath }),
+            binds: values.bind ?? [],
+          })
+        : null;
+    } catch (e) {
+      if (ownState) rmSync(stateRoot, { recursive: true, force: true });
+      throw e;
+    }
+    const sandbox = isolated ? { sandbox: isolated.sandbox } : {};
+    // One ledger for the run: the hello every process must repeat, and the violations no case
+    // can be charged with (docs/protocol.md#session).
+    const ledger = new RunLedger();
     const started = Date.now();
     const results: CaseResult[] = [];
     const display = progressFor(io);
@@ -325,9 +374,8 @@ export const conformCommand: Command = {
       shown = shown.then(() => display.result(r));
     };
 
-    let hello: Implementation['hello'] | null = null;
     const runLine = (): RunLine => {
-      const h = hello as Implementation['hello'] | null;
+      const h = ledger.hello;
       return {
         type: 'run',
         reportVersion: REPORT_VERSION,
@@ -344,14 +392,15 @@ export const conformCommand: Command = {
         filter: filters,
         shard: values.shard ?? null,
         baseline: values.baseline ?? null,
+        ...(baselineSha256 === undefined ? {} : { baselineSha256 }),
+        ...(values['no-faults'] ? { noFaults: true } : {}),
+        ...(catalogueSha256 === undefined ? {} : { catalogue: catalogueSha256 }),
       };
     };
     const caseLinesOf = (list: readonly CaseResult[]): CaseLine[] =>
       list.map((r) => {
-        const e = expectedFailureFor(baseline, r.id);
-        return e && r.outcome !== 'pass' && r.outcome !== 'not-applicable'
-          ? { type: 'case', ...r, expectedFailure: e.reason }
-          : { type: 'case', ...r };
+        const e = expectedFailureOf(baseline, r);
+        return e ? { type: 'case', ...r, expectedFailure: e.reason } : { type: 'case', ...r };
       });
     // SIGINT or SIGTERM: nothing the run started outlives it, its temporary state goes, and what
     // finished is kept as a report that ends with an `interrupted` line instead of a summary
@@ -359,6 +408,7 @@ export const conformCommand: Command = {
     const interrupt = (signal: NodeJS.Signals) => {
       killAllImplementations();
       if (ownState) rmSync(stateRoot, { recursive: true, force: true });
+      isolated?.cleanup();
       let where = 'no --report was given, so nothing was written';
       if (reportPath !== undefined) {
         const marker: InterruptedLine = {
@@ -386,6 +436,7 @@ export const conformCommand: Command = {
     try {
       return await runAll();
     } finally {
+      isolated?.cleanup();
       process.off('SIGINT', interrupt);
       process.off('SIGTERM', interrupt);
     }
@@ -403,9 +454,9 @@ export const conformCommand: Command = {
         );
       await Promise.all(
         parts.map(async (part, i) => {
-          // The job's directory: its durable state, or (with --state-url) its host-local state.
-          const local = join(stateRoot, `job-${i + 1}`);
-          mkdirSync(local, { recursive: true });
+          // The job's directory: its durable state, or (with --state-url) its host-local state;
+          // an opaque name, so that nothing in its path tells one job from another.
+          const local = opaqueDirectory(stateRoot);
           const state = stateUrl ? stateUrl(i + 1) : local;
           let impl: Implementation;
           try {
@@ -417,6 +468,8 @@ export const conformCommand: Command = {
               startTimeoutMs,
               env: implEnv,
               cwd: here,
+              run: ledger,
+              ...sandbox,
             });
           } catch (e) {
             const why =
@@ -438,13 +491,14 @@ export const conformCommand: Command = {
             }
             return;
           }
-          hello ??= impl.hello;
           try {
             await runSuite(impl, part, {
               conformanceDir,
               timeoutMs,
               restartBudget,
               onResult: progress,
+              run: ledger,
+              sessionName: `golden session ${i + 1}`,
             });
           } finally {
             await impl.close().catch(() => {});
@@ -474,22 +528,19 @@ export const conformCommand: Command = {
             durationMs: 0,
           });
       } else if (faults.length) {
-        let faultState = join(stateRoot, 'faults');
-        if (stateUrl) faultState = stateUrl(parts.length + 1);
-        else mkdirSync(faultState, { recursive: true });
+        const faultState = stateUrl ? stateUrl(parts.length + 1) : opaqueDirectory(stateRoot);
         await runFaultMatrix(faults, {
           command: values.impl!,
           stateLocation: faultState,
           env: implEnv,
           cwd: here,
+          ...sandbox,
           timeoutMs,
           startTimeoutMs,
           conformanceDir,
           jobs,
-          ...(hello ? { hello } : {}),
-          onHello: (h) => {
-            hello ??= h;
-          },
+          run: ledger,
+          ...(ledger.hello ? { hello: ledger.hello } : {}),
           onStart: (f) => display.started(f.id),
           onResult: (r) => void progress(r),
         });
@@ -522,6 +573,7 @@ export const conformCommand: Command = {
       results.sort((a, b) => rank(a.id) - rank(b.id));
       const strict = values.strict ?? false;
       const verdict = judgeRun(results, baseline, { strict });
+      const runViolations = ledger.violations;
       const run = runLine();
       const caseLines = caseLinesOf(results);
       const summary: SummaryLine = {
@@ -530,26 +582,33 @@ export const conformCommand: Command = {
         durationMs: Date.now() - started,
         counts: countOutcomes(results.filter((r) => !isExploreLine(r))),
         ...(exploring ? { explore: countOutcomes(results.filter(isExploreLine)) } : {}),
-        conforms: verdict.conforms && !unreachable,
+        conforms: verdict.conforms && !unreachable && runViolations.count === 0,
         unexpectedFailures: verdict.unexpectedFailures,
         warnings: verdict.warnings,
         strict,
         stalePassing: verdict.stalePassing,
+        ...(runViolations.count ? { runViolations } : {}),
       };
       const lines = [
         JSON.stringify(run),
         ...caseLines.map((l) => JSON.stringify(l)),
         JSON.stringify(summary),
       ];
-      if (reportPath !== undefined) writeFileSync(reportPath, `${lines.join('\n')}\n`);
+      const reportText = `${lines.join('\n')}\n`;
+      if (reportPath !== undefined) writeFileSync(reportPath, reportText);
 
+      const judgedNowhere = ledger.hello !== null && !appliesAnywhere(requiresOfAllShards, ledger.hello);
       const requires = new Map([...cases, ...faults].map((c) => [c.id, c.requires]));
       const coverage = runCoverage(catalogue, results);
-      await io.out(renderSummary(run, caseLines, summary, paint, unreachable, requires, coverage));
+      await io.out(
+        runViolationsText(summary, paint) +
+          renderSummary(run, caseLines, summary, paint, unreachable, requires, coverage, judgedNowhere) +
+          (reportPath === undefined ? '' : reportDigestLine(reportPath, reportText)),
+      );
       if (explored) await io.out(explored);
       // A shard in which nothing applied observed nothing: it is no verdict, neither a pass nor a
       // failure, so it does not turn a CI shard matrix red (D-GEN-14).
-      if (shard !== null && emptyShard(summary) && !unreachable) return 0;
+      if (shard !== null && emptyShard(summary) && !unreachable && !judgedNowhere) return 0;
       // A defect of the kit is a harness error (exit 2), whatever the implementation did.
       if (verdict.harnessErrors.length) return 2;
       return summary.conforms ? 0 : 1;

@@ -253,6 +253,16 @@ export function coverageLines(coverage: readonly GateCoverage[]): string[] {
   ];
 }
 
+/**
+ * The verdict of a conforming run: `CONFORMS`, `CONFORMS with N expected failures` when the
+ * baseline expected some, and the warnings in parentheses.
+ */
+export function conformsText(expected: number, warnings: number): string {
+  const e = expected ? ` with ${expected} expected failure${expected === 1 ? '' : 's'}` : '';
+  const w = warnings ? ` (with ${warnings} warning${warnings === 1 ? '' : 's'})` : '';
+  return `CONFORMS${e}${w}`;
+}
+
 /** The summary of a run. */
 export function renderSummary(
   run: RunLine,
@@ -262,6 +272,8 @@ export function renderSummary(
   unreachable: string | null,
   requires: ReadonlyMap<string, readonly string[]>,
   coverage: readonly GateCoverage[] = [],
+  /** Nothing the run selects, in any shard, applies to the implementation (no NO VERDICT then). */
+  judgedNowhere = false,
 ): string {
   const impl = run.implementation;
   const who =
@@ -342,7 +354,14 @@ export function renderSummary(
         `${kitBugs} ${kitBugs === 1 ? 'case' : 'cases'} ended as harness-error: a request of the conformance kit broke its own schema. That is a defect of agent-contracts, not of the implementation under test; the run cannot conform until the kit is fixed (please report it, with the case ids above).`,
       ),
     );
-  const noVerdict = run.shard !== null && emptyShard(summary) && !unreachable;
+  const noVerdict = run.shard !== null && emptyShard(summary) && !unreachable && !judgedNowhere;
+  if (judgedNowhere)
+    out.push(
+      '',
+      paint.red(
+        'Nothing this run selects, in any shard, applies to the implementation: its hello declares none of the capabilities the cases and scenarios need, so it was judged nowhere and does not conform.',
+      ),
+    );
   if (noVerdict)
     out.push(
       '',
@@ -354,11 +373,7 @@ export function renderSummary(
     noVerdict
       ? paint.bold('NO VERDICT (nothing applicable in this shard)')
       : summary.conforms
-        ? paint.green(
-            warnings.length
-              ? `CONFORMS (with ${warnings.length} warning${warnings.length === 1 ? '' : 's'})`
-              : 'CONFORMS',
-          )
+        ? paint.green(conformsText(cases.filter((c) => c.expectedFailure).length, warnings.length))
         : kitBugs
           ? paint.red("DOES NOT CONFORM (a harness error: the kit's bug, not the implementation's)")
           : paint.red('DOES NOT CONFORM'),

@@ -56,7 +56,7 @@ export const reportCommand: Command = {
     }
     const reports: Report[] = [];
     for (const path of positionals) {
-      const report = await readReport(path);
+      const report = await readReport(path, io);
       if (!values['allow-incomplete'])
         requireComplete(path, report, 'render it with --allow-incomplete, where it is labelled incomplete.');
       reports.push(report);

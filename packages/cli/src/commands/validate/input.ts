@@ -2,9 +2,10 @@
 // accepted with a warning, a nesting-depth pre-scan (JSON.parse and every recursive consumer
 // after it would otherwise risk the stack), and JSON.parse (which creates `__proto__` as an own
 // data property, so no key can reach a prototype).
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat as statPath } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { nestingDepth } from '@agent-contracts/digest';
+import { JsonTextError, nestingDepth, parseJsonText } from '@agent-contracts/digest';
 import type { Issue } from '@agent-contracts/validators';
 import type { CliCode } from '../../errors.js';
 
@@ -59,6 +60,52 @@ async function readCapped(stream: Readable, maxBytes: number): Promise<Buffer | 
   return Buffer.concat(chunks, total);
 }
 
+/** How long `validate` waits for a FIFO's writer to write and close it. */
+export const FIFO_DEADLINE_MS = 10_000;
+
+/** Read a FIFO without blocking: what its writer writes until it closes, within the deadline. */
+async function readFifo(
+  path: string,
+  limits: InputLimits,
+): Promise<{ ok: true; bytes: Buffer } | ParsedInput> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const until = Date.now() + FIFO_DEADLINE_MS;
+    for (;;) {
+      const buf = Buffer.alloc(64 * 1024);
+      let n: number;
+      try {
+        n = (await handle.read(buf, 0, buf.length, null)).bytesRead;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+        if (Date.now() > until)
+          return fail(
+            'INPUT_READ_FAILED',
+            `it is a FIFO whose writer did not finish within ${FIFO_DEADLINE_MS / 1000} s; validate does not wait longer.`,
+            true,
+          );
+        await new Promise((r) => setTimeout(r, 10));
+        continue;
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > limits.maxBytes) return tooLarge(null, limits);
+      chunks.push(buf.subarray(0, n));
+    }
+    if (total === 0)
+      return fail(
+        'INPUT_READ_FAILED',
+        'it is a FIFO and nothing was written to it (no writer had it open); validate does not wait for one.',
+        true,
+      );
+    return { ok: true, bytes: Buffer.concat(chunks, total) };
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
 /** Read a file (or standard input, as `-`) within the limits. */
 export async function readInput(
   path: string,
@@ -71,6 +118,9 @@ export async function readInput(
   }
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
+    // open(2) of a FIFO waits for a writer, for ever: a FIFO is opened without waiting and read
+    // within a deadline instead (issue 20, finding 10).
+    if ((await statPath(path)).isFIFO()) return await readFifo(path, limits);
     handle = await open(path, 'r');
     const stat = await handle.stat();
     if (stat.isFile()) {
@@ -137,8 +187,13 @@ export function parseInput(bytes: Uint8Array, limits: InputLimits): ParsedInput 
     );
   }
   try {
-    return { ok: true, value: JSON.parse(text), warnings };
+    return { ok: true, value: parseJsonText(text), warnings };
   } catch (err) {
+    if (err instanceof JsonTextError && err.problem.kind === 'duplicate-member')
+      return fail(
+        'INPUT_DUPLICATE_MEMBER',
+        `${err.message.replace(/ \(RFC 7493.*$/, '')}; a reader that keeps the first value would judge another document than one that keeps the last. Keep one of them.`,
+      );
     if (err instanceof RangeError) {
       return fail('INPUT_TOO_DEEP', 'the file is nested too deeply to parse; lower its nesting.');
     }

@@ -47,6 +47,17 @@ async function* walkDirectory(dir: string): AsyncGenerator<Target> {
         // Links to files are followed; links to directories are not (no cycles).
         const target = await stat(path).catch(() => null);
         if (target?.isFile()) yield { kind: 'file', path };
+      } else {
+        // A FIFO, a socket or a device named *.json is reported, never skipped in silence (nor
+        // read: a FIFO would wait for a writer).
+        yield {
+          kind: 'error',
+          path,
+          issue: inputIssue(
+            'INPUT_READ_FAILED',
+            `it is not a regular file (${entry.isFIFO() ? 'a FIFO' : entry.isSocket() ? 'a socket' : 'a device'}), so it was not read; name it as an argument to read it.`,
+          ),
+        };
       }
     }
   }

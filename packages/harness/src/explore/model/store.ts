@@ -13,6 +13,7 @@ import {
   type Clock,
   type CommitDecision,
   type CommitEnvironment,
+  type CommitRefusal,
   checkStoredEnvelope,
   checkTaskKey,
   decideOperationCommit,
@@ -103,15 +104,8 @@ export interface StoreChoices {
   readonly leaseDurationMs: number;
 }
 
-type StoreRefusal = {
-  readonly ok: false;
-  readonly code: string;
-  readonly message: string;
-  readonly currentFence?: unknown;
-};
-
 /** A refusal as the protocol carries it: -32000 whose `data` is the refusal object but its message. */
-function refused(r: StoreRefusal): never {
+function refused(r: CommitRefusal): never {
   const { code, message, ...rest } = r;
   throw new Refusal(code, message, rest);
 }
