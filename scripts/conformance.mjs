@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `pnpm conformance`, the README's main job: `agent-contracts conform` (the CLI from its sources)
 // against the reference implementation started from its bundle (scripts/bundle-reference.mjs,
-// rebuilt here when a source changed), with two jobs: the golden cases on two processes, and the
-// fault scenarios two at a time (each has its own processes and state). Arguments are passed on
-// to `conform` and win over these defaults (`pnpm conformance --jobs 1`).
+// rebuilt here when a source changed), with four jobs: the golden cases on four processes, and the
+// fault scenarios four at a time (each has its own processes and state). The scenarios spend most
+// of their wall time waiting on the processes they start, so four at a time overlap those waits
+// for the same CPU (bench/README.md). Arguments are passed on to `conform` and win over these
+// defaults (`pnpm conformance --jobs 1`).
 import { spawn } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +22,7 @@ const conform = [
   join(repo, 'packages/cli/src/bin.ts'),
   'conform',
   ...(given('--impl') ? [] : ['--impl', `node ${relative(process.cwd(), bundle) || bundle}`]),
-  ...(given('--jobs') ? [] : ['--jobs', '2']),
+  ...(given('--jobs') ? [] : ['--jobs', '4']),
   ...args,
 ];
 const child = spawn(process.execPath, conform, { stdio: 'inherit' });
