@@ -87,7 +87,8 @@ beforeAll(() => {
   git('commit', '--quiet', '-am', 'reword a description');
 }, 600_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// The project holds thousands of installed files: removing them outlasts the default hook timeout.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 describe('the packed packages', () => {
   it('are every package of packages/', () => {

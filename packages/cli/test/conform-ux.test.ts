@@ -70,6 +70,30 @@ describe('conform for a new user', () => {
     expect(r.stdout).not.toContain('Conformance of unknown');
   });
 
+  it('a start that fails stops the run at once: no mark per case, its stderr on every report line', () => {
+    const report = join(tmp.dir, 'no-start.jsonl');
+    const r = runCli(['conform', '--impl', 'node no-such-impl.js', '--report', report]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).not.toMatch(/EEEE|Golden cases|Fault matrix/);
+    expect(r.stderr).toMatch(
+      /The implementation could not be started: IMPL_EXITED: .*\nNo case was run: the \d+ items are errors in the report, each with the implementation's stderr\./,
+    );
+    expect(r.stdout).toContain('Cannot find module');
+    const lines = readFileSync(report, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const items = lines.filter((l) => l.type === 'case');
+    expect(items.length).toBeGreaterThan(1000);
+    expect(items.some((l) => l.id.startsWith('faults/'))).toBe(true);
+    for (const l of items) {
+      expect(l.outcome).toBe('error');
+      expect(l.stderrTail).toContain('Cannot find module');
+    }
+    expect(lines.at(-1).type).toBe('summary');
+    expect(lines.at(-1).conforms).toBe(false);
+  });
+
   it('starting up is held to --start-timeout, not to the deadline of one request', () => {
     const impl = `node ${FAKE} slow-hello`;
     // The fake answers hello after 1.5 s: within the default start deadline, although --timeout is 300 ms.

@@ -64,6 +64,10 @@ import { opaqueDirectory, prepareStateRoot } from './state.js';
 import { emptyShard, renderSummary } from './summary.js';
 import { appliesAnywhere, reportDigestLine, runViolationsText } from './trust.js';
 
+/** How much of a failed start's stderr the console shows, and each report line carries. */
+const STDERR_SHOWN = 2000;
+const STDERR_IN_REPORT = 2048;
+
 const HELP = `Usage: agent-contracts conform --impl "<command>" [options]
 
 Run the conformance kit against an implementation: the command is started as a long-running
@@ -447,20 +451,18 @@ export const conformCommand: Command = {
         (p) => p.length,
       );
       let unreachable: string | null = null;
-      if (cases.length)
-        await display.phase(
-          `Golden cases: ${cases.length}${parts.length > 1 ? ` on ${parts.length} jobs` : ''}`,
-          cases.length,
-        );
-      await Promise.all(
-        parts.map(async (part, i) => {
+      // Every job's process is started (and must answer hello) before any case runs: one that
+      // cannot be started stops the run at once, every item an error carrying the reason and the
+      // implementation's stderr, in the report as on the console (no progress mark per case).
+      let startTail = '';
+      const processes = await Promise.all(
+        parts.map(async (_, i): Promise<Implementation | null> => {
           // The job's directory: its durable state, or (with --state-url) its host-local state;
           // an opaque name, so that nothing in its path tells one job from another.
           const local = opaqueDirectory(stateRoot);
           const state = stateUrl ? stateUrl(i + 1) : local;
-          let impl: Implementation;
           try {
-            impl = await startSubprocess({
+            return await startSubprocess({
               command: values.impl!,
               stateLocation: state,
               localDirectory: local,
@@ -472,62 +474,71 @@ export const conformCommand: Command = {
               ...sandbox,
             });
           } catch (e) {
-            const why =
-              e instanceof HarnessError
-                ? `${e.code}: ${e.message}${e.stderrTail ? `\n${e.stderrTail.slice(-2000)}` : ''}`
-                : String(e);
-            unreachable = why;
-            for (const c of part) {
-              progress({
-                id: c.id,
-                gate: c.gate,
-                subject: c.subject,
-                level: c.level,
-                requirements: c.requirements,
-                outcome: 'error',
-                detail: `the implementation could not be started: ${why.split('\n')[0]}`,
-                durationMs: 0,
-              });
+            if (unreachable === null) {
+              unreachable =
+                e instanceof HarnessError
+                  ? `${e.code}: ${e.message}${e.stderrTail ? `\n${e.stderrTail.slice(-STDERR_SHOWN)}` : ''}`
+                  : String(e);
+              startTail = e instanceof HarnessError ? e.stderrTail.slice(-STDERR_IN_REPORT) : '';
             }
-            return;
-          }
-          try {
-            await runSuite(impl, part, {
-              conformanceDir,
-              timeoutMs,
-              restartBudget,
-              onResult: progress,
-              run: ledger,
-              sessionName: `golden session ${i + 1}`,
-            });
-          } finally {
-            await impl.close().catch(() => {});
+            return null;
           }
         }),
       );
+      if (unreachable !== null) {
+        await Promise.all(processes.map((impl) => impl?.close().catch(() => {})));
+        const why = (unreachable as string).split('\n')[0] ?? '';
+        for (const c of [...cases, ...faults])
+          results.push({
+            id: c.id,
+            gate: c.gate,
+            subject: c.subject,
+            level: c.level,
+            requirements: c.requirements,
+            outcome: 'error',
+            detail: `the implementation could not be started: ${why}`,
+            durationMs: 0,
+            ...(startTail ? { stderrTail: startTail } : {}),
+          });
+        await io.err(
+          `The implementation could not be started: ${printable(why)}\nNo case was run: the ${results.length} items are errors in the report${startTail ? ", each with the implementation's stderr" : ''}.\n`,
+        );
+      } else if (cases.length) {
+        await display.phase(
+          `Golden cases: ${cases.length}${parts.length > 1 ? ` on ${parts.length} jobs` : ''}`,
+          cases.length,
+        );
+        await Promise.all(
+          parts.map(async (part, i) => {
+            const impl = processes[i]!;
+            try {
+              await runSuite(impl, part, {
+                conformanceDir,
+                timeoutMs,
+                restartBudget,
+                onResult: progress,
+                run: ledger,
+                sessionName: `golden session ${i + 1}`,
+              });
+            } finally {
+              await impl.close().catch(() => {});
+            }
+          }),
+        );
+      }
       await shown;
-      if (cases.length) await display.endPhase();
+      if (cases.length && !unreachable) await display.endPhase();
       // The fault matrix, after the golden cases: its own state location, shared by the processes
       // each scenario starts (several at once, killed, frozen and restarted). An implementation
-      // that could not even be started is not started again for each scenario.
-      if (faults.length)
+      // that could not even be started is not started again for each scenario (its items are
+      // errors already).
+      const faultsRun = faults.length > 0 && !unreachable;
+      if (faultsRun)
         await display.phase(
           `Fault matrix: ${faults.length} scenario${faults.length === 1 ? '' : 's'}`,
           faults.length,
         );
-      if (faults.length && unreachable) {
-        for (const f of faults)
-          progress({
-            id: f.id,
-            gate: f.gate,
-            subject: f.subject,
-            level: f.level,
-            requirements: f.requirements,
-            outcome: 'error',
-            detail: `the implementation could not be started: ${(unreachable as string).split('\n')[0]}`,
-            durationMs: 0,
-          });
-      } else if (faults.length) {
+      if (faultsRun) {
         const faultState = stateUrl ? stateUrl(parts.length + 1) : opaqueDirectory(stateRoot);
         await runFaultMatrix(faults, {
           command: values.impl!,
@@ -546,7 +557,7 @@ export const conformCommand: Command = {
         });
       }
       await shown;
-      if (faults.length) await display.endPhase();
+      if (faultsRun) await display.endPhase();
       let explored = '';
       if (exploring?.capabilities.length) {
         const found = await runExploration(
