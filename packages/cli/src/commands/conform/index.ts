@@ -55,7 +55,6 @@ import {
   EXPLORE_HELP,
   EXPLORE_OPTIONS,
   exploreSettings,
-  exploreStateDirectory,
   runExploration,
 } from './explore.js';
 import { type Isolation, isolation } from './isolate.js';
@@ -553,7 +552,9 @@ export const conformCommand: Command = {
           exploring,
           {
             command: values.impl!,
-            stateDirectory: exploreStateDirectory(stateRoot),
+            stateDirectory: opaqueDirectory(stateRoot),
+            run: ledger,
+            ...sandbox,
             env: implEnv,
             cwd: here,
             timeoutMs,
