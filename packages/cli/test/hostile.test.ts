@@ -840,7 +840,13 @@ describe('conform --explore is held to the rules of the run (issue 20: one hello
 
   it("a second writer's own hello is held to the first process's", () => {
     // Exploration's main process answers first; the store's second writer drops the clock.
-    const r = conform(proxied('later-no-clock', counterDir()), '--no-faults', ...EXPLORE, '--filter', 'explore/store');
+    const r = conform(
+      proxied('later-no-clock', counterDir()),
+      '--no-faults',
+      ...EXPLORE,
+      '--filter',
+      'explore/store',
+    );
     expect(r.status, r.stdout).toBe(1);
     const charged = [...codes(r), ...r.report.cases.map((c) => c.detail)].join('\n');
     expect(charged).toContain('IMPL_HELLO_CHANGED');
