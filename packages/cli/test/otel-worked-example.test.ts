@@ -20,6 +20,9 @@ function block(text: string, marker: string): unknown {
   return JSON.parse(lines.slice(i + 1, end).join('\n'));
 }
 
+/** The members of the example the edits touch. */
+type Body = { resourceSpans: [{ scopeSpans: [{ spans: Array<Record<string, unknown>> }] }] };
+
 describe('the worked example of the OpenTelemetry mapping', () => {
   const text = readFileSync(PAGE, 'utf8');
   const spans = block(text, '<!-- otel-example:spans support-run -->');
@@ -35,13 +38,13 @@ describe('the worked example of the OpenTelemetry mapping', () => {
   });
 
   it('fails as the page says when the tool span has no end, or the agent ends first', () => {
-    const noEnd = structuredClone(spans) as any;
-    delete noEnd.resourceSpans[0].scopeSpans[0].spans[2].endTimeUnixNano;
+    const noEnd = structuredClone(spans) as Body;
+    delete noEnd.resourceSpans[0].scopeSpans[0].spans[2]!.endTimeUnixNano;
     expect(checkRequests([noEnd]).runs[0]!.issues.map((i) => [i.code, i.pointer])).toEqual([
       ['OTEL_SPAN_UNFINISHED', '/0/resourceSpans/0/scopeSpans/0/spans/2/endTimeUnixNano'],
     ]);
-    const early = structuredClone(spans) as any;
-    early.resourceSpans[0].scopeSpans[0].spans[0].endTimeUnixNano = '1796108406500000000';
+    const early = structuredClone(spans) as Body;
+    early.resourceSpans[0].scopeSpans[0].spans[0]!.endTimeUnixNano = '1796108406500000000';
     const issues = checkRequests([early]).runs[0]!.issues;
     expect(issues[0]).toMatchObject({
       code: 'TRACE_TERMINAL_INVALID',

@@ -7,7 +7,12 @@ import { type InputLimits, parseInput } from '../commands/validate/input.js';
 
 /** The requests of an input, or the issue (with the line, for a file-exporter file) that stops it. */
 export type OtlpText =
-  | { readonly ok: true; readonly requests: unknown[]; readonly form: 'body' | 'lines'; readonly warnings: Issue[] }
+  | {
+      readonly ok: true;
+      readonly requests: unknown[];
+      readonly form: 'body' | 'lines';
+      readonly warnings: Issue[];
+    }
   | { readonly ok: false; readonly issue: Issue; readonly line: number | null };
 
 export function parseOtlpText(bytes: Uint8Array, limits: InputLimits): OtlpText {

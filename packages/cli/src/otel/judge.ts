@@ -56,7 +56,11 @@ function origin(run: MappedRun, path: string): string {
   if (m) {
     const o = run.events[Number(m[1])];
     if (!o) return run.agent.pointer;
-    return m[2] === 'observedAt' || m[2] === 'type' || m[2] === 'sequence' ? o.time : m[2] === undefined ? o.span : o.key;
+    return m[2] === 'observedAt' || m[2] === 'type' || m[2] === 'sequence'
+      ? o.time
+      : m[2] === undefined
+        ? o.span
+        : o.key;
   }
   if (path === '/completedAt' || path === '/status') return `${run.agent.pointer}/endTimeUnixNano`;
   if (path === '/openedAt') return `${run.agent.pointer}/startTimeUnixNano`;
@@ -64,12 +68,21 @@ function origin(run: MappedRun, path: string): string {
 }
 
 function judgeRun(run: MappedRun): RunVerdict {
-  const issues: RunIssue[] = run.problems.map((p) => ({ code: p.code, pointer: p.pointer, message: p.message }));
+  const issues: RunIssue[] = run.problems.map((p) => ({
+    code: p.code,
+    pointer: p.pointer,
+    message: p.message,
+  }));
   const result = validate(run.trace);
   if (!result.ok)
     for (const issue of result.issues)
       if (issue.severity === 'error')
-        issues.push({ code: issue.code, pointer: origin(run, issue.path), tracePath: issue.path, message: issue.message });
+        issues.push({
+          code: issue.code,
+          pointer: origin(run, issue.path),
+          tracePath: issue.path,
+          message: issue.message,
+        });
   return {
     id: run.id,
     span: run.agent.pointer,
@@ -102,7 +115,9 @@ export function judgeMapping(mapping: Mapping): RunVerdict[] {
 /** Read, map and judge a list of ExportTraceServiceRequest values. */
 export function checkRequests(requests: readonly unknown[]): OtelVerdict {
   const { spans, problems } = readSpans(requests);
-  const schemaUrls = [...new Set(spans.map((s) => s.schemaUrl).filter((u): u is string => u !== null))].sort();
+  const schemaUrls = [
+    ...new Set(spans.map((s) => s.schemaUrl).filter((u): u is string => u !== null)),
+  ].sort();
   const resource = spans[0]?.resource ?? {};
   if (problems.length) return { input: problems, runs: [], schemaUrls, resource };
   return { input: [], runs: judgeMapping(mapSpans(spans)), schemaUrls, resource };

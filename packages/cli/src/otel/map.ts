@@ -162,7 +162,8 @@ export function mapSpans(input: readonly Span[]): Mapping {
   });
   // One run per agent span id: the first copy stands for the run.
   const firstCopies = runs.filter(
-    (r, i) => runs.findIndex((x) => x.agent.traceId === r.agent.traceId && x.agent.spanId === r.agent.spanId) === i,
+    (r, i) =>
+      runs.findIndex((x) => x.agent.traceId === r.agent.traceId && x.agent.spanId === r.agent.spanId) === i,
   );
   return { runs: firstCopies, orphans };
 }
@@ -202,8 +203,17 @@ function mapRun(agent: Span, copies: readonly Span[], tools: readonly Span[], ch
       ns: openedNs,
       rank: 0,
       tie: '',
-      event: { type: 'UserPromptSubmit', result: 'observed', occurrenceKey: agent.spanId, payload: { spanId: agent.spanId } },
-      origin: { span: agent.pointer, time: `${agent.pointer}/startTimeUnixNano`, key: `${agent.pointer}/spanId` },
+      event: {
+        type: 'UserPromptSubmit',
+        result: 'observed',
+        occurrenceKey: agent.spanId,
+        payload: { spanId: agent.spanId },
+      },
+      origin: {
+        span: agent.pointer,
+        time: `${agent.pointer}/startTimeUnixNano`,
+        key: `${agent.pointer}/spanId`,
+      },
     });
   for (const copy of copies) {
     if (copy !== agent && !timed(copy, 'agent')) continue;
@@ -262,16 +272,32 @@ function mapRun(agent: Span, copies: readonly Span[], tools: readonly Span[], ch
     });
     if (tool.endNs !== null)
       pending.push({
+        // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.max does not take
         ns: tool.endNs < tool.startNs! ? tool.startNs! : tool.endNs,
         rank: 2,
         tie: tool.spanId,
-        event: { type: 'ToolLeaseCompleted', result: failed(tool) ? 'error' : 'success', occurrenceKey: key, payload },
+        event: {
+          type: 'ToolLeaseCompleted',
+          result: failed(tool) ? 'error' : 'success',
+          occurrenceKey: key,
+          payload,
+        },
         origin: { span: tool.pointer, time: `${tool.pointer}/endTimeUnixNano`, key: keyAt },
       });
   }
 
   pending.sort((a, b) =>
-    a.ns !== b.ns ? (a.ns < b.ns ? -1 : 1) : a.rank !== b.rank ? a.rank - b.rank : a.tie < b.tie ? -1 : a.tie > b.tie ? 1 : 0,
+    a.ns !== b.ns
+      ? a.ns < b.ns
+        ? -1
+        : 1
+      : a.rank !== b.rank
+        ? a.rank - b.rank
+        : a.tie < b.tie
+          ? -1
+          : a.tie > b.tie
+            ? 1
+            : 0,
   );
   const openedAt = instant(openedNs);
   const traceId = derivedId('trace-', { turnKey, openedAt }, 24);

@@ -110,10 +110,17 @@ class Reader {
   }
 
   /** A hex id (`traceId`, `spanId`, `parentSpanId`): lowercase as the OTLP JSON mapping writes it. */
-  id(owner: Record<string, unknown>, key: string, at: string, form: RegExp, zero: string): string | null | undefined {
+  id(
+    owner: Record<string, unknown>,
+    key: string,
+    at: string,
+    form: RegExp,
+    zero: string,
+  ): string | null | undefined {
     const v = owner[key];
     if ((v === undefined || v === '') && key === 'parentSpanId') return null;
-    if (typeof v === 'string' && form.test(v.toLowerCase()) && v.toLowerCase() !== zero) return v.toLowerCase();
+    if (typeof v === 'string' && form.test(v.toLowerCase()) && v.toLowerCase() !== zero)
+      return v.toLowerCase();
     this.problem(
       `${at}/${esc(key)}`,
       `${key} must be ${form === TRACE_ID ? 32 : 16} hex digits, not all zero (the OTLP JSON mapping writes ids as hex, not base64)`,
@@ -158,7 +165,11 @@ class Reader {
           text = value.stringValue;
         }
       } else if (value !== undefined && value !== null) {
-        this.problem(`${p}/value`, 'an attribute value must be an OTLP AnyValue object', 'OTEL_ATTRIBUTE_INVALID');
+        this.problem(
+          `${p}/value`,
+          'an attribute value must be an OTLP AnyValue object',
+          'OTEL_ATTRIBUTE_INVALID',
+        );
         return null;
       }
       out.set(kv.key, { kind, text, pointer: p });
@@ -181,7 +192,12 @@ class Reader {
     return undefined;
   }
 
-  span(value: unknown, at: string, resource: Readonly<Record<string, string>>, schemaUrl: string | null): void {
+  span(
+    value: unknown,
+    at: string,
+    resource: Readonly<Record<string, string>>,
+    schemaUrl: string | null,
+  ): void {
     if (!isObject(value)) {
       this.problem(at, 'a span must be an object');
       return;
@@ -193,7 +209,8 @@ class Reader {
     const endNs = this.time(value, 'endTimeUnixNano', at);
     const statusCode = this.status(value, at);
     const attributes = this.attributes(value, at, (k) => READ_KEYS.has(k));
-    if (value.name !== undefined && typeof value.name !== 'string') this.problem(`${at}/name`, 'name must be a string');
+    if (value.name !== undefined && typeof value.name !== 'string')
+      this.problem(`${at}/name`, 'name must be a string');
     if (
       !traceId ||
       !spanId ||
