@@ -17,6 +17,7 @@ const checks = [
   ['validators:check', tsx('packages/validators/scripts/generate.ts', '--check')],
   ['protocol:schemas:check', tsx('packages/protocol/scripts/generate-schemas.ts', '--check')],
   ['harness:schemas:check', tsx('packages/harness/scripts/generate-schemas.ts', '--check')],
+  // The generated golden cases and the case index (conformance/index.tsv, one line per case).
   ['cases:check', tsx('scripts/cases/generate.ts', '--check')],
   ['rules:check', tsx('packages/validators/scripts/rules-doc.ts', '--check')],
   ['requirements:check', tsx('scripts/requirements/generate.ts', '--check')],

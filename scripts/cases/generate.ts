@@ -1,13 +1,15 @@
 // Writes the golden cases (conformance/cases/) that follow mechanically from the corpus: one
 // `validate` case per contract fixture, one `validateBundle` case per bundle fixture, one
 // `digest` case per JCS vector. Ids are derived from the fixture paths, so they stay stable as
-// long as fixture names do. `--check` exits 1 when the committed files differ.
+// long as fixture names do. It also writes the case index (conformance/index.tsv, one line per
+// case and scenario: scripts/cases/index.ts). `--check` exits 1 when the committed files differ.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Case, headingAnchor } from '@agent-contracts/harness';
 import { CONTRACTS, GATES } from '@agent-contracts/schemas';
 import { KEYWORD_CODES } from '@agent-contracts/validators';
+import { caseIndex, INDEX_FILE } from './index.ts';
 import { LIVENESS_CASE_GROUPS, livenessCaseFiles } from './liveness.ts';
 import { POLICY_CASE_GROUPS, policyCaseFiles } from './policy.ts';
 import { requirementsOf } from './requirements.ts';
@@ -201,23 +203,30 @@ for (const [f, data] of runCaseFiles()) files.set(f, json(data));
 const existing: string[] = [];
 for (const group of GENERATED) for (const f of list(join(casesDir, group))) existing.push(`${group}/${f}`);
 const stale = existing.filter((f) => !files.has(f));
+const owned = (f: string) => GENERATED.includes(f.split('/')[0]!);
+const index = caseIndex(conformance, files, owned);
+const indexFile = join(conformance, INDEX_FILE);
 if (check) {
   const drift = [...files].filter(
     ([f, text]) => !existsSync(join(casesDir, f)) || readFileSync(join(casesDir, f), 'utf8') !== text,
   );
-  if (drift.length || stale.length) {
+  const indexDrift = !existsSync(indexFile) || readFileSync(indexFile, 'utf8') !== index;
+  if (drift.length || stale.length || indexDrift) {
     for (const [f] of drift)
       console.error(`cases: conformance/cases/${f} differs from what scripts/cases generates`);
+    if (indexDrift)
+      console.error(`cases: conformance/${INDEX_FILE} does not list the cases and scenarios as they are`);
     for (const f of stale) console.error(`cases: conformance/cases/${f} is not generated any more`);
     console.error('cases: run `pnpm cases:generate` and commit the result.');
     process.exit(1);
   }
-  console.log(`cases: ${files.size} generated case files up to date`);
+  console.log(`cases: ${files.size} generated case files and conformance/${INDEX_FILE} up to date`);
 } else {
   for (const f of stale) rmSync(join(casesDir, f));
   for (const [f, text] of files) {
     mkdirSync(dirname(join(casesDir, f)), { recursive: true });
     writeFileSync(join(casesDir, f), text);
   }
-  console.log(`cases: wrote ${files.size} case files to conformance/cases`);
+  writeFileSync(indexFile, index);
+  console.log(`cases: wrote ${files.size} case files to conformance/cases, and conformance/${INDEX_FILE}`);
 }

@@ -2,7 +2,7 @@
 // memory and on SQLite, through a real `agent-contracts conform` subprocess on SQLite, and on
 // PostgreSQL (skipped loudly without AGENT_CONTRACTS_PG_URL outside CI, a failure in CI). Durable
 // state survives kill -9, and a store that ignores the fence is caught by the cases.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -216,8 +216,14 @@ describe('reference-node store over the protocol', () => {
     const parsed = parseReport(readFileSync(report, 'utf8'));
     expect(parsed.cases.length).toBe(storeCases.length);
     expect(parsed.cases.filter((c) => c.outcome !== 'pass')).toEqual([]);
-    expect(existsSync(join(state, 'job-1', 'tasks.db'))).toBe(true);
-    expect(existsSync(join(state, 'job-2', 'tasks.db'))).toBe(true);
+    // One opaque directory per job (nothing in its name tells the jobs apart), each with its
+    // own SQLite file.
+    const jobDirs = readdirSync(state);
+    expect(jobDirs).toHaveLength(2);
+    for (const dir of jobDirs) {
+      expect(dir).toMatch(/^s-[0-9a-f]{24}$/);
+      expect(existsSync(join(state, dir, 'tasks.db'))).toBe(true);
+    }
   });
 });
 
