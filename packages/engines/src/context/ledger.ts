@@ -15,13 +15,22 @@ import { type Clock, timestampOf } from '../clock.js';
 import { type EngineRefusal, refusal } from '../refusal.js';
 import type { ContextRefInput } from './plan.js';
 import { deriveReceipt, draftOf, REPLAYABLE_REASON_CODES, sealReceipt } from './receipt.js';
-import { eventTime, evict, isAttempt, isResult, latestRecord, type Observation, satisfies } from './records.js';
+import {
+  eventTime,
+  evict,
+  isAttempt,
+  isResult,
+  latestRecord,
+  type Observation,
+  satisfies,
+} from './records.js';
 import { sortedUnique } from './shared.js';
 
 /** Most records a ledger holds. */
 export const LEDGER_OBSERVATION_LIMIT = 128;
 const BINDING_FIELDS = ['contextEpoch', 'planId', 'planContentId', 'activeRoot', 'project'] as const;
-const sameBinding = (a: ContextReadBindingV1, b: ContextReadBindingV1) => BINDING_FIELDS.every((f) => a[f] === b[f]);
+const sameBinding = (a: ContextReadBindingV1, b: ContextReadBindingV1) =>
+  BINDING_FIELDS.every((f) => a[f] === b[f]);
 
 /** One write: the writer's binding, the records it holds, and the plan's mandatory sources when it has the plan. */
 export interface LedgerWrite {
@@ -38,10 +47,17 @@ export type LedgerResult =
       /** Ids of records dropped: for another binding, or reuse results. */
       readonly dropped: readonly string[];
     }
-  | EngineRefusal<'CONTEXT_SOURCE_OBSERVATION_LEDGER_FULL' | 'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH', { readonly path: string }>;
+  | EngineRefusal<
+      'CONTEXT_SOURCE_OBSERVATION_LEDGER_FULL' | 'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH',
+      { readonly path: string }
+    >;
 
 /** The fold of `records` against `mandatory` (invariant 6), with its digest. */
-export function foldOf(identity: ContextReadBindingV1, records: readonly Observation[], mandatory: readonly string[]): ContextObservationFold {
+export function foldOf(
+  identity: ContextReadBindingV1,
+  records: readonly Observation[],
+  mandatory: readonly string[],
+): ContextObservationFold {
   const sources = sortedUnique(mandatory).map((sourceId) => {
     const latest = latestRecord(records, sourceId);
     return {
@@ -77,13 +93,21 @@ export function writeLedger(
   const identity = write.binding;
   const ledgerId = ledgerIdOf(identity.contextEpoch);
   if (stored && stored.ledgerId !== ledgerId)
-    return refusal('CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH', `the stored ledger ${stored.ledgerId} is of another epoch; write to the ledger of ${identity.contextEpoch}.`, { path: '/ledgerId' });
+    return refusal(
+      'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH',
+      `the stored ledger ${stored.ledgerId} is of another epoch; write to the ledger of ${identity.contextEpoch}.`,
+      { path: '/ledgerId' },
+    );
   const carried = stored && sameBinding(stored.identity, identity) ? stored.observations : [];
   const dropped: string[] = [];
   const ids = new Set(carried.map((r) => r.observationId));
   const incoming: Observation[] = [];
   for (const r of write.records) {
-    if (r.contextEpoch !== identity.contextEpoch || r.planId !== identity.planId || (isResult(r) && r.reusedObservationId !== null)) {
+    if (
+      r.contextEpoch !== identity.contextEpoch ||
+      r.planId !== identity.planId ||
+      (isResult(r) && r.reusedObservationId !== null)
+    ) {
       dropped.push(r.observationId);
       continue;
     }
@@ -96,18 +120,29 @@ export function writeLedger(
   let j = 0;
   const sortedIncoming = [...incoming].sort((a, b) => Date.parse(eventTime(a)) - Date.parse(eventTime(b)));
   for (const r of carried) {
-    while (j < sortedIncoming.length && Date.parse(eventTime(sortedIncoming[j]!)) < Date.parse(eventTime(r))) merged.push(sortedIncoming[j++]!);
+    while (j < sortedIncoming.length && Date.parse(eventTime(sortedIncoming[j]!)) < Date.parse(eventTime(r)))
+      merged.push(sortedIncoming[j++]!);
     merged.push(r);
   }
   while (j < sortedIncoming.length) merged.push(sortedIncoming[j++]!);
   const observations = evict(merged, LEDGER_OBSERVATION_LIMIT);
   if (!observations)
-    return refusal('CONTEXT_SOURCE_OBSERVATION_LEDGER_FULL', `more than ${LEDGER_OBSERVATION_LIMIT} evidence records; the stored ledger is unchanged. Report degraded and do not advance the receipt.`, { path: '/observations' });
+    return refusal(
+      'CONTEXT_SOURCE_OBSERVATION_LEDGER_FULL',
+      `more than ${LEDGER_OBSERVATION_LIMIT} evidence records; the stored ledger is unchanged. Report degraded and do not advance the receipt.`,
+      { path: '/observations' },
+    );
   const mandatory =
     write.mandatorySourceIds ??
-    (stored && sameBinding(stored.identity, identity) && stored.fold ? stored.fold.sources.map((s) => s.sourceId) : null);
+    (stored && sameBinding(stored.identity, identity) && stored.fold
+      ? stored.fold.sources.map((s) => s.sourceId)
+      : null);
   const now = clock.now();
-  const latest = Math.max(now, ...observations.map((r) => Date.parse(eventTime(r))), stored ? Date.parse(stored.updatedAt) : 0);
+  const latest = Math.max(
+    now,
+    ...observations.map((r) => Date.parse(eventTime(r))),
+    stored ? Date.parse(stored.updatedAt) : 0,
+  );
   const body = {
     schemaVersion: 'ContextSourceObservationLedgerV1' as const,
     ledgerId,
@@ -123,7 +158,10 @@ export function writeLedger(
 /** Result of {@link replayReceipt}. */
 export type ReplayResult =
   | { readonly ok: true; readonly receipt: ContextReadReceiptV2; readonly replayed: readonly string[] }
-  | EngineRefusal<'CONTEXT_SOURCE_LEDGER_REPLAY_FORBIDDEN' | 'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH', { readonly path: string }>;
+  | EngineRefusal<
+      'CONTEXT_SOURCE_LEDGER_REPLAY_FORBIDDEN' | 'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH',
+      { readonly path: string }
+    >;
 
 /**
  * Rebuild a receipt from the ledger (Replay): only for the same binding, never for a `blocked`
@@ -140,28 +178,57 @@ export function replayReceipt(
   clock: Clock,
 ): ReplayResult {
   if (!sameBinding(ledger.identity, receipt.binding))
-    return refusal('CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH', "the ledger's identity is not the receipt's binding; replay only the ledger of the same plan.", { path: '/identity' });
+    return refusal(
+      'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH',
+      "the ledger's identity is not the receipt's binding; replay only the ledger of the same plan.",
+      { path: '/identity' },
+    );
   const last = receipt.escalations.at(-1);
   if (receipt.status === 'blocked')
-    return refusal('CONTEXT_SOURCE_LEDGER_REPLAY_FORBIDDEN', 'a blocked receipt is never replaced by a replay; resolve the blocking cause and replan.', { path: '/status' });
+    return refusal(
+      'CONTEXT_SOURCE_LEDGER_REPLAY_FORBIDDEN',
+      'a blocked receipt is never replaced by a replay; resolve the blocking cause and replan.',
+      { path: '/status' },
+    );
   if (receipt.status === 'stale' && !(last && REPLAYABLE_REASON_CODES.includes(last.reasonCode)))
-    return refusal('CONTEXT_SOURCE_LEDGER_REPLAY_FORBIDDEN', `the receipt is stale for ${last?.reasonCode ?? 'an unknown reason'}, which a replay cannot bypass; replan.`, { path: '/status' });
+    return refusal(
+      'CONTEXT_SOURCE_LEDGER_REPLAY_FORBIDDEN',
+      `the receipt is stale for ${last?.reasonCode ?? 'an unknown reason'}, which a replay cannot bypass; replan.`,
+      { path: '/status' },
+    );
   const sources = [...plan.baselineSources, ...plan.selectedSources];
   const fresh = (sourceId: string) => {
     const s = sources.find((x) => x.sourceId === sourceId);
     if (!s) return false;
     const live = liveRefs[sourceId];
     if (live === undefined) return s.kind === 'memory';
-    const digests = live.map((r) => contextSourceRefDigest({ ...r, mtimeMs: r.mtimeMs === null ? null : Math.trunc(r.mtimeMs) })).sort();
-    return digests.join() === s.sourceRefs.map((r) => r.metadataDigest).sort().join();
+    const digests = live
+      .map((r) =>
+        contextSourceRefDigest({ ...r, mtimeMs: r.mtimeMs === null ? null : Math.trunc(r.mtimeMs) }),
+      )
+      .sort();
+    return (
+      digests.join() ===
+      s.sourceRefs
+        .map((r) => r.metadataDigest)
+        .sort()
+        .join()
+    );
   };
   const createdAt = Date.parse(receipt.createdAt);
-  const records = ledger.observations.filter((r) => fresh(r.sourceId) && Date.parse(eventTime(r)) >= createdAt);
+  const records = ledger.observations.filter(
+    (r) => fresh(r.sourceId) && Date.parse(eventTime(r)) >= createdAt,
+  );
   const now = timestampOf(Math.max(clock.now(), Date.parse(receipt.updatedAt), Date.parse(ledger.updatedAt)));
   const draft = {
     ...draftOf(receipt),
     status: receipt.verificationMode === 'structured-plan' ? ('planned' as const) : ('unverified' as const),
-    observations: records.filter((r) => !isAttempt(r) || receipt.planObservation === null || Date.parse(r.attemptedAt) >= Date.parse(receipt.planObservation.observedAt)),
+    observations: records.filter(
+      (r) =>
+        !isAttempt(r) ||
+        receipt.planObservation === null ||
+        Date.parse(r.attemptedAt) >= Date.parse(receipt.planObservation.observedAt),
+    ),
     escalations: receipt.escalations.filter((e) => e.action === 'planned'),
     replanCount: 0,
     lastError: null,

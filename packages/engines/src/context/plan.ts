@@ -23,7 +23,14 @@ import {
 } from '@agent-contracts/schemas';
 import { type Clock, timestampOf } from '../clock.js';
 import { type EngineRefusal, refusal } from '../refusal.js';
-import { bySourceId, byCodeUnits, contentIdentityOf, type DeliveredBody, sortedUnique, sourceKeyOf } from './shared.js';
+import {
+  byCodeUnits,
+  bySourceId,
+  contentIdentityOf,
+  type DeliveredBody,
+  sortedUnique,
+  sourceKeyOf,
+} from './shared.js';
 
 /** Metadata of one place a source lives, observed without reading the body. */
 export interface ContextRefInput {
@@ -132,15 +139,23 @@ export const DERIVED_TRIGGERS: readonly ContextEscalationTrigger[] = [
   'profile-catalog-drift',
   'missing-reference',
 ];
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a file name may hold no control character (the schema's pattern)
 const FILE = /^(?!\.\.?$)[^/\\\u0000-\u001f]{1,255}$/;
 const NONCE = /^[A-Za-z0-9][A-Za-z0-9._:-]{15,127}$/;
 const HOST = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 const PLANNER = /^[a-z0-9][a-z0-9._/-]*@[0-9]+$/;
-const NO_BUDGET: ContextReadBudget = { bytes: null, chars: null, tokens: null, latencyMs: null, enforcement: 'advisory' };
+const NO_BUDGET: ContextReadBudget = {
+  bytes: null,
+  chars: null,
+  tokens: null,
+  latencyMs: null,
+  enforcement: 'advisory',
+};
 /** The reference planner's name and algorithm version. */
 export const REFERENCE_PLANNER = 'agent-contracts-planner@1';
 
-const refuse = (code: PlanRefusalCode, path: string, message: string): PlanResult => refusal(code, message, { path });
+const refuse = (code: PlanRefusalCode, path: string, message: string): PlanResult =>
+  refusal(code, message, { path });
 
 /** The action envelope of an intent and its change types (Derivations, "Action envelope"). */
 export function deriveActionEnvelope(
@@ -180,7 +195,8 @@ export function fullReadReasonsOf(input: {
   if (input.finalIntent === 'audit') out.push('audit-intent');
   if (input.confidence < 0.6) out.push('low-confidence');
   if (input.triggers.includes('cross-service')) out.push('cross-service');
-  for (const t of ['release', 'security', 'destructive'] as const) if (input.changeTypes.includes(t)) out.push(t);
+  for (const t of ['release', 'security', 'destructive'] as const)
+    if (input.changeTypes.includes(t)) out.push(t);
   return out;
 }
 
@@ -205,7 +221,9 @@ const missing = (s: { requiredToExist: boolean; sourceRefs: readonly ContextPlan
   s.requiredToExist && !s.sourceRefs.some((r) => r.exists);
 
 function memorySource(project: string, query: 'status' | 'session' | 'summary'): ContextPlanSelectedSource {
-  const refs = refsOf([{ path: `memory://${project}/${query}`, layer: 'memory-query', exists: true, size: null, mtimeMs: null }]);
+  const refs = refsOf([
+    { path: `memory://${project}/${query}`, layer: 'memory-query', exists: true, size: null, mtimeMs: null },
+  ]);
   return {
     sourceId: `memory:${query}`,
     kind: 'memory',
@@ -232,7 +250,11 @@ function memorySource(project: string, query: 'status' | 'session' | 'summary'):
  * const r = planContext(catalogue, { seed, host: 'standalone', invocationNonce: randomUUID(), changeTypes: ['docs'] }, clock);
  * if (r.ok) r.plan.mandatorySourceIds;
  */
-export function planContext(catalogue: ContextCatalogue, request: ContextPlanRequest, clock: Clock): PlanResult {
+export function planContext(
+  catalogue: ContextCatalogue,
+  request: ContextPlanRequest,
+  clock: Clock,
+): PlanResult {
   const { seed } = request;
   if (request.contract !== undefined && request.contract !== 'ContextReadPlanV2')
     return refuse(
@@ -240,35 +262,64 @@ export function planContext(catalogue: ContextCatalogue, request: ContextPlanReq
       '/contract',
       `plans are written as ContextReadPlanV2 only (${JSON.stringify(request.contract)} is read-only); ask for a ContextReadPlanV2.`,
     );
-  if (!HOST.test(request.host)) return refuse('CONTEXT_PLAN_INVALID', '/host', 'host must match ^[a-z0-9][a-z0-9._-]{0,63}$.');
+  if (!HOST.test(request.host))
+    return refuse('CONTEXT_PLAN_INVALID', '/host', 'host must match ^[a-z0-9][a-z0-9._-]{0,63}$.');
   const planner = request.planner ?? REFERENCE_PLANNER;
   if (!PLANNER.test(planner) || planner.length > 128)
     return refuse('CONTEXT_PLAN_INVALID', '/planner', 'planner must be <name>@<major>.');
   if (!NONCE.test(request.invocationNonce))
-    return refuse('CONTEXT_PLAN_INVALID', '/invocationNonce', 'invocationNonce must be 16-128 characters [A-Za-z0-9._:-]; generate a fresh one per call.');
+    return refuse(
+      'CONTEXT_PLAN_INVALID',
+      '/invocationNonce',
+      'invocationNonce must be 16-128 characters [A-Za-z0-9._:-]; generate a fresh one per call.',
+    );
   const now = clock.now();
   const plannedAt = timestampOf(now);
   if (now < Date.parse(seed.createdAt))
-    return refuse('CONTEXT_PLAN_CHRONOLOGY_INVALID', '/seed/createdAt', `the seed was created at ${seed.createdAt}, after the planning time ${plannedAt}; form the seed first, then plan.`);
+    return refuse(
+      'CONTEXT_PLAN_CHRONOLOGY_INVALID',
+      '/seed/createdAt',
+      `the seed was created at ${seed.createdAt}, after the planning time ${plannedAt}; form the seed first, then plan.`,
+    );
   if (seed.targetHint !== null && seed.targetHint !== catalogue.project)
-    return refuse('CONTEXT_ACTIVE_TARGET_MISMATCH', '/seed/targetHint', `the seed names "${seed.targetHint}" but the catalogue is of "${catalogue.project}"; resolve the target, then plan.`);
+    return refuse(
+      'CONTEXT_ACTIVE_TARGET_MISMATCH',
+      '/seed/targetHint',
+      `the seed names "${seed.targetHint}" but the catalogue is of "${catalogue.project}"; resolve the target, then plan.`,
+    );
   const indexId = `profile:${catalogue.index.file}`;
   const configId = `profile:${catalogue.config.file}`;
   const seedTime = Date.parse(seed.createdAt);
   for (const [i, read] of (request.readTrace ?? []).entries()) {
     if (Date.parse(read.readAt) < seedTime)
-      return refuse('CONTEXT_SEED_AFTER_CONTEXT_READ', `/readTrace/${i}`, `${read.sourceId} was read at ${read.readAt}, before the seed existed (${seed.createdAt}); discard the seed and start a new epoch with a seed formed from the message alone.`);
+      return refuse(
+        'CONTEXT_SEED_AFTER_CONTEXT_READ',
+        `/readTrace/${i}`,
+        `${read.sourceId} was read at ${read.readAt}, before the seed existed (${seed.createdAt}); discard the seed and start a new epoch with a seed formed from the message alone.`,
+      );
     if (read.sourceId !== indexId && read.sourceId !== configId)
-      return refuse('CONTEXT_HIDDEN_FULL_READ', `/readTrace/${i}`, `${read.sourceId} was read while planning; a planner reads only the two baseline bodies (${indexId}, ${configId}). Plan from metadata, then read the selected sources through the plan.`);
+      return refuse(
+        'CONTEXT_HIDDEN_FULL_READ',
+        `/readTrace/${i}`,
+        `${read.sourceId} was read while planning; a planner reads only the two baseline bodies (${indexId}, ${configId}). Plan from metadata, then read the selected sources through the plan.`,
+      );
   }
   const changeTypes = sortedUnique(request.changeTypes ?? []);
   const callerTriggers = sortedUnique(request.triggers ?? []);
   for (const t of callerTriggers)
     if (DERIVED_TRIGGERS.includes(t))
-      return refuse('CONTEXT_ESCALATIONS_MISMATCH', '/triggers', `"${t}" is derived by the planner and cannot be supplied; leave it out.`);
+      return refuse(
+        'CONTEXT_ESCALATIONS_MISMATCH',
+        '/triggers',
+        `"${t}" is derived by the planner and cannot be supplied; leave it out.`,
+      );
   const fullReadNote = request.fullReadRequest ?? null;
   if (fullReadNote !== null && (fullReadNote.length < 1 || fullReadNote.length > 512))
-    return refuse('CONTEXT_PLAN_INVALID', '/fullReadRequest', 'the full-read request text must be 1-512 characters.');
+    return refuse(
+      'CONTEXT_PLAN_INVALID',
+      '/fullReadRequest',
+      'the full-read request text must be 1-512 characters.',
+    );
   const finalIntent = seed.semantic;
   const reasons = fullReadReasonsOf({
     explicitRequest: fullReadNote !== null,
@@ -279,13 +330,21 @@ export function planContext(catalogue: ContextCatalogue, request: ContextPlanReq
   });
   const fullRead = reasons.length > 0;
   if (changeTypes.length === 0 && !fullRead && finalIntent !== 'chat' && finalIntent !== 'resume')
-    return refuse('CONTEXT_CHANGE_TYPES_REQUIRED', '/changeTypes', `a ${finalIntent} plan needs the change types the message asks for, or an explicit full-read request.`);
+    return refuse(
+      'CONTEXT_CHANGE_TYPES_REQUIRED',
+      '/changeTypes',
+      `a ${finalIntent} plan needs the change types the message asks for, or an explicit full-read request.`,
+    );
   const local = request.localSourcesRequested === true;
   const explicit = new Set(request.explicitSelectors ?? []);
   const files = new Set(catalogue.documents.map((d) => d.file));
   for (const [i, f] of [...explicit].entries())
     if (!files.has(f))
-      return refuse('CONTEXT_SOURCE_DESCRIPTOR_INVALID', `/explicitSelectors/${i}`, `"${f}" is not a document of the catalogue or the inventory; select a known document.`);
+      return refuse(
+        'CONTEXT_SOURCE_DESCRIPTOR_INVALID',
+        `/explicitSelectors/${i}`,
+        `"${f}" is not a document of the catalogue or the inventory; select a known document.`,
+      );
 
   // Baseline: the index and the effective configuration, the only bodies read while planning.
   const baselineSources: ContextPlanBaselineSource[] = [];
@@ -295,13 +354,22 @@ export function planContext(catalogue: ContextCatalogue, request: ContextPlanReq
   ] as const) {
     const sourceRefs = refsOf(input.refs);
     if (!FILE.test(input.file) || sourceRefs.length === 0 || !sourceRefs.some((r) => r.exists))
-      return refuse('CONTEXT_BASELINE_INCOMPLETE', `/catalogue/${which}`, `the baseline ${which} needs a file name and at least one existing ref; deliver both baseline sources.`);
+      return refuse(
+        'CONTEXT_BASELINE_INCOMPLETE',
+        `/catalogue/${which}`,
+        `the baseline ${which} needs a file name and at least one existing ref; deliver both baseline sources.`,
+      );
     let contentIdentity: ContentIdentityV1;
     try {
-      const key = sourceKeyOf(catalogue.project, `profile:${input.file}`) + (which === 'config' ? '#effective' : '');
+      const key =
+        sourceKeyOf(catalogue.project, `profile:${input.file}`) + (which === 'config' ? '#effective' : '');
       contentIdentity = contentIdentityOf(key, input.body);
     } catch (e) {
-      return refuse('CONTEXT_BASELINE_INCOMPLETE', `/catalogue/${which}/body`, `the baseline ${which} body has no content identity (${(e as Error).message}); deliver bytes or plain JSON.`);
+      return refuse(
+        'CONTEXT_BASELINE_INCOMPLETE',
+        `/catalogue/${which}/body`,
+        `the baseline ${which} body has no content identity (${(e as Error).message}); deliver bytes or plain JSON.`,
+      );
     }
     baselineSources.push({
       sourceId: `profile:${input.file}`,
@@ -322,7 +390,8 @@ export function planContext(catalogue: ContextCatalogue, request: ContextPlanReq
 
   // Every other candidate, from its metadata: selected, excluded or unclassified.
   const selected: ContextPlanSelectedSource[] = [memorySource(catalogue.project, 'status')];
-  if (finalIntent === 'resume') selected.push(memorySource(catalogue.project, 'session'), memorySource(catalogue.project, 'summary'));
+  if (finalIntent === 'resume')
+    selected.push(memorySource(catalogue.project, 'session'), memorySource(catalogue.project, 'summary'));
   const excluded: ContextPlanExcludedSource[] = [];
   const unclassified: ContextPlanUnclassifiedSource[] = [];
   const catalogued = new Set([indexId, configId]);
@@ -332,23 +401,42 @@ export function planContext(catalogue: ContextCatalogue, request: ContextPlanReq
     const sourceId = `profile:${d.file}`;
     const sourceRefs = refsOf(d.refs);
     if (!FILE.test(d.file) || sourceRefs.length === 0 || seen.has(sourceId))
-      return refuse('CONTEXT_SOURCE_DESCRIPTOR_INVALID', `/catalogue/documents/${i}`, `document "${d.file}" needs a unique one-segment file name and at least one ref.`);
+      return refuse(
+        'CONTEXT_SOURCE_DESCRIPTOR_INVALID',
+        `/catalogue/documents/${i}`,
+        `document "${d.file}" needs a unique one-segment file name and at least one ref.`,
+      );
     seen.add(sourceId);
     if (d.catalogued) catalogued.add(sourceId);
     if (d.inventoried) inventory.add(sourceId);
     const kind = d.catalogued ? d.kind : 'profile';
     const authority = d.catalogued ? 'profile-catalog' : 'profile-inventory';
-    const common = { sourceId, sourceLayer: layerOf(sourceRefs), requiredToExist: d.requiredToExist, sourceRefs };
+    const common = {
+      sourceId,
+      sourceLayer: layerOf(sourceRefs),
+      requiredToExist: d.requiredToExist,
+      sourceRefs,
+    };
     const select = (reasonCode: ContextPlanSelectedSource['reasonCode'], reason: string) =>
       selected.push({ ...common, kind, mandatory: true, authority, reason, reasonCode });
     const exclude = (reasonCode: ContextPlanExcludedSource['reasonCode'], skipReason: string) =>
       excluded.push({ ...common, kind, authority, skipReason, reasonCode });
     const wanted = d.serves.some((t) => changeTypes.includes(t));
     if (!d.catalogued) {
-      if (explicit.has(d.file) && d.readable) select('explicit-selector', 'Selected explicitly although the catalogue does not list it.');
-      else if (!d.readable) exclude('excluded-metadata-only', 'Found in the inventory as metadata only; it has no readable body.');
+      if (explicit.has(d.file) && d.readable)
+        select('explicit-selector', 'Selected explicitly although the catalogue does not list it.');
+      else if (!d.readable)
+        exclude(
+          'excluded-metadata-only',
+          'Found in the inventory as metadata only; it has no readable body.',
+        );
       else
-        unclassified.push({ ...common, kind: 'profile', authority: 'profile-inventory', reasonCode: 'unclassified-uncatalogued' });
+        unclassified.push({
+          ...common,
+          kind: 'profile',
+          authority: 'profile-inventory',
+          reasonCode: 'unclassified-uncatalogued',
+        });
     } else if (kind === 'profile-local' && !local) {
       exclude('excluded-local-policy', 'Machine-local source; local sources were not requested.');
     } else if (!d.readable) {
@@ -368,7 +456,12 @@ export function planContext(catalogue: ContextCatalogue, request: ContextPlanReq
       );
     }
   }
-  if (selected.length > 256) return refuse('CONTEXT_PLAN_INVALID', '/catalogue/documents', 'more than 256 sources would be selected; narrow the request.');
+  if (selected.length > 256)
+    return refuse(
+      'CONTEXT_PLAN_INVALID',
+      '/catalogue/documents',
+      'more than 256 sources would be selected; narrow the request.',
+    );
 
   const selectedSources = bySourceId(selected);
   const excludedSources = bySourceId(excluded);
@@ -377,14 +470,25 @@ export function planContext(catalogue: ContextCatalogue, request: ContextPlanReq
     ...baselineSources.map((s) => s.sourceId),
     ...selectedSources.filter((s) => s.mandatory).map((s) => s.sourceId),
   ]);
-  const missingRequired = [...baselineSources, ...selectedSources, ...excludedSources, ...unclassifiedSources].some(missing);
+  const missingRequired = [
+    ...baselineSources,
+    ...selectedSources,
+    ...excludedSources,
+    ...unclassifiedSources,
+  ].some(missing);
   const triggers = new Set<ContextEscalationTrigger>(callerTriggers);
   if (seed.confidence < 0.6) triggers.add('low-confidence');
   if (fullReadNote !== null || finalIntent === 'audit') triggers.add('explicit-full');
-  for (const t of ['public-contract', 'release', 'security', 'destructive'] as const) if (changeTypes.includes(t)) triggers.add(t);
+  for (const t of ['public-contract', 'release', 'security', 'destructive'] as const)
+    if (changeTypes.includes(t)) triggers.add(t);
   if (unclassifiedSources.length > 0) triggers.add('profile-catalog-drift');
   if (missingRequired) triggers.add('missing-reference');
-  const exitCondition = unclassifiedSources.length > 0 || missingRequired ? 'blocked' : fullRead ? 'escalated-full' : 'relevant-complete';
+  const exitCondition =
+    unclassifiedSources.length > 0 || missingRequired
+      ? 'blocked'
+      : fullRead
+        ? 'escalated-full'
+        : 'relevant-complete';
 
   const identity = {
     contextEpoch: seed.contextEpoch,
@@ -396,7 +500,10 @@ export function planContext(catalogue: ContextCatalogue, request: ContextPlanReq
     finalIntent,
     invocationNonce: request.invocationNonce,
   };
-  const candidateCoverage = { cataloguedIds: sortedUnique(catalogued), inventoryIds: sortedUnique(inventory) };
+  const candidateCoverage = {
+    cataloguedIds: sortedUnique(catalogued),
+    inventoryIds: sortedUnique(inventory),
+  };
   const baselineSorted = bySourceId(baselineSources);
   const baselineDigest = contextPlanBaselineDigest({
     identity,
@@ -432,7 +539,9 @@ export function planContext(catalogue: ContextCatalogue, request: ContextPlanReq
       inputTokens: null,
     },
   } satisfies Partial<ContextReadPlanV2>;
-  const identityInputs = deriveContextPlanIdentityInputs(body as Parameters<typeof deriveContextPlanIdentityInputs>[0]);
+  const identityInputs = deriveContextPlanIdentityInputs(
+    body as Parameters<typeof deriveContextPlanIdentityInputs>[0],
+  );
   const planContentId = contextPlanContentId(identityInputs);
   const planId = contextPlanId(planContentId, seed.contextEpoch, request.invocationNonce);
   const artifacts = sortedUnique(request.cacheArtifacts ?? []);

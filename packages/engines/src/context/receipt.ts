@@ -28,7 +28,14 @@ import {
   type Result,
   satisfies,
 } from './records.js';
-import { bySourceId, contentIdentityOf, type DeliveredBody, RISK_RANK, sortedUnique, sourceKeyOf } from './shared.js';
+import {
+  bySourceId,
+  contentIdentityOf,
+  type DeliveredBody,
+  RISK_RANK,
+  sortedUnique,
+  sourceKeyOf,
+} from './shared.js';
 
 /** Most observation records a receipt holds. */
 export const RECEIPT_OBSERVATION_LIMIT = 100;
@@ -130,7 +137,8 @@ const refuse = (code: ReceiptRefusalCode, path: string, message: string): Receip
 type Draft = Omit<ContextReadReceiptV2, 'receiptId'>;
 
 const planSources = (plan: ContextReadPlanV2) => [...plan.baselineSources, ...plan.selectedSources];
-const planSource = (plan: ContextReadPlanV2, sourceId: string) => planSources(plan).find((s) => s.sourceId === sourceId);
+const planSource = (plan: ContextReadPlanV2, sourceId: string) =>
+  planSources(plan).find((s) => s.sourceId === sourceId);
 
 /** The receipt's mandatory set `M`: the plan's mandatory sources. */
 const mandatoryOf = (plan: ContextReadPlanV2) => plan.mandatorySourceIds;
@@ -165,7 +173,11 @@ export function deriveReceipt(draft: Draft, plan: ContextReadPlanV2, now: string
       completedAt = null;
       status = plan.fullRead
         ? 'escalated-full'
-        : records.some((r) => isAttempt(r) || (isResult(r) && r.outcome !== 'baseline-ready' && r.reusedObservationId === null))
+        : records.some(
+              (r) =>
+                isAttempt(r) ||
+                (isResult(r) && r.outcome !== 'baseline-ready' && r.reusedObservationId === null),
+            )
           ? 'attempted'
           : records.some((r) => isResult(r) && r.outcome === 'baseline-ready')
             ? 'baseline-ready'
@@ -271,18 +283,32 @@ export function openReceipt(plan: ContextReadPlanV2, open: ReceiptOpen, clock: C
   const now = timestampOf(clock.now());
   const structured = open.verificationMode === 'structured-plan';
   if (structured && !open.planCall)
-    return refuse('CONTEXT_BINDING_REQUIRED', '/planCall', 'a structured-plan receipt needs the plan tool call (toolCallId, attemptedAt) that delivered the plan.');
+    return refuse(
+      'CONTEXT_BINDING_REQUIRED',
+      '/planCall',
+      'a structured-plan receipt needs the plan tool call (toolCallId, attemptedAt) that delivered the plan.',
+    );
   if (structured && open.planCall && !(Date.parse(open.planCall.attemptedAt) <= Date.parse(plan.plannedAt)))
-    return refuse('CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED', '/planCall/attemptedAt', `the plan call's PreToolUse (${open.planCall.attemptedAt}) is after the plan was made (${plan.plannedAt}); the plan is made inside its own tool call.`);
+    return refuse(
+      'CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED',
+      '/planCall/attemptedAt',
+      `the plan call's PreToolUse (${open.planCall.attemptedAt}) is after the plan was made (${plan.plannedAt}); the plan is made inside its own tool call.`,
+    );
   if (structured && Date.parse(now) < Date.parse(plan.plannedAt))
-    return refuse('CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED', '/plannedAt', 'the plan was made after now; a receipt cannot be opened before its plan exists.');
+    return refuse(
+      'CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED',
+      '/plannedAt',
+      'the plan was made after now; a receipt cannot be opened before its plan exists.',
+    );
   const blocked = plan.exitCondition === 'blocked';
   const planObservation = structured ? { ...open.planCall!, observedAt: now } : null;
   const observations: Observation[] =
     structured && !blocked && open.baselineDelivered !== false
       ? plan.baselineSources.map((s) => baselineRecord(plan, s, open.planCall!, open.hostSessionId, now))
       : [];
-  const planObs = planObservation ? { toolCallId: planObservation.toolCallId, attemptedAt: planObservation.attemptedAt, observedAt: now } : null;
+  const planObs = planObservation
+    ? { toolCallId: planObservation.toolCallId, attemptedAt: planObservation.attemptedAt, observedAt: now }
+    : null;
   const draft: Draft = {
     schemaVersion: 'ContextReadReceiptV2',
     binding: plan.contextBinding,
@@ -337,8 +363,17 @@ export const REPLAYABLE_REASON_CODES: readonly string[] = [
   'delivery-unobserved',
 ];
 
-function markStale(draft: Draft, trigger: ContextEscalationTrigger, reasonCode: string, error: ContextReceiptError, now: string): Draft {
-  const escalations = [...draft.escalations, { trigger, reasonCode, observedAt: now, action: 'replan-required' as const }];
+function markStale(
+  draft: Draft,
+  trigger: ContextEscalationTrigger,
+  reasonCode: string,
+  error: ContextReceiptError,
+  now: string,
+): Draft {
+  const escalations = [
+    ...draft.escalations,
+    { trigger, reasonCode, observedAt: now, action: 'replan-required' as const },
+  ];
   return {
     ...draft,
     status: 'stale',
@@ -369,7 +404,8 @@ function resultRecord(
       (o.argsDigest === null || argsDigest === null || o.argsDigest === argsDigest),
   );
   const attempt = attempts.length === 1 ? attempts[0] : undefined;
-  const correlationValid = e.contextEpoch === b.contextEpoch && e.planId === b.planId && attempt !== undefined;
+  const correlationValid =
+    e.contextEpoch === b.contextEpoch && e.planId === b.planId && attempt !== undefined;
   let observable = 'toolResult' in e && e.toolResult !== undefined;
   let resultDigest: string | null = null;
   let payload = '';
@@ -410,11 +446,14 @@ function resultRecord(
     (e.planContentId ?? b.planContentId) === b.planContentId &&
     sameSource;
   const schemaMatch = memory ? e.schemaMatch === true : e.schemaMatch !== false;
-  const live = e.liveRefs?.map((r) => contextSourceRefDigest({ ...r, mtimeMs: r.mtimeMs === null ? null : Math.trunc(r.mtimeMs) }));
-  const planned = [...source.sourceRefs]
-    .map((r) => r.metadataDigest);
+  const live = e.liveRefs?.map((r) =>
+    contextSourceRefDigest({ ...r, mtimeMs: r.mtimeMs === null ? null : Math.trunc(r.mtimeMs) }),
+  );
+  const planned = [...source.sourceRefs].map((r) => r.metadataDigest);
   const sourceRefsMatch =
-    live !== undefined && live.length === planned.length && [...live].sort().join() === [...planned].sort().join();
+    live !== undefined &&
+    live.length === planned.length &&
+    [...live].sort().join() === [...planned].sort().join();
   const successful = e.sourceOk !== false && bodyObserved;
   const flags = {
     activeRootMatch: e.activeRoot === b.activeRoot,
@@ -472,7 +511,11 @@ export function observeReceipt(
   const now = timestampOf(clock.now());
   if (ABSORBING.has(receipt.status)) return { ok: true, receipt, changed: false };
   if (Date.parse(now) < Date.parse(receipt.updatedAt))
-    return refuse('CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED', '/updatedAt', `the clock (${now}) is before the receipt's last revision (${receipt.updatedAt}); events are recorded in time order.`);
+    return refuse(
+      'CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED',
+      '/updatedAt',
+      `the clock (${now}) is before the receipt's last revision (${receipt.updatedAt}); events are recorded in time order.`,
+    );
   const draft = draftOf(receipt);
   const complete = COMPLETE.has(receipt.status);
   const done = (next: Draft): ReceiptResult => ({
@@ -486,7 +529,13 @@ export function observeReceipt(
       const allowed = plan.actionEnvelope.allowedActionClasses.includes(event.actionClass);
       const withinRisk = RISK_RANK[event.risk ?? 'normal'] <= RISK_RANK[plan.actionEnvelope.riskCeiling];
       const unknown = event.sourceIds.find((s) => !planSource(plan, s));
-      if (!allowed || !withinRisk || event.activeRoot !== b.activeRoot || unknown !== undefined || event.sourceIds.length === 0) {
+      if (
+        !allowed ||
+        !withinRisk ||
+        event.activeRoot !== b.activeRoot ||
+        unknown !== undefined ||
+        event.sourceIds.length === 0
+      ) {
         const why = !allowed
           ? `action class ${event.actionClass} is outside the plan's envelope`
           : !withinRisk
@@ -495,11 +544,25 @@ export function observeReceipt(
               ? `root ${event.activeRoot} is not the plan's ${b.activeRoot}`
               : `source ${unknown ?? '(none)'} is not a source of the plan`;
         return done(
-          markStale(draft, 'scope-drift', 'scope-drift', { code: 'CONTEXT_RECEIPT_SCOPE_DRIFT', message: `an attempt is incompatible with the plan: ${why}.`, nextStep: 'replan once before the broader action.' }, now),
+          markStale(
+            draft,
+            'scope-drift',
+            'scope-drift',
+            {
+              code: 'CONTEXT_RECEIPT_SCOPE_DRIFT',
+              message: `an attempt is incompatible with the plan: ${why}.`,
+              nextStep: 'replan once before the broader action.',
+            },
+            now,
+          ),
         );
       }
       if (complete)
-        return refuse('CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID', '/event', `a ${receipt.status} receipt takes no further attempt; plan again for new reads.`);
+        return refuse(
+          'CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID',
+          '/event',
+          `a ${receipt.status} receipt takes no further attempt; plan again for new reads.`,
+        );
       const records = [...draft.observations];
       for (const sourceId of event.sourceIds) {
         const record: Omit<Attempt, 'observationId'> = {
@@ -522,25 +585,49 @@ export function observeReceipt(
       }
       if (records.length === draft.observations.length) return { ok: true, receipt, changed: false };
       const kept = evict(records, RECEIPT_OBSERVATION_LIMIT);
-      if (!kept) return refuse('CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID', '/observations', 'the receipt holds 100 evidence records; plan again.');
+      if (!kept)
+        return refuse(
+          'CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID',
+          '/observations',
+          'the receipt holds 100 evidence records; plan again.',
+        );
       return done({ ...draft, observations: kept });
     }
     case 'PostToolUse': {
       if (receipt.status === 'completed')
-        return refuse('CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID', '/event', 'a completed receipt takes no further result; plan again for new reads.');
+        return refuse(
+          'CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID',
+          '/event',
+          'a completed receipt takes no further result; plan again for new reads.',
+        );
       const source = planSource(plan, event.sourceId);
       if (!source)
-        return refuse('CONTEXT_SOURCE_NOT_AUTHORIZED', '/sourceId', `${event.sourceId} is not a source of the plan; the record is dropped.`);
+        return refuse(
+          'CONTEXT_SOURCE_NOT_AUTHORIZED',
+          '/sourceId',
+          `${event.sourceId} is not a source of the plan; the record is dropped.`,
+        );
       if (!source.sourceLayer.split('+').includes(event.sourceLayer))
-        return refuse('CONTEXT_SOURCE_NOT_AUTHORIZED', '/sourceLayer', `layer ${event.sourceLayer} is not a layer of ${event.sourceId} (${source.sourceLayer}); the record is dropped.`);
+        return refuse(
+          'CONTEXT_SOURCE_NOT_AUTHORIZED',
+          '/sourceLayer',
+          `layer ${event.sourceLayer} is not a layer of ${event.sourceId} (${source.sourceLayer}); the record is dropped.`,
+        );
       const body = resultRecord(plan, draft, event, source.kind, now);
       const id = observationIdOf(body);
-      if (draft.observations.some((r) => r.observationId === id)) return { ok: true, receipt, changed: false };
+      if (draft.observations.some((r) => r.observationId === id))
+        return { ok: true, receipt, changed: false };
       const record: Result = { observationId: id, ...body };
       const kept = evict([...draft.observations, record], RECEIPT_OBSERVATION_LIMIT);
-      if (!kept) return refuse('CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID', '/observations', 'the receipt holds 100 evidence records; plan again.');
+      if (!kept)
+        return refuse(
+          'CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID',
+          '/observations',
+          'the receipt holds 100 evidence records; plan again.',
+        );
       const conflict = kept.some(
-        (o) => o !== record && isResult(o) && o.toolCallId === record.toolCallId && o.sourceId === record.sourceId,
+        (o) =>
+          o !== record && isResult(o) && o.toolCallId === record.toolCallId && o.sourceId === record.sourceId,
       );
       if (conflict)
         return done({
@@ -559,9 +646,23 @@ export function observeReceipt(
     }
     case 'drift': {
       const reasonCode = event.reasonCode ?? event.trigger;
-      const code = event.code ?? (REPLAYABLE_REASON_CODES.includes(reasonCode) ? 'CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION' : (DRIFT_CODES[event.trigger] ?? 'CONTEXT_BINDING_PLAN_EXPIRED'));
+      const code =
+        event.code ??
+        (REPLAYABLE_REASON_CODES.includes(reasonCode)
+          ? 'CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION'
+          : (DRIFT_CODES[event.trigger] ?? 'CONTEXT_BINDING_PLAN_EXPIRED'));
       return done(
-        markStale(draft, event.trigger, reasonCode, { code, message: event.message ?? `${event.trigger} (${reasonCode}) was observed.`, nextStep: 'plan again in the current epoch.' }, now),
+        markStale(
+          draft,
+          event.trigger,
+          reasonCode,
+          {
+            code,
+            message: event.message ?? `${event.trigger} (${reasonCode}) was observed.`,
+            nextStep: 'plan again in the current epoch.',
+          },
+          now,
+        ),
       );
     }
     case 'block':
@@ -570,13 +671,25 @@ export function observeReceipt(
         status: 'blocked',
         completedAt: null,
         consumedAt: null,
-        lastError: { code: 'CONTEXT_RECEIPT_BLOCKED_PLAN', message: event.message ?? 'the plan was found blocked.', nextStep: 'resolve the blocking cause and plan again.' },
+        lastError: {
+          code: 'CONTEXT_RECEIPT_BLOCKED_PLAN',
+          message: event.message ?? 'the plan was found blocked.',
+          nextStep: 'resolve the blocking cause and plan again.',
+        },
       });
     case 'consume':
       if (receipt.status !== 'relevant-complete')
-        return refuse('CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID', '/event', `only a relevant-complete receipt can be consumed (this one is ${receipt.status}); read the missing sources first.`);
+        return refuse(
+          'CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID',
+          '/event',
+          `only a relevant-complete receipt can be consumed (this one is ${receipt.status}); read the missing sources first.`,
+        );
       return done({ ...draft, consumedAt: now });
     default:
-      return refuse('CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID', '/event', 'unknown event; send PreToolUse, PostToolUse, drift, block or consume.');
+      return refuse(
+        'CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID',
+        '/event',
+        'unknown event; send PreToolUse, PostToolUse, drift, block or consume.',
+      );
   }
 }

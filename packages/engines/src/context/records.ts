@@ -56,7 +56,14 @@ export function satisfies(records: readonly Observation[], r: Result, reuseAllow
 export function classifyOutcome(
   flags: Pick<
     Result,
-    'activeRootMatch' | 'correlationValid' | 'observable' | 'transportSuccess' | 'sourceRefsMatch' | 'schemaMatch' | 'targetMatch' | 'successful'
+    | 'activeRootMatch'
+    | 'correlationValid'
+    | 'observable'
+    | 'transportSuccess'
+    | 'sourceRefsMatch'
+    | 'schemaMatch'
+    | 'targetMatch'
+    | 'successful'
   >,
   success: Result['outcome'],
 ): Result['outcome'] {
@@ -100,6 +107,7 @@ export function hasFailureMarker(value: unknown, depth = 0): boolean {
   if (depth > 64 || value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some((v) => hasFailureMarker(v, depth + 1));
   const o = value as Record<string, unknown>;
-  if (o.success === false || o.ok === false || o.isError === true || o.is_error === true || 'error' in o) return true;
+  if (o.success === false || o.ok === false || o.isError === true || o.is_error === true || 'error' in o)
+    return true;
   return Object.values(o).some((v) => hasFailureMarker(v, depth + 1));
 }

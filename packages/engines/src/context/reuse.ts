@@ -80,7 +80,9 @@ const priorPlanRef = (p: ContextReadPlanV2 | ContextReadPlanV1): ContextReuseDec
         project: p.identity.project,
       };
 
-const priorReceiptRef = (r: ContextReadReceiptV2 | ContextReadReceiptV1): ContextReuseDecisionV1['priorReceipt'] =>
+const priorReceiptRef = (
+  r: ContextReadReceiptV2 | ContextReadReceiptV1,
+): ContextReuseDecisionV1['priorReceipt'] =>
   r.schemaVersion === 'ContextReadReceiptV2'
     ? {
         schemaVersion: 'ContextReadReceiptV2',
@@ -107,9 +109,15 @@ const priorReceiptRef = (r: ContextReadReceiptV2 | ContextReadReceiptV1): Contex
 
 type Refusals = readonly [ContextReuseDecisionV1['computation'], ContextReuseDecisionV1['delivery']];
 const both = (c: string, d: string) =>
-  [{ reuse: false, reasonCode: c }, { reuse: false, reasonCode: d }] as unknown as Refusals;
+  [
+    { reuse: false, reasonCode: c },
+    { reuse: false, reasonCode: d },
+  ] as unknown as Refusals;
 const deliveryOnly = (d: string) =>
-  [{ reuse: true, reasonCode: 'content-identity-match' }, { reuse: false, reasonCode: d }] as unknown as Refusals;
+  [
+    { reuse: true, reasonCode: 'content-identity-match' },
+    { reuse: false, reasonCode: d },
+  ] as unknown as Refusals;
 
 /**
  * Decide reuse for the current plan by the ordered checks (the first failing check sets both
@@ -119,10 +127,15 @@ const deliveryOnly = (d: string) =>
  * const d = decideReuse(plan, { executionOptimizationMode: 'safe-auto', hostSessionId, currentSourceIdentities, priorPlan, priorReceipt }, clock);
  * d.delivery.reuse; // true only for the same session, epoch and content
  */
-export function decideReuse(plan: ContextReadPlanV2, inputs: ReuseInputs, clock: Clock): ContextReuseDecisionV1 {
+export function decideReuse(
+  plan: ContextReadPlanV2,
+  inputs: ReuseInputs,
+  clock: Clock,
+): ContextReuseDecisionV1 {
   const { priorPlan: pp, priorReceipt: pr } = inputs;
   const binding = plan.contextBinding;
-  const currentDigest = inputs.currentSourceIdentities === null ? null : digestOf(bySourceId(inputs.currentSourceIdentities));
+  const currentDigest =
+    inputs.currentSourceIdentities === null ? null : digestOf(bySourceId(inputs.currentSourceIdentities));
   const ppRef = pp ? priorPlanRef(pp) : null;
   const prRef = pr ? priorReceiptRef(pr) : null;
   const mandatory = plan.mandatorySourceIds;
@@ -131,25 +144,43 @@ export function decideReuse(plan: ContextReadPlanV2, inputs: ReuseInputs, clock:
     if (inputs.executionOptimizationMode === 'full-only')
       return both('execution-optimization-full-only', 'execution-optimization-full-only');
     if (!pp) return both('no-compatible-prior-plan', 'legacy-or-missing-prior-plan');
-    if (pp.schemaVersion !== 'ContextReadPlanV2') return both('legacy-plan-no-content-identity', 'legacy-or-missing-prior-plan');
+    if (pp.schemaVersion !== 'ContextReadPlanV2')
+      return both('legacy-plan-no-content-identity', 'legacy-or-missing-prior-plan');
     if (!planIdsRecompute(pp)) return both('no-compatible-prior-plan', 'legacy-or-missing-prior-plan');
-    if (ppRef!.activeRoot !== binding.activeRoot || ppRef!.project !== binding.project) return both('target-mismatch', 'target-mismatch');
-    if (ppRef!.planContentId !== binding.planContentId) return both('plan-content-mismatch', 'plan-content-mismatch');
-    if (!pr || pr.schemaVersion !== 'ContextReadReceiptV2') return deliveryOnly('legacy-or-missing-receipt');
+    if (ppRef!.activeRoot !== binding.activeRoot || ppRef!.project !== binding.project)
+      return both('target-mismatch', 'target-mismatch');
+    if (ppRef!.planContentId !== binding.planContentId)
+      return both('plan-content-mismatch', 'plan-content-mismatch');
+    if (pr?.schemaVersion !== 'ContextReadReceiptV2') return deliveryOnly('legacy-or-missing-receipt');
     if (!receiptIdRecomputes(pr)) return deliveryOnly('prior-receipt-invalid');
-    if (prRef!.planId !== ppRef!.planId || prRef!.planContentId !== ppRef!.planContentId) return deliveryOnly('prior-receipt-plan-mismatch');
-    if (inputs.hostSessionId === null || inputs.hostSessionId !== prRef!.hostSessionId) return deliveryOnly('host-session-mismatch');
-    if (binding.contextEpoch !== ppRef!.contextEpoch || ppRef!.contextEpoch !== prRef!.contextEpoch) return deliveryOnly('context-epoch-mismatch');
-    if (pr.verificationMode !== 'structured-plan' || !(pr.status === 'relevant-complete' || pr.status === 'completed'))
+    if (prRef!.planId !== ppRef!.planId || prRef!.planContentId !== ppRef!.planContentId)
+      return deliveryOnly('prior-receipt-plan-mismatch');
+    if (inputs.hostSessionId === null || inputs.hostSessionId !== prRef!.hostSessionId)
+      return deliveryOnly('host-session-mismatch');
+    if (binding.contextEpoch !== ppRef!.contextEpoch || ppRef!.contextEpoch !== prRef!.contextEpoch)
+      return deliveryOnly('context-epoch-mismatch');
+    if (
+      pr.verificationMode !== 'structured-plan' ||
+      !(pr.status === 'relevant-complete' || pr.status === 'completed')
+    )
       return deliveryOnly('prior-receipt-incomplete');
     const covers = (ids: readonly ContextSourceIdentity[]) =>
       ids.length === mandatory.length && mandatory.every((s) => ids.some((i) => i.sourceId === s));
-    if (currentDigest === null || currentDigest !== prRef!.sourceIdentitiesDigest || !covers(inputs.currentSourceIdentities!) || !covers(pr.sourceIdentities))
+    if (
+      currentDigest === null ||
+      currentDigest !== prRef!.sourceIdentitiesDigest ||
+      !covers(inputs.currentSourceIdentities!) ||
+      !covers(pr.sourceIdentities)
+    )
       return deliveryOnly('source-identity-mismatch');
     const reuseAllowed = pr.reuseFrom !== null;
     const proven = mandatory.every((s) =>
       pr.observations.some(
-        (o) => isResult(o) && o.sourceId === s && o.hostSessionId === inputs.hostSessionId && satisfies(pr.observations, o, reuseAllowed),
+        (o) =>
+          isResult(o) &&
+          o.sourceId === s &&
+          o.hostSessionId === inputs.hostSessionId &&
+          satisfies(pr.observations, o, reuseAllowed),
       ),
     );
     if (!proven) return deliveryOnly('body-observation-unproven');
@@ -195,17 +226,34 @@ export function receiptByReuse(
 ):
   | { readonly ok: true; readonly receipt: ContextReadReceiptV2 }
   | EngineRefusal<'CONTEXT_RECEIPT_REUSE_UNPROVEN', { readonly path: string }> {
-  if (!decision.delivery.reuse || decision.reuseFrom?.receiptId !== prior.receiptId || decision.binding.planId !== plan.planId)
-    return refusal('CONTEXT_RECEIPT_REUSE_UNPROVEN', 'the decision does not grant delivery reuse of this prior receipt for this plan; read the bodies.', { path: '/decision' });
+  if (
+    !decision.delivery.reuse ||
+    decision.reuseFrom?.receiptId !== prior.receiptId ||
+    decision.binding.planId !== plan.planId
+  )
+    return refusal(
+      'CONTEXT_RECEIPT_REUSE_UNPROVEN',
+      'the decision does not grant delivery reuse of this prior receipt for this plan; read the bodies.',
+      { path: '/decision' },
+    );
   const now = timestampOf(Math.max(clock.now(), Date.parse(decision.evaluatedAt)));
-  const planObservation = { toolCallId: planCall.toolCallId, attemptedAt: planCall.attemptedAt, observedAt: now };
+  const planObservation = {
+    toolCallId: planCall.toolCallId,
+    attemptedAt: planCall.attemptedAt,
+    observedAt: now,
+  };
   const records: Result[] = [];
   for (const sourceId of plan.mandatorySourceIds) {
     const src = prior.observations.find(
-      (o): o is Result => isResult(o) && o.sourceId === sourceId && satisfies(prior.observations, o, prior.reuseFrom !== null),
+      (o): o is Result =>
+        isResult(o) && o.sourceId === sourceId && satisfies(prior.observations, o, prior.reuseFrom !== null),
     );
     if (!src)
-      return refusal('CONTEXT_RECEIPT_REUSE_UNPROVEN', `the prior receipt has no satisfying record of ${sourceId}; read the bodies.`, { path: '/prior' });
+      return refusal(
+        'CONTEXT_RECEIPT_REUSE_UNPROVEN',
+        `the prior receipt has no satisfying record of ${sourceId}; read the bodies.`,
+        { path: '/prior' },
+      );
     const { observationId: _id, ...rest } = src;
     const copy: Omit<Result, 'observationId'> = {
       ...rest,
@@ -220,7 +268,9 @@ export function receiptByReuse(
     };
     records.push({ observationId: observationIdOf(copy), ...copy });
   }
-  const sourceIdentities = bySourceId(records.map((r) => ({ sourceId: r.sourceId, contentIdentity: r.contentIdentity! })));
+  const sourceIdentities = bySourceId(
+    records.map((r) => ({ sourceId: r.sourceId, contentIdentity: r.contentIdentity! })),
+  );
   const draft = {
     ...draftOf(prior),
     binding: plan.contextBinding,
@@ -232,7 +282,12 @@ export function receiptByReuse(
     observations: records,
     fullRead: plan.fullRead,
     fullReadReason: plan.fullReadReason,
-    escalations: plan.triggeredEscalations.map((trigger) => ({ trigger, reasonCode: trigger, observedAt: now, action: 'planned' as const })),
+    escalations: plan.triggeredEscalations.map((trigger) => ({
+      trigger,
+      reasonCode: trigger,
+      observedAt: now,
+      action: 'planned' as const,
+    })),
     replanCount: 0,
     lastError: null,
     sourceIdentities,

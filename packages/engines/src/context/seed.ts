@@ -51,21 +51,45 @@ const refuse = (code: SeedRefusalCode, path: string, message: string): SeedResul
  */
 export function formIntentSeed(input: unknown, clock: Clock): SeedResult {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
-    return refuse('CONTEXT_INTENT_REQUIRED', '', 'the seed input is not an object; classify the message into one canonical intent and retry.');
+    return refuse(
+      'CONTEXT_INTENT_REQUIRED',
+      '',
+      'the seed input is not an object; classify the message into one canonical intent and retry.',
+    );
   const rec = input as Record<string, unknown>;
   for (const key of Object.keys(rec))
     if (!INPUT_KEYS.has(key))
-      return refuse('CONTEXT_PLAN_INVALID', `/${key}`, `"${key}" is not a seed input key; a seed never carries plan or receipt fields, remove it.`);
+      return refuse(
+        'CONTEXT_PLAN_INVALID',
+        `/${key}`,
+        `"${key}" is not a seed input key; a seed never carries plan or receipt fields, remove it.`,
+      );
   if (rec.schemaVersion !== undefined && rec.schemaVersion !== 'IntentSeedV1')
-    return refuse('CONTEXT_PLAN_INVALID', '/schemaVersion', 'schemaVersion must be "IntentSeedV1" when given.');
+    return refuse(
+      'CONTEXT_PLAN_INVALID',
+      '/schemaVersion',
+      'schemaVersion must be "IntentSeedV1" when given.',
+    );
   const { semantic, intent } = rec;
   if (semantic !== undefined && intent !== undefined && semantic !== intent)
-    return refuse('CONTEXT_INTENT_INVALID', '/intent', `intent ${JSON.stringify(intent)} differs from semantic ${JSON.stringify(semantic)}; give one canonical intent.`);
+    return refuse(
+      'CONTEXT_INTENT_INVALID',
+      '/intent',
+      `intent ${JSON.stringify(intent)} differs from semantic ${JSON.stringify(semantic)}; give one canonical intent.`,
+    );
   const chosen = semantic ?? intent;
   if (chosen === undefined || chosen === null || chosen === '')
-    return refuse('CONTEXT_INTENT_REQUIRED', '/semantic', 'no intent given; classify the message into one canonical intent and retry.');
+    return refuse(
+      'CONTEXT_INTENT_REQUIRED',
+      '/semantic',
+      'no intent given; classify the message into one canonical intent and retry.',
+    );
   if (typeof chosen !== 'string' || !(CONTEXT_INTENTS as readonly string[]).includes(chosen))
-    return refuse('CONTEXT_INTENT_INVALID', semantic !== undefined ? '/semantic' : '/intent', `${JSON.stringify(chosen)} is not a canonical intent (a word of the message is never an intent); use one of ${CONTEXT_INTENTS.join(', ')}.`);
+    return refuse(
+      'CONTEXT_INTENT_INVALID',
+      semantic !== undefined ? '/semantic' : '/intent',
+      `${JSON.stringify(chosen)} is not a canonical intent (a word of the message is never an intent); use one of ${CONTEXT_INTENTS.join(', ')}.`,
+    );
   const riskHint = rec.riskHint ?? 'normal';
   if (typeof riskHint !== 'string' || !(RISKS as readonly string[]).includes(riskHint))
     return refuse('CONTEXT_PLAN_INVALID', '/riskHint', `riskHint must be one of ${RISKS.join(', ')}.`);
@@ -77,7 +101,8 @@ export function formIntentSeed(input: unknown, clock: Clock): SeedResult {
     if (typeof rec.targetHint !== 'string')
       return refuse('CONTEXT_PLAN_INVALID', '/targetHint', 'targetHint must be a string or null.');
     const t = rec.targetHint.trim();
-    if (t.length > 256) return refuse('CONTEXT_PLAN_INVALID', '/targetHint', 'targetHint is longer than 256 characters.');
+    if (t.length > 256)
+      return refuse('CONTEXT_PLAN_INVALID', '/targetHint', 'targetHint is longer than 256 characters.');
     targetHint = t === '' ? null : t;
   }
   const createdAt = rec.createdAt ?? timestampOf(clock.now());
@@ -86,7 +111,11 @@ export function formIntentSeed(input: unknown, clock: Clock): SeedResult {
   const contextEpoch =
     rec.contextEpoch ?? `ctx-${derivedId('', { semantic: chosen, targetHint, createdAt }, 20)}`;
   if (typeof contextEpoch !== 'string' || !EPOCH.test(contextEpoch))
-    return refuse('CONTEXT_PLAN_INVALID', '/contextEpoch', 'contextEpoch must be 1-256 characters without whitespace.');
+    return refuse(
+      'CONTEXT_PLAN_INVALID',
+      '/contextEpoch',
+      'contextEpoch must be 1-256 characters without whitespace.',
+    );
   return {
     ok: true,
     seed: {

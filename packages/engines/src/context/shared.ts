@@ -8,7 +8,8 @@ import type { ContentIdentityV1 } from '@agent-contracts/schemas';
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** `list` sorted by code units, without duplicates. */
-export const sortedUnique = <T extends string>(list: Iterable<T>): T[] => [...new Set(list)].sort(byCodeUnits);
+export const sortedUnique = <T extends string>(list: Iterable<T>): T[] =>
+  [...new Set(list)].sort(byCodeUnits);
 
 /** `list` sorted by `sourceId`. */
 export const bySourceId = <T extends { sourceId: string }>(list: readonly T[]): T[] =>
