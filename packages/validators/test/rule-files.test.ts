@@ -1,6 +1,7 @@
 // docs/rules.md names the file that defines each rule: RULE_FILES must name one for every rule of
-// the registries, and that file must hold the rule's code.
-import { existsSync, readFileSync } from 'node:fs';
+// the registries, and that file must hold the rule's code. Every rule file builds its issues with
+// the rule kit (rules/kit.ts), never with a helper of its own.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -22,5 +23,19 @@ describe('RULE_FILES', () => {
       return readFileSync(path, 'utf8').includes(`'${r.code}'`) ? [] : [`${r.code}: not in ${file}`];
     });
     expect(wrong).toEqual([]);
+  });
+
+  it('leaves building issues to the rule kit: no rule file writes an issue object or a helper of its own', () => {
+    const files = readdirSync(rulesDir).filter((f) => f.endsWith('.ts') && f !== 'kit.ts');
+    expect(files.length).toBeGreaterThan(15);
+    const own = files.flatMap((f) => {
+      const text = readFileSync(join(rulesDir, f), 'utf8');
+      return [
+        /severity: 'error'/.test(text) && `${f}: writes an issue object (use issue() of kit.ts)`,
+        /^(export )?(function|const) (issue|rule|bundleRule|collect|laterDuplicates)\b/m.test(text) &&
+          `${f}: defines a helper the kit has`,
+      ].filter((x): x is string => typeof x === 'string');
+    });
+    expect(own).toEqual([]);
   });
 });
