@@ -38,6 +38,7 @@ const CLASS: Readonly<Record<Outcome | StepResult['outcome'], string>> = {
   'not-applicable': 'not-applicable',
   'harness-error': 'harness-error',
   skipped: 'skipped',
+  'not-compared': 'not-compared',
 };
 
 const VERDICT_CLASS: Readonly<Record<ReportJudgement['verdict'], string>> = {
@@ -66,7 +67,7 @@ details.case.error,details.case.timeout,details.case.crash{border-color:#c77700;
 details.case>summary{cursor:pointer}span.outcome{font-weight:bold;text-transform:uppercase;font-size:.8rem}
 table.diff{margin:.3rem 0}table.diff code{white-space:pre-wrap;word-break:break-all}
 pre.stderr{background:#f4f4f4;padding:.4rem;max-height:16rem;overflow:auto;white-space:pre-wrap;word-break:break-all}
-ul.steps li.pass{color:#176317}ul.steps li.skipped{color:#666}
+ul.steps li.pass{color:#176317}ul.steps li.skipped,ul.steps li.not-compared{color:#666}
 ul.collapsed{columns:2}#filterbar{margin:1rem 0}#filter{width:24rem}
 td.shape{color:#6a3d9a}td.behaviour{color:#a31515}p.reply code{white-space:pre-wrap;word-break:break-all}
 section.causes ol{margin:.2rem 0}section.causes li{margin:.2rem 0}span.count{font-weight:bold}

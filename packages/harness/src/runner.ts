@@ -111,8 +111,12 @@ export interface StepResult {
   /** Index of the step in the case, from 0 (texts number steps from 1). */
   readonly index: number;
   readonly method: string;
-  /** `skipped`: not sent, because its request needs a value the failed step did not yield. */
-  readonly outcome: 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'skipped';
+  /**
+   * `skipped`: not sent, because its request needs a value the failed step did not yield.
+   * `not-compared`: sent, its reply meets its schema, and its behaviour is not compared, because
+   * the case left the state its expectations assume (docs/spec/decisions.md D-GEN-13).
+   */
+  readonly outcome: 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'skipped' | 'not-compared';
   readonly detail: string;
   readonly differences?: readonly Difference[];
   readonly moreDifferences?: number;
@@ -227,6 +231,9 @@ const LATER_DETAIL_CHARS = 300;
 const LATER_REPLIES = 20;
 const LATER_REPLY_CHARS = 200;
 
+/** Whether one pointer is the other or inside it. */
+const near = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
 /** Names of the `$var`s a step's params use. */
 function varsOf(value: unknown, into = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const v of value) varsOf(v, into);
@@ -262,7 +269,20 @@ async function runSteps(
   const shapeListed = new Set<string>();
   let replies = LATER_REPLIES;
   /** Variables captured from a reply that broke its schema, and which step that was (1-based). */
+  const fromBroken = new Map<string, number>();
+  /** Of those, the ones captured at or around a pointer where that reply breaks its schema. */
   const misshapen = new Map<string, number>();
+  /**
+   * Why the later replies are judged on shape alone: a step the case needed was not sent, or was
+   * sent with a value captured where a reply broke its schema, so the implementation's state is no
+   * longer the one the case's expectations assume, and a behaviour difference would be the kit's
+   * doing, not the implementation's (D-GEN-13).
+   */
+  let offScript: string | null = null;
+  /** A step not sent leaves the state the case expects unbuilt, unless it was to be refused (GEN-007). */
+  const notSent = (i: number, step: Case['steps'][number]) => {
+    if (!('error' in step.expect)) offScript ??= `step ${i + 1} was not sent`;
+  };
   const failed = () => {
     const f = seen.first!;
     return done('fail', f.detail, seen.stderr, {
@@ -319,6 +339,7 @@ async function runSteps(
           'skipped',
           `not sent: its request needs "${name}", which step ${lost.get(name)! + 1} failed to yield`,
         );
+        notSent(i, step);
         continue;
       }
       if (!seen.first)
@@ -337,12 +358,13 @@ async function runSteps(
       if (e instanceof HarnessDefect) {
         // A request built from a value the implementation sent in a reply that broke its schema
         // breaks its schema for that reason: not the kit's defect, and not sent.
-        const from = [...varsOf(step.params)].find((n) => misshapen.has(n));
+        const from = [...varsOf(step.params)].find((n) => fromBroken.has(n));
         if (seen.first && from !== undefined) {
           after(
             'skipped',
-            `not sent: its request carries "${from}", captured from the reply of step ${misshapen.get(from)}, which broke its schema, and so the request would break its own`,
+            `not sent: its request carries "${from}", captured from the reply of step ${fromBroken.get(from)}, which broke its schema, and so the request would break its own`,
           );
+          notSent(i, step);
           continue;
         }
         return done('harness-error', `${label}: ${harnessDefectText(e)}`);
@@ -363,7 +385,11 @@ async function runSteps(
       if (fault) return stop(fault, `${e.code}: ${e.message}`, true);
       return stop('error', `${e.code}: ${e.message}`, true);
     }
-    const judgement = judgeStep(step.expect, reply);
+    // Sent with a value from where a reply broke its schema: its reply is no evidence either.
+    const carried = [...varsOf(step.params)].find((n) => misshapen.has(n));
+    if (carried !== undefined)
+      offScript ??= `step ${i + 1} carries "${carried}", captured from the reply of step ${misshapen.get(carried)} where it breaks its schema`;
+    const judgement = judgeStep(step.expect, reply, { behaviour: offScript === null });
     // A reply that broke its schema is still captured from where it has the value (D-GEN-13), so
     // the later steps show behaviour through the broken shape (D-GEN-30).
     const wire = 'invalid' in reply ? reply.raw : reply;
@@ -373,6 +399,18 @@ async function runSteps(
         : 'error' in wire
           ? (wire.error as { data?: unknown } | null)?.data
           : undefined;
+    /** Where the reply breaks its schema, as pointers into what a capture reads. */
+    const prefix = 'result' in wire ? '/result' : '/error/data';
+    const broken =
+      'invalid' in reply
+        ? (reply.violations ?? [reply.invalid]).flatMap((v) =>
+            v.pointer.startsWith(`${prefix}/`)
+              ? [v.pointer.slice(prefix.length)]
+              : near(v.pointer, prefix)
+                ? ['']
+                : [],
+          )
+        : [];
     let uncaptured: string | null = null;
     for (const [name, pointer] of Object.entries(step.capture ?? {})) {
       const value = pointerGet(source, pointer);
@@ -381,19 +419,30 @@ async function runSteps(
         lost.set(name, i);
       } else {
         vars.set(name, value);
-        if ('invalid' in reply) misshapen.set(name, i + 1);
+        if ('invalid' in reply) fromBroken.set(name, i + 1);
+        else fromBroken.delete(name);
+        if (broken.some((b) => near(b, pointer))) misshapen.set(name, i + 1);
         else misshapen.delete(name);
       }
     }
+    const unsaid =
+      offScript === null
+        ? ''
+        : `behaviour not compared: ${offScript}, so the state the case expects is not the implementation's`;
     const why = judgement?.detail ?? uncaptured;
     if (why === null) {
-      if (seen.first) after('pass', 'as expected');
+      if (seen.first)
+        after(
+          unsaid ? 'not-compared' : 'pass',
+          unsaid ? `${unsaid}; its reply meets its schema` : 'as expected',
+        );
       continue;
     }
     if (!seen.first) {
       seen.first = { detail: `${label}: ${why}`, judgement, index: i };
       for (const d of judgement?.differences ?? []) if (d.kind === 'shape') shapeListed.add(shapeKey(d));
-    } else after('fail', why, judgement);
+      // The reason comes first: a later step's detail is cut at 300 characters.
+    } else after('fail', unsaid && judgement ? `${unsaid}; ${why}` : why, judgement);
   }
   if (seen.first) return failed();
   return done('pass', `${c.steps.length} step${c.steps.length === 1 ? '' : 's'} as expected`);

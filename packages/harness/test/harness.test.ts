@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { missingCapabilities } from '@agent-contracts/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  type Case,
   CaseCorpusError,
   type CaseResult,
   diffReports,
@@ -670,6 +671,99 @@ describe('a failed step: every difference by pointer, and the later steps still 
         2,
         'skipped',
         'not sent: its request carries "lease", captured from the reply of step 1, which broke its schema, and so the request would break its own',
+      ],
+    ]);
+  });
+
+  it('after a step not sent, or sent with a value from where a reply broke its schema, the later replies are judged on shape alone', async () => {
+    const violation = {
+      method: 'first',
+      schema: 'StoreReadResult',
+      pointer: '/result/lease/schemaVersion',
+      keyword: 'type',
+      message: 'must be string',
+      actual: 2,
+    } as const;
+    const broken = (raw: unknown) => ({ invalid: violation, violations: [violation], raw: { result: raw } });
+    const run = (steps: Case['steps'], replies: Record<string, (params: unknown) => unknown>) => {
+      const sent: string[] = [];
+      const impl = {
+        ...tabled({}),
+        async call(method: string, params: unknown) {
+          sent.push(method);
+          const reply = replies[method];
+          if (!reply) throw new HarnessDefect("the harness's own request breaks its schema", method);
+          return reply(params);
+        },
+      };
+      return runCase(impl as never, { ...base, steps }, opts).then((r) => ({ r, sent }));
+    };
+    const first = {
+      method: 'first',
+      expect: { match: {} },
+      capture: { tok: '/token', lease: '/lease' },
+    } as const;
+    const later = (r: CaseResult) =>
+      r.afterFailure?.map((s) => [s.index, s.outcome, s.detail, s.differences]);
+    // A commit not sent: what the next read returns is not the case's state.
+    const notSent = await run(
+      [
+        first,
+        { method: 'refuse', params: { l: { $var: 'lease' } }, expect: { error: 'X' } },
+        { method: 'read', params: { t: { $var: 'tok' } }, expect: { match: { n: 1 } } },
+        { method: 'commit', params: { l: { $var: 'lease' } }, expect: { match: {} } },
+        { method: 'read', expect: { match: { n: 2 } } },
+        { method: 'first', expect: { match: { n: 2 } } },
+      ],
+      {
+        first: () => broken({ lease: { schemaVersion: 2 }, token: 't', n: 1 }),
+        read: () => ({ result: { n: 1 } }),
+      },
+    );
+    expect(notSent.sent).toEqual(['first', 'refuse', 'read', 'commit', 'read', 'first']);
+    const unsaid =
+      "behaviour not compared: step 4 was not sent, so the state the case expects is not the implementation's";
+    expect(later(notSent.r)).toEqual([
+      // A step to be refused changes nothing: the steps after it are still compared.
+      [1, 'skipped', expect.stringMatching(/^not sent: its request carries "lease"/), undefined],
+      [2, 'pass', 'as expected', undefined],
+      [3, 'skipped', expect.stringMatching(/^not sent: its request carries "lease"/), undefined],
+      [4, 'not-compared', `${unsaid}; its reply meets its schema`, undefined],
+      [
+        5,
+        'fail',
+        `${unsaid}; the reply breaks its schema: StoreReadResult at /result/lease/schemaVersion: type (must be string)`,
+        // Its shape difference is the headline's: counted, not listed again.
+        undefined,
+      ],
+    ]);
+    // A value captured where the reply broke its schema, sent: the reply to it is not compared.
+    const carried = await run(
+      [
+        first,
+        { method: 'read', params: { t: { $var: 'tok' } }, expect: { match: { n: 2 } } },
+        { method: 'write', params: { l: { $var: 'lease' } }, expect: { match: { n: 2 } } },
+        { method: 'read', expect: { match: { n: 2 } } },
+      ],
+      {
+        first: () => broken({ lease: { schemaVersion: 2 }, token: 't' }),
+        read: () => ({ result: { n: 2 } }),
+        write: () => ({ result: { n: 3 } }),
+      },
+    );
+    expect(later(carried.r)).toEqual([
+      [1, 'pass', 'as expected', undefined],
+      [
+        2,
+        'not-compared',
+        'behaviour not compared: step 3 carries "lease", captured from the reply of step 1 where it breaks its schema, so the state the case expects is not the implementation\'s; its reply meets its schema',
+        undefined,
+      ],
+      [
+        3,
+        'not-compared',
+        expect.stringContaining('behaviour not compared: step 3 carries "lease"'),
+        undefined,
       ],
     ]);
   });

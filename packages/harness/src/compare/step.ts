@@ -99,16 +99,21 @@ function receivedText(reply: Reply): string {
  * Judge one reply against a step's expectation: null when it matches, else why not and where, in
  * both layers. A reply that breaks its schema fails whatever its behaviour.
  */
-export function judgeStep(expect: Expectation, reply: Reply): Judgement | null {
+export function judgeStep(
+  expect: Expectation,
+  reply: Reply,
+  /** `false`: the shape layer alone (the state the expectation assumes was never built; D-GEN-13). */
+  layers: { readonly behaviour: boolean } = { behaviour: true },
+): Judgement | null {
   let shape: readonly Difference[] = [];
   let found: Finding | null;
   if ('invalid' in reply) {
     const s = shapeOf(reply.violations ?? [reply.invalid]);
     shape = s.differences;
-    const b = behaviourOf(expect, asWellFormed(reply.raw));
+    const b = layers.behaviour ? behaviourOf(expect, asWellFormed(reply.raw)) : null;
     found = b && beyondShape(b, s.pointers);
   } else {
-    found = behaviourOf(expect, reply as WellFormedReply);
+    found = layers.behaviour ? behaviourOf(expect, reply as WellFormedReply) : null;
     if (!found) return null;
   }
   const listedShape = shape.slice(0, DIFFERENCES_LISTED);
