@@ -5,7 +5,7 @@
 // the committed catalogue that vanished from its page (mark it withdrawn instead), a case or
 // scenario naming an unknown id or a level its requirements do not have, and a MUST that nothing
 // tests and the list does not explain. `--check` also fails when the committed files differ.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -42,7 +42,15 @@ if (existsSync(catalogueFile)) {
 const untestable = (
   JSON.parse(readFileSync(untestableFile, 'utf8')) as { untestable: UntestableRequirement[] }
 ).untestable;
-const cases = loadCases(conformance);
+/** The golden cases of the OpenTelemetry mapping (conformance/otel), in the terms of a citer. */
+function otelCases(dir: string): Array<{ id: string; gate: string; level: string; requirements: string[] }> {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+}
+const cases = [...loadCases(conformance), ...otelCases(join(conformance, 'otel'))];
 const scenarios = loadFaultScenarios(conformance, FAULT_KIND_NAMES);
 for (const c of [...cases, ...scenarios]) {
   const known = c.requirements.filter((id) => requirements.some((r) => r.id === id));

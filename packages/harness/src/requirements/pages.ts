@@ -47,6 +47,7 @@ export const REQUIREMENT_PAGES: readonly RequirementPage[] = [
   { page: 'docs/spec/run-control-gate.md', prefix: 'RUN', gate: 'RunControlGate' },
   { page: 'docs/spec/permission-policy-gate.md', prefix: 'PRM', gate: 'PermissionPolicyGate' },
   { page: 'docs/spec/delegation-gate.md', prefix: 'DLG', gate: 'DelegationGate' },
+  { page: 'docs/spec/opentelemetry-mapping.md', prefix: 'OTL', gate: 'OpenTelemetryMapping' },
   { page: 'docs/protocol.md', prefix: 'PROTO', gate: 'Protocol' },
 ];
 
