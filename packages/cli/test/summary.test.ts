@@ -106,14 +106,21 @@ describe('root causes in the console summary', () => {
         detail: `step 1 (store.read): the reply breaks its schema (m${k})`,
         failedStep: 0,
         differences: [
-          { pointer: `/result/m${k}`, keyword: 'required', schema: 'StoreReadResult', kind: 'shape' as const },
+          {
+            pointer: `/result/m${k}`,
+            keyword: 'required',
+            schema: 'StoreReadResult',
+            kind: 'shape' as const,
+          },
         ],
       }) as unknown as CaseLine;
     const bug = (id: string) =>
       kase(id, 'fail', {
         detail: 'step 1 (store.read): the result differs',
         failedStep: 0,
-        differences: [{ pointer: '/result/status', expected: '"open"', actual: '"closed"', kind: 'behaviour' }],
+        differences: [
+          { pointer: '/result/status', expected: '"open"', actual: '"closed"', kind: 'behaviour' },
+        ],
       }) as unknown as CaseLine;
     const many: CaseLine[] = [];
     for (let k = 0; k < 25; k++) for (let i = 0; i < 3; i++) many.push(shapeCase(k, i));

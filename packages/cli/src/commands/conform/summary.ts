@@ -9,10 +9,10 @@ import {
   countOutcomes,
   type Difference,
   type GateCoverage,
+  listedCauses,
   printable,
   printableLines,
   type RunLine,
-  listedCauses,
   rootCauses,
   type SummaryLine,
 } from '@agent-contracts/harness';
