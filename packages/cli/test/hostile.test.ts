@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { repoRoot, runCli, tempDir } from './helpers.js';
 
 const PROXY = join(repoRoot, 'packages/harness/test/fakes/hostile-proxy.mjs');
+const UNIMPLEMENTED = join(repoRoot, 'packages/harness/test/fakes/unimplemented-impl.mjs');
 const REFERENCE = `node --conditions=@agent-contracts/source --import tsx ${join(repoRoot, 'examples/reference-node/src/main.ts')}`;
 const proxied = (mode: string, file = '') => `node ${PROXY} ${mode} ${file} -- ${REFERENCE}`;
 const CASES = 'validate/TaskRecoveryCommitFenceV1/*';
@@ -269,6 +270,16 @@ describe('violations no case can be charged with fail the run (issue 20, finding
     },
   );
 
+  it('in a golden session in which no case applies', () => {
+    // The fake declares the fence contract and digest: no store case applies to it.
+    const impl = `node ${PROXY} extras-first ${counterDir()} -- node ${UNIMPLEMENTED}`;
+    const r = conform(impl, '--no-faults', '--filter', 'store/fence/*');
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.report.cases.every((c) => c.outcome === 'not-applicable')).toBe(true);
+    expect(r.report.summary?.runViolations?.count).toBe(3);
+    expect(r.report.summary?.runViolations?.first[0]?.message).toMatch(/^golden session 1: /);
+  });
+
   it("in the fault matrix's probe process", () => {
     const r = conform(proxied('extras-first', counterDir()), '--filter', 'faults/store/stale-fence');
     expect(r.status, r.stdout).toBe(1);
@@ -377,7 +388,6 @@ describe('smaller trust gaps (issue 20, findings 7 and 10)', () => {
   });
 });
 
-const UNIMPLEMENTED = join(repoRoot, 'packages/harness/test/fakes/unimplemented-impl.mjs');
 const writeBaseline = (entries: Array<{ id: string; reason?: string }>) => {
   const file = join(tmp.dir, `b-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify({ expectedFailures: entries.map((e) => ({ reason: 'known', ...e })) }));
