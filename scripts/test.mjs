@@ -6,6 +6,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// docs/compatibility.md's check runs the three implementations of this repository through the
+// whole kit; it leaves their reports here, and the tests of those implementations read them
+// instead of running the same implementation again (AGENT_CONTRACTS_COMPAT_REPORTS).
+const compatReports = mkdtempSync(join(tmpdir(), 'agent-contracts-compat-'));
+
 // Binaries come from node_modules/.bin, which pnpm puts on PATH for scripts; pnpm itself may
 // only be reachable through corepack, so it is not called from here.
 const tsx = (script, ...args) => ['tsx', '--conditions=@agent-contracts/source', script, ...args];
@@ -21,6 +26,10 @@ const checks = [
   ['cases:check', tsx('scripts/cases/generate.ts', '--check')],
   ['rules:check', tsx('packages/validators/scripts/rules-doc.ts', '--check')],
   ['requirements:check', tsx('scripts/requirements/generate.ts', '--check')],
+  [
+    'compatibility:check',
+    tsx('scripts/compatibility/generate.ts', '--check', '--keep-reports', compatReports),
+  ],
   ['schemas:gate', tsx('scripts/schemas/gate.ts')],
   // StrykerJS, incrementally: a shard whose sources are those its committed incremental file
   // records costs nothing; a changed one is re-run for its changed mutants and fails when its
@@ -34,7 +43,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
-const run = (cmd) => spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env: process.env });
+const env = { ...process.env, AGENT_CONTRACTS_COMPAT_REPORTS: compatReports };
+const run = (cmd) => spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env });
 
 for (const [name, cmd] of checks) {
   process.stderr.write(`\n== ${name}\n`);
@@ -98,6 +108,7 @@ for (const [name, args] of phases) {
   }
 }
 
+rmSync(compatReports, { recursive: true, force: true });
 if (failures.length) process.stderr.write(`\nfailed: ${failures.join(', ')}\n`);
 if (skipped)
   process.stderr.write(

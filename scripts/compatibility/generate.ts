@@ -5,10 +5,14 @@
 // give the same bytes. `--check` fails (exit 1) when the committed page differs, and says which
 // cells changed. `--keep-reports <dir>` leaves each run's JSONL report and console output there
 // (`<name>.jsonl`, `<name>.out`), for tests that would otherwise run the same implementation
-// again (scripts/test.mjs hands them to examples/python-reference/test). `--from <dir>` renders
+// again (scripts/test.mjs hands them to the tests of examples/python-reference and
+// examples/python-digest). `--from <dir>` renders
 // the reports found there (`<name>.jsonl`, written by `conform --report` from this checkout) and
 // runs only the missing ones: to regenerate after a run that a loaded machine timed out.
-import { spawnSync } from 'node:child_process';
+// reference-node is started from its bundle (scripts/bundle-reference.mjs, rebuilt first when a
+// source changed), as the main job starts it: the same code, without a TypeScript loader in each
+// of the fault matrix's processes.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +47,8 @@ const IMPLEMENTATIONS = [
   {
     name: 'reference-node',
     dir: 'examples/reference-node',
-    command: 'node --conditions=@agent-contracts/source --import tsx examples/reference-node/src/main.ts',
+    // The bundle's path, as scripts/bundle-reference.mjs builds it (REFERENCE_BUNDLE).
+    command: 'node examples/reference-node/dist/main.mjs',
   },
   {
     name: 'python-reference',
@@ -53,9 +58,24 @@ const IMPLEMENTATIONS = [
   { name: 'python-digest', dir: 'examples/python-digest', command: 'python3 examples/python-digest/impl.py' },
 ] as const;
 
+let bundled = false;
+/** Build reference-node's bundle unless it is fresh (once, and only when reference-node is run). */
+const ensureBundle = () => {
+  if (bundled) return;
+  const built = execFileSync(process.execPath, [join(repo, 'scripts/bundle-reference.mjs'), '--quiet'], {
+    encoding: 'utf8',
+  }).trim();
+  if (built !== join(repo, IMPLEMENTATIONS[0].command.slice('node '.length))) {
+    console.error(`compatibility: the reference bundle is at ${built}, not where the page says`);
+    process.exit(1);
+  }
+  bundled = true;
+};
+
 const reports = IMPLEMENTATIONS.map((impl) => {
   const given = fromDir ? join(fromDir, `${impl.name}.jsonl`) : null;
   if (given && existsSync(given)) return parseReport(readFileSync(given, 'utf8'), given);
+  if (impl.name === 'reference-node') ensureBundle();
   const report = join(reportsDir, `${impl.name}.jsonl`);
   const started = Date.now();
   const r = spawnSync(

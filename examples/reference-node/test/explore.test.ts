@@ -65,6 +65,9 @@ describe('explore, in process', () => {
       expect(r?.goldenCase?.requirements).toEqual(['GEN-005', 'PROTO-001', 'PROTO-007']);
       const replayed = await runCase(impl, r!.goldenCase!, { conformanceDir, timeoutMs: 10_000 });
       expect(replayed.outcome).toBe('fail');
+      // The exploration and its golden case number the step alike, from 1.
+      expect(r?.detail).toMatch(/^step 1 \(digest\): /);
+      expect(replayed.detail).toMatch(/^step 1 \(digest\): /);
       // The seed and path replay the same minimal sequence.
       const [again] = await explore(
         { main: impl },

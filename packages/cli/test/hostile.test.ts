@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { repoRoot, runCli, tempDir } from './helpers.js';
 
 const PROXY = join(repoRoot, 'packages/harness/test/fakes/hostile-proxy.mjs');
+const UNIMPLEMENTED = join(repoRoot, 'packages/harness/test/fakes/unimplemented-impl.mjs');
 const REFERENCE = `node --conditions=@agent-contracts/source --import tsx ${join(repoRoot, 'examples/reference-node/src/main.ts')}`;
 const proxied = (mode: string, file = '') => `node ${PROXY} ${mode} ${file} -- ${REFERENCE}`;
 const CASES = 'validate/TaskRecoveryCommitFenceV1/*';
@@ -269,6 +270,16 @@ describe('violations no case can be charged with fail the run (issue 20, finding
     },
   );
 
+  it('in a golden session in which no case applies', () => {
+    // The fake declares the fence contract and digest: no store case applies to it.
+    const impl = `node ${PROXY} extras-first ${counterDir()} -- node ${UNIMPLEMENTED}`;
+    const r = conform(impl, '--no-faults', '--filter', 'store/fence/*');
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.report.cases.every((c) => c.outcome === 'not-applicable')).toBe(true);
+    expect(r.report.summary?.runViolations?.count).toBe(3);
+    expect(r.report.summary?.runViolations?.first[0]?.message).toMatch(/^golden session 1: /);
+  });
+
   it("in the fault matrix's probe process", () => {
     const r = conform(proxied('extras-first', counterDir()), '--filter', 'faults/store/stale-fence');
     expect(r.status, r.stdout).toBe(1);
@@ -377,7 +388,6 @@ describe('smaller trust gaps (issue 20, findings 7 and 10)', () => {
   });
 });
 
-const UNIMPLEMENTED = join(repoRoot, 'packages/harness/test/fakes/unimplemented-impl.mjs');
 const writeBaseline = (entries: Array<{ id: string; reason?: string }>) => {
   const file = join(tmp.dir, `b-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify({ expectedFailures: entries.map((e) => ({ reason: 'known', ...e })) }));
@@ -681,7 +691,7 @@ describe('conform --isolate (issue 20, finding 9)', () => {
         }
       })
       .map(Number);
-  const run = (isolate: boolean) => {
+  const run = (isolate: boolean, selection: readonly string[] = ['--filter', CASES]) => {
     const marker = `snoop-${Math.random().toString(36).slice(2)}`;
     const state = join(tmp.dir, marker);
     const report = join(tmp.dir, `${marker}.jsonl`);
@@ -693,8 +703,7 @@ describe('conform --isolate (issue 20, finding 9)', () => {
       '--impl',
       impl,
       '--no-faults',
-      '--filter',
-      CASES,
+      ...selection,
       '--state',
       state,
       '--report',
@@ -740,6 +749,41 @@ describe('conform --isolate (issue 20, finding 9)', () => {
     expect(faults.report.cases.map((c) => c.outcome)).toEqual(['pass']);
   });
 
+  it("under --isolate, exploration's processes see no kit, no report, no home, and leave no daemon", async () => {
+    const { r, marker, report, seen } = run(true, [
+      '--explore',
+      '--explore-runs',
+      '1',
+      '--filter',
+      'explore/digest',
+    ]);
+    expect(r.status, r.stderr).toBe(1);
+    expect(seen.cases).toBe('refused: ENOENT');
+    expect([0, 'refused: EACCES']).toContain(seen.report);
+    expect(String(seen.home)).toMatch(/^refused: ENOENT/);
+    const written = readFileSync(report);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(carrying(marker)).toEqual([]);
+    expect(readFileSync(report).equals(written)).toBe(true);
+  });
+
+  it('the reference still conforms under --isolate with --explore (a second writer, kills and freezes, each in the sandbox)', () => {
+    const r = conform(
+      REFERENCE,
+      '--isolate',
+      '--no-faults',
+      '--explore',
+      '--explore-runs',
+      '3',
+      '--explore-seed',
+      '7',
+      '--filter',
+      'explore/store',
+    );
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.report.cases.map((c) => [c.id, c.outcome])).toEqual([['explore/store', 'pass']]);
+  });
+
   it('where bubblewrap cannot run, --isolate is a clear coded error', () => {
     const r = runCli(['conform', '--impl', REFERENCE, '--isolate', '--no-faults', '--filter', CASES], {
       env: { AGENT_CONTRACTS_BWRAP: '/nonexistent/bwrap' },
@@ -747,5 +791,75 @@ describe('conform --isolate (issue 20, finding 9)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('ISOLATE_UNAVAILABLE');
     expect(r.stderr).toContain('was not found');
+  });
+});
+
+describe('conform --explore is held to the rules of the run (issue 20: one hello, run-level violations, opaque state)', () => {
+  const EXPLORE = ['--explore', '--explore-runs', '2', '--explore-seed', '7'];
+
+  it('its processes get opaque state directories, and the run line names the implementation', () => {
+    const dir = counterDir();
+    const r = conform(proxied('record-hello', dir), '--no-faults', ...EXPLORE, '--filter', 'explore/store');
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const seen = readFileSync(join(dir, 'hello.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).stateLocation as string);
+    // The main process and the store's second writer, on one location.
+    expect(seen.length).toBeGreaterThan(1);
+    for (const location of seen) {
+      expect(location).not.toMatch(/explore|store|job|probe/i);
+      expect(location).toMatch(/\/s-[0-9a-f]{24}$/);
+    }
+    expect(new Set(seen).size).toBe(1);
+    expect(r.report.run.implementation.name).toBe('agent-contracts reference (node)');
+    expect(r.report.run.implementation.capabilities?.store).toBe(true);
+  });
+
+  it.each([
+    ['trailing-garbage', 'IMPL_GARBAGE_OUTPUT'],
+    ['no-shutdown', 'IMPL_SHUTDOWN_UNANSWERED'],
+  ])('a violation after its last step (%s) is charged to the run', (mode, code) => {
+    const r = conform(proxied(mode), '--no-faults', ...EXPLORE, '--filter', 'explore/digest');
+    expect(r.status, r.stdout).toBe(1);
+    expect(r.stdout).toContain('DOES NOT CONFORM');
+    expect(r.stdout).toContain('charged to the run');
+    expect(r.report.summary?.conforms).toBe(false);
+    expect(codes(r)).toContain(code);
+    expect(r.report.summary?.runViolations?.first[0]?.message).toMatch(/^exploration: /);
+  });
+
+  it('its process cannot declare less than the run did, to switch a capability off', () => {
+    // The golden session's process answers first; exploration's processes declare no store.
+    const r = conform(
+      proxied('later-shrink', counterDir()),
+      '--no-faults',
+      '--filter',
+      CASES,
+      ...EXPLORE,
+      '--filter',
+      'explore/store',
+    );
+    expect(r.status, r.stdout).toBe(1);
+    const explored = r.report.cases.find((c) => c.id === 'explore/store')!;
+    expect(explored.outcome).not.toBe('not-applicable');
+    const charged = [...codes(r), ...r.report.cases.map((c) => c.detail)].join('\n');
+    expect(charged).toContain('IMPL_HELLO_CHANGED');
+    expect(charged).toContain('capabilities.store: true -> false');
+  });
+
+  it("a second writer's own hello is held to the first process's", () => {
+    // Exploration's main process answers first; the store's second writer drops the clock.
+    const r = conform(
+      proxied('later-no-clock', counterDir()),
+      '--no-faults',
+      ...EXPLORE,
+      '--filter',
+      'explore/store',
+    );
+    expect(r.status, r.stdout).toBe(1);
+    const charged = [...codes(r), ...r.report.cases.map((c) => c.detail)].join('\n');
+    expect(charged).toContain('IMPL_HELLO_CHANGED');
+    expect(charged).toContain('capabilities.clock: true -> false');
   });
 });

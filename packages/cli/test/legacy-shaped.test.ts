@@ -137,5 +137,9 @@ describe('a legacy-shaped implementation: behaviour seen through shape', () => {
     expect(text).toContain(
       `<span class="count">${count} cases</span> <span class="kind">shape</span>: <code>${DIGEST}</code>`,
     );
+    // The behaviour bug is listed too, before every shape cause.
+    const bug = `${BUG.pointer}: expected ${BUG.expected}, got ${BUG.actual}`;
+    expect(text).toContain(`<span class="kind">behaviour</span>: <code>${bug}</code>`);
+    expect(text.indexOf(bug)).toBeLessThan(text.indexOf('<span class="kind">shape</span>'));
   });
 });

@@ -59,16 +59,16 @@ describe('root causes in the console summary', () => {
   ];
   const out = render(cases);
 
-  it('names each shared cause once, with its count and its cases, the most frequent first', () => {
+  it('names each shared cause once, with its count and its cases, behaviour before shape', () => {
     const lines = out.split('\n');
     const top = lines.indexOf('Top causes (each once, with the cases it fails; a case can have several):');
     expect(top).toBeGreaterThan(-1);
-    expect(lines[top + 1]).toBe(
-      "   1. 4 cases  shape: /result/envelopes/*/taskOperationSetDigest breaks StoreReplayResult (required: must have required property 'taskOperationSetDigest')",
+    expect(lines[top + 1]).toBe('   1. 2 cases  behaviour: /result/status: expected "open", got "closed"');
+    expect(lines[top + 2]).toBe('      s/a, s/c');
+    expect(lines[top + 3]).toBe(
+      "   2. 4 cases  shape: /result/envelopes/*/taskOperationSetDigest breaks StoreReplayResult (required: must have required property 'taskOperationSetDigest')",
     );
-    expect(lines[top + 2]).toBe('      s/a, s/b, s/c, ... (and 1 more)');
-    expect(lines[top + 3]).toBe('   2. 2 cases  behaviour: /result/status: expected "open", got "closed"');
-    expect(lines[top + 4]).toBe('      s/a, s/c');
+    expect(lines[top + 4]).toBe('      s/a, s/b, s/c, ... (and 1 more)');
     // A cause of one case only is no root cause of several: it is said under its case.
     expect(out).not.toMatch(/\d+ cases {2}behaviour: \/result\/status: expected "open", got "done"/);
   });
@@ -86,8 +86,8 @@ describe('root causes in the console summary', () => {
     expect(entry('s/b')).toContain('behaviour: /result/status: "open" -> "done"');
     expect(entry('s/b')).not.toContain('"closed"');
     expect(entry('s/d')).toContain('"gone"');
-    expect(entry('s/a')).toContain('shape: 1 difference of cause 1 (see "Top causes")');
-    expect(entry('s/a')).toContain('[cause 2, 2 cases]');
+    expect(entry('s/a')).toContain('shape: 1 difference of cause 2 (see "Top causes")');
+    expect(entry('s/a')).toContain('[cause 1, 2 cases]');
     expect(entry('s/a')).toContain('expected: the result {"ok":true}');
     expect(entry('s/a')).toContain('received: {"result":{"ok":true}}');
   });
@@ -96,5 +96,47 @@ describe('root causes in the console summary', () => {
     const same = render([failing('s/a', 'closed'), failing('s/b', 'closed'), failing('s/c', 'closed')]);
     expect(same).toContain('fail     3 items alike, s/a, s/b, s/c');
     expect(same.match(/then step 3/g)).toHaveLength(1);
+  });
+
+  it('an older shape failing many cases never pushes a behaviour bug out of the list', () => {
+    // 25 shape causes of 3 cases each, and one behaviour bug of 2 cases: before, the 20 most
+    // frequent were listed, all of shape, and the cases named a cause number never printed.
+    const shapeCase = (k: number, i: number) =>
+      kase(`shape/${k}/${i}`, 'fail', {
+        detail: `step 1 (store.read): the reply breaks its schema (m${k})`,
+        failedStep: 0,
+        differences: [
+          {
+            pointer: `/result/m${k}`,
+            keyword: 'required',
+            schema: 'StoreReadResult',
+            kind: 'shape' as const,
+          },
+        ],
+      }) as unknown as CaseLine;
+    const bug = (id: string) =>
+      kase(id, 'fail', {
+        detail: 'step 1 (store.read): the result differs',
+        failedStep: 0,
+        differences: [
+          { pointer: '/result/status', expected: '"open"', actual: '"closed"', kind: 'behaviour' },
+        ],
+      }) as unknown as CaseLine;
+    const many: CaseLine[] = [];
+    for (let k = 0; k < 25; k++) for (let i = 0; i < 3; i++) many.push(shapeCase(k, i));
+    many.push(bug('bug/1'), bug('bug/2'));
+    const text = render(many);
+    const lines = text.split('\n');
+    const top = lines.indexOf('Top causes (each once, with the cases it fails; a case can have several):');
+    expect(lines[top + 1]).toBe('   1. 2 cases  behaviour: /result/status: expected "open", got "closed"');
+    expect(lines[top + 3]).toBe('   2. 3 cases  shape: /result/m0 breaks StoreReadResult (required)');
+    expect(lines[top + 41]).toBe('  21. 3 cases  shape: /result/m19 breaks StoreReadResult (required)');
+    expect(lines[top + 43]).toBe(
+      '  ... and 5 more causes shared by several cases (shown under their cases, and in the HTML report)',
+    );
+    // Every cause number a case names is one the list printed.
+    for (const m of text.matchAll(/cause (\d+)/g)) expect(Number(m[1])).toBeLessThanOrEqual(21);
+    // A cause past the list is shown whole under its cases.
+    expect(text).toContain('shape: /result/m24: breaks StoreReadResult (required) -> (nothing)');
   });
 });

@@ -7,6 +7,7 @@
 
 export * from './checkpoint/index.js';
 export * from './clock.js';
+export * from './context/index.js';
 export * from './delegation/index.js';
 export * from './local-task-trace/index.js';
 export * from './policy/index.js';

@@ -101,7 +101,7 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
   const cases = (data as CaseFile | null)?.cases;
   if (!Array.isArray(cases) || cases.length === 0) return [`${file}: needs a non-empty "cases" array`];
   for (const [i, c] of cases.entries()) {
-    const at = `${file} case ${i} (${(c as Case)?.id ?? 'no id'})`;
+    const at = `${file} case ${i + 1} (${(c as Case)?.id ?? 'no id'})`;
     if (!c || typeof c !== 'object') {
       problems.push(`${at}: not an object`);
       continue;
@@ -128,15 +128,16 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
       continue;
     }
     for (const [j, s] of c.steps.entries()) {
-      if (!s || typeof s.method !== 'string' || !s.method) problems.push(`${at} step ${j}: needs a method`);
+      if (!s || typeof s.method !== 'string' || !s.method)
+        problems.push(`${at} step ${j + 1}: needs a method`);
       const keys = s?.expect && typeof s.expect === 'object' ? Object.keys(s.expect) : [];
       const kinds = keys.filter((k) => !(k === 'data' && keys.includes('error')));
       if (kinds.length !== 1 || !['valid', 'issue', 'result', 'match', 'error'].includes(kinds[0]!)) {
         problems.push(
-          `${at} step ${j}: "expect" needs exactly one of valid, issue, result, match, error (error may add data)`,
+          `${at} step ${j + 1}: "expect" needs exactly one of valid, issue, result, match, error (error may add data)`,
         );
       } else if (kinds[0] === 'error' && typeof (s.expect as { error: unknown }).error !== 'string') {
-        problems.push(`${at} step ${j}: "expect.error" is the spec code of the refusal, a string`);
+        problems.push(`${at} step ${j + 1}: "expect.error" is the spec code of the refusal, a string`);
       }
       if (s?.malformed !== undefined) {
         const m = s.malformed as Partial<MalformedRequest> | null;
@@ -149,7 +150,9 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
           typeof m.keyword === 'string' &&
           /^[A-Za-z]+$/.test(m.keyword);
         if (!ok)
-          problems.push(`${at} step ${j}: "malformed" is { pointer: <JSON Pointer>, keyword: <keyword> }`);
+          problems.push(
+            `${at} step ${j + 1}: "malformed" is { pointer: <JSON Pointer>, keyword: <keyword> }`,
+          );
       }
       if (s?.capture !== undefined) {
         const ok =
@@ -158,7 +161,7 @@ export function lintCases(file: string, data: unknown, seen: Set<string>): strin
           Object.entries(s.capture).every(
             ([k, v]) => /^[A-Za-z][A-Za-z0-9_]*$/.test(k) && typeof v === 'string' && /^(\/.*)?$/.test(v),
           );
-        if (!ok) problems.push(`${at} step ${j}: "capture" maps names to JSON Pointers`);
+        if (!ok) problems.push(`${at} step ${j + 1}: "capture" maps names to JSON Pointers`);
       }
     }
   }

@@ -79,3 +79,24 @@ export function rootCauses(failing: readonly CaseLine[]): Cause[] {
     .sort((a, b) => b.cases.length - a.cases.length || a.first - b.first)
     .map(({ cause, cases }) => ({ ...cause, cases }));
 }
+
+/** How many causes of each layer a summary or report lists by number (docs/cli.md#root-causes). */
+export const CAUSES_LISTED = 20;
+
+/**
+ * The causes a summary or report lists by number, in the order it lists them: those that say
+ * what the implementation did (a behaviour difference, an outcome) before those of shape, up to
+ * `limit` of each, each layer most frequent first as given. An older shape breaks many members in
+ * many cases, so its causes would otherwise push a behaviour bug that fails fewer cases out of
+ * the list. The causes not listed are shown whole under their cases; `unlisted` counts them.
+ */
+export function listedCauses<T>(
+  entries: readonly T[],
+  isShape: (entry: T) => boolean,
+  limit: number = CAUSES_LISTED,
+): { listed: T[]; unlisted: number } {
+  const behaviour = entries.filter((e) => !isShape(e)).slice(0, limit);
+  const shape = entries.filter((e) => isShape(e)).slice(0, limit);
+  const listed = [...behaviour, ...shape];
+  return { listed, unlisted: entries.length - listed.length };
+}

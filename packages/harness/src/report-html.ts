@@ -9,7 +9,7 @@
 // Content-Security-Policy allows only the page's own style sheet and filter script, by hash.
 import { createHash } from 'node:crypto';
 import { isFailure } from './baseline.js';
-import { type Cause, caseDifferences, causeOf, rootCauses } from './causes.js';
+import { type Cause, caseDifferences, causeOf, listedCauses, rootCauses } from './causes.js';
 import { escapeMarkupLines, escapeMarkup as h } from './escape.js';
 import type { Difference } from './json-diff.js';
 import type { CaseLine, Report } from './report.js';
@@ -228,15 +228,18 @@ ${j.warnings.length ? `<p class="warnings">${j.warnings.length} warning${j.warni
 <table class="gates">${gates}</table></div>`;
 }
 
-/** How many causes the "top causes" section lists, and how many case links each shows. */
-const CAUSES_LISTED = 20;
+/** How many case links a cause of the "top causes" section shows. */
 const CAUSE_LINKS = 10;
 
 /** The top causes of one report's failures: each once, its count, links to its cases. */
-function causesBlock(name: string, causes: readonly Cause[], anchors: ReadonlyMap<string, string>): string {
+function causesBlock(
+  name: string,
+  causes: readonly Cause[],
+  unlisted: number,
+  anchors: ReadonlyMap<string, string>,
+): string {
   if (!causes.length) return '';
   const items = causes
-    .slice(0, CAUSES_LISTED)
     .map((c) => {
       const links = c.cases
         .slice(0, CAUSE_LINKS)
@@ -246,11 +249,10 @@ function causesBlock(name: string, causes: readonly Cause[], anchors: ReadonlyMa
       return `<li><span class="count">${c.cases.length} cases</span> <span class="kind">${LAYER[c.kind] ?? 'outcome'}</span>: <code>${h(c.text)}</code><br><small>${links}${more}</small></li>`;
     })
     .join('');
-  const rest =
-    causes.length > CAUSES_LISTED
-      ? `<p>… and ${causes.length - CAUSES_LISTED} more causes shared by several cases</p>`
-      : '';
-  return `<section class="causes"><h2>${h(name)}: top causes</h2><p>Each difference that fails more than one case, once, the most frequent first.</p><ol>${items}</ol>${rest}</section>`;
+  const rest = unlisted
+    ? `<p>… and ${unlisted} more cause${unlisted === 1 ? '' : 's'} shared by several cases, shown under their cases</p>`
+    : '';
+  return `<section class="causes"><h2>${h(name)}: top causes</h2><p>Each difference that fails more than one case, once: what the implementation did (behaviour, outcome) first, then shape, each the most frequent first.</p><ol>${items}</ol>${rest}</section>`;
 }
 
 function implDetails(r: Report, index: number): { causes: string; details: string } {
@@ -258,7 +260,11 @@ function implDetails(r: Report, index: number): { causes: string; details: strin
   const bad = r.cases.filter((c) => isFailure(c.outcome) || c.outcome === 'harness-error');
   // Anchors are numbers, never strings of the report.
   const anchors = new Map(bad.map((c, i) => [c.id, `case-${index}-${i}`]));
-  const causes = rootCauses(bad).filter((c) => c.cases.length > 1);
+  // Behaviour and outcome causes first, then shape, each bounded; only a listed cause has a number.
+  const { listed: causes, unlisted } = listedCauses(
+    rootCauses(bad).filter((c) => c.cases.length > 1),
+    (c) => c.kind === 'shape',
+  );
   const causeIndex: CauseIndex = new Map(causes.map((c, i) => [c.key, { n: i + 1, count: c.cases.length }]));
   // Unexpected failures before the ones the baseline expects, each group by gate and contract.
   const ordered = [...bad.filter((c) => !c.expectedFailure), ...bad.filter((c) => c.expectedFailure)];
@@ -280,7 +286,7 @@ function implDetails(r: Report, index: number): { causes: string; details: strin
     return `<details class="collapsed"><summary>${list.length} ${label}</summary><ul class="collapsed">${items}</ul></details>`;
   };
   return {
-    causes: causesBlock(name, causes, anchors),
+    causes: causesBlock(name, causes, unlisted, anchors),
     details: `<section class="details"><h2>${h(name)}: ${bad.length ? `${bad.length} not passing` : 'nothing failed'}</h2>
 ${failures}
 ${collapsed('pass', 'passing')}

@@ -124,6 +124,8 @@ describe('golden cases', () => {
     expect(expecting({ data: { step: 'A7' } })).toMatch(/exactly one/);
     expect(expecting({ result: 1, data: {} })).toMatch(/exactly one/);
     expect(expecting({ error: { code: 'A' } })).toMatch(/"expect.error" is the spec code/);
+    // Steps are numbered from 1, as in every other text.
+    expect(expecting({ data: {} })).toMatch(/ step 1: "expect" needs exactly one/);
     expect(lintCases('f', { cases: [{ ...good, level: 'MAY' }] }, new Set()).join()).toMatch(/level/);
     for (const requirements of [undefined, [], ['tcw-1'], ['TCW-001', 'TCW-001'], 'TCW-001'])
       expect(lintCases('f', { cases: [{ ...good, requirements }] }, new Set()).join()).toMatch(

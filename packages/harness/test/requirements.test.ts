@@ -212,6 +212,28 @@ describe('requirement coverage', () => {
     expect(levelOfRequirements(['FIX-003'], catalogue)).toBe('SHOULD');
   });
 
+  it('an implementation passing every checkpoint case, and nothing else, covers requirements of their gate', () => {
+    // Issue 21: such a run showed `TurnLivenessRecoveryGate 0/21`, the checkpoint cases naming only generic ids.
+    const corpus = loadCases(join(REPO, 'conformance'));
+    const checkpoint = corpus.filter((c) => c.id.startsWith('checkpoint/'));
+    expect(checkpoint.length).toBeGreaterThan(10);
+    const results = corpus.map((c) => ({
+      requirements: c.requirements,
+      outcome: c.id.startsWith('checkpoint/') ? 'pass' : 'fail',
+    }));
+    const coverage = runCoverage(loadRequirements(join(REPO, 'conformance')), results);
+    const gate = coverage.find((g) => g.gate === 'TurnLivenessRecoveryGate')!;
+    expect(checkpoint.every((c) => c.gate === 'TurnLivenessRecoveryGate')).toBe(true);
+    expect(gate.tested).toBeGreaterThan(0);
+    // Each checkpoint case counts for the gate: one of its requirements is the gate's own.
+    const own = new Set(
+      loadRequirements(join(REPO, 'conformance'))
+        .filter((r) => r.gate === 'TurnLivenessRecoveryGate')
+        .map((r) => r.id),
+    );
+    expect(checkpoint.filter((c) => !c.requirements.some((id) => own.has(id))).map((c) => c.id)).toEqual([]);
+  });
+
   it('run coverage counts per gate the requirements named by a passing case', () => {
     const results = [
       { requirements: ['FIX-001', 'FIX-002'], outcome: 'pass' },

@@ -165,6 +165,33 @@ describe('a reply that breaks its schema fails the step, with the pointer and th
     );
     expect(r.detail).toContain('(a refusal is sent as a JSON-RPC error, never as a result)');
   }, 60_000);
+
+  // docs/protocol.md PROTO-720: a refusal's `data` carries only the members its schema lists (the
+  // refusal schemas are closed, like the results); the right code with one member more fails.
+  it.each([
+    ['digest', 'CodeOnlyErrorData'],
+    ['checkpoint.validate', 'CheckpointRefusalData'],
+    ['trace.append', 'TraceRefusalData'],
+    ['store.commitState', 'StoreRefusalData'],
+    ['run.step', 'RunRefusalData'],
+  ] as const)(
+    'a %s refusal whose data has a member its schema (%s) does not list fails the step',
+    async (method, schema) => {
+      const c = caseWith(method, true);
+      const r = await runThrough(proxied(method, '', 'refusal-extra'), c);
+      expect(r.outcome, r.detail).toBe('fail');
+      expect(r.failedStep).toBe(c.steps.findIndex((s) => s.method === method && 'error' in s.expect));
+      expect(r.detail).toContain(
+        `the reply breaks its schema: ${schema} at /error/data/unexpected: additionalProperties (`,
+      );
+      expect(r.differences?.[0]).toMatchObject({
+        pointer: '/error/data/unexpected',
+        keyword: 'additionalProperties',
+        schema,
+      });
+    },
+    60_000,
+  );
 });
 
 describe('the fault client reads replies with the same reader', () => {

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTRACTS, DIGEST_RULES, GATES } from '@agent-contracts/schemas';
 import { BUNDLE_RULES, ISSUE_CODES, KEYWORD_CODES, SEMANTIC_RULES } from '../src/index.ts';
+import { type BundleRule, RULE_FILES, type SemanticRule } from '../src/rules/index.ts';
 
 const repo = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const out = join(repo, 'docs/rules.md');
@@ -47,6 +48,14 @@ const link = (section: string) => {
   return `[${rel}${anchor ? `#${anchor}` : ''}](${rel}${anchor ? `#${anchor}` : ''})`;
 };
 
+/** The rule's file as a link from docs/, or a thrown error when the registry does not name one. */
+function source(r: SemanticRule | BundleRule): string {
+  const file = RULE_FILES.get(r);
+  if (!file)
+    throw new Error(`rules: ${r.code} has no entry in RULE_FILES (packages/validators/src/rules/index.ts)`);
+  return `[${file}](../packages/validators/src/rules/${file})`;
+}
+
 export function render(): string {
   const byCode = fixturesByCode();
   const example = (code: string) => {
@@ -70,6 +79,8 @@ export function render(): string {
     '',
     '## Document codes',
     '',
+    'Declared in [packages/validators/src/issues.ts](../packages/validators/src/issues.ts).',
+    '',
     '| Code | Meaning |',
     '|---|---|',
   ];
@@ -83,7 +94,8 @@ export function render(): string {
     '## Schema codes',
     '',
     "One per JSON Schema keyword: the document breaks its contract's published schema",
-    "(`schemas/contracts/<Contract>.schema.json`). The issue path is ajv's `instancePath`.",
+    "(`schemas/contracts/<Contract>.schema.json`). The issue path is ajv's `instancePath`. The",
+    'keyword-to-code table is in [packages/validators/src/structural.ts](../packages/validators/src/structural.ts).',
     '',
     '| Code | Keyword | Meaning | Fixture |',
     '|---|---|---|---|',
@@ -96,7 +108,9 @@ export function render(): string {
     '## Digest codes',
     '',
     'A digest or derived-id field that does not recompute (RFC 8785 JCS + SHA-256 over exactly the',
-    'fields listed). Rules without a code of their own report `DIGEST_MISMATCH`.',
+    'fields listed). Rules without a code of their own report `DIGEST_MISMATCH`. Every digest rule is',
+    'declared in `DIGEST_RULES` of [packages/schemas/src/catalog.ts](../packages/schemas/src/catalog.ts)',
+    'and checked by [packages/validators/src/digests.ts](../packages/validators/src/digests.ts).',
     '',
     '| Code | Contract | Field | Covers | Spec | Invalid fixture |',
     '|---|---|---|---|---|---|',
@@ -114,14 +128,14 @@ export function render(): string {
     '',
     'Invariants of the spec that a JSON Schema cannot express, checked on one schema-valid document.',
     'Each row: one valid fixture of the contract (passes every rule) and one invalid fixture that',
-    'breaks exactly this rule.',
+    'breaks exactly this rule. Source: the file of packages/validators/src/rules that defines it.',
     '',
-    '| Code | Contract | Rule | Spec | Valid fixture | Invalid fixture |',
-    '|---|---|---|---|---|---|',
+    '| Code | Contract | Rule | Spec | Source | Valid fixture | Invalid fixture |',
+    '|---|---|---|---|---|---|---|',
   );
   for (const r of SEMANTIC_RULES) {
     lines.push(
-      `| \`${r.code}\` | ${r.contract} | ${esc(r.description)} | ${link(r.specSection)} | ${validExample(r.contract)} | ${example(r.code)} |`,
+      `| \`${r.code}\` | ${r.contract} | ${esc(r.description)} | ${link(r.specSection)} | ${source(r)} | ${validExample(r.contract)} | ${example(r.code)} |`,
     );
   }
   lines.push(
@@ -131,12 +145,12 @@ export function render(): string {
     'Cross-document invariants, checked by `validateBundle({ kind, documents })` once every document',
     'is valid on its own. Paths point into the bundle (`/documents/<i>/...`).',
     '',
-    '| Code | Bundle kind | Rule | Spec | Invalid fixture |',
-    '|---|---|---|---|---|',
+    '| Code | Bundle kind | Rule | Spec | Source | Invalid fixture |',
+    '|---|---|---|---|---|---|',
   );
   for (const r of BUNDLE_RULES) {
     lines.push(
-      `| \`${r.code}\` | \`${r.bundle}\` | ${esc(r.description)} | ${link(r.specSection)} | ${example(r.code)} |`,
+      `| \`${r.code}\` | \`${r.bundle}\` | ${esc(r.description)} | ${link(r.specSection)} | ${source(r)} | ${example(r.code)} |`,
     );
   }
   return `${lines.join('\n')}\n`;

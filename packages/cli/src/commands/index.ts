@@ -47,6 +47,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./schema-diff/index.js')).schemaDiffCommand,
   },
   {
+    name: 'otel',
+    summary: 'judge the agent runs of an OpenTelemetry GenAI trace (OTLP JSON): otel check',
+    load: async () => (await import('./otel/index.js')).otelCommand,
+  },
+  {
     name: 'mutants',
     summary: 'run the kit against broken implementations and print the mutation score',
     load: async () => (await import('./mutants/index.js')).mutantsCommand,

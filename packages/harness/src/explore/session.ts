@@ -238,7 +238,7 @@ export class ExploreSession {
       step,
       model.expect,
       model.capture,
-      `step ${this.transcript.length - 1} (${step.method})`,
+      `step ${this.transcript.filter((t) => !('event' in t)).length} (${step.method})`,
     );
     // One clock for every process: the harness owns time (docs/protocol.md#fault-matrix).
     if (step.method.startsWith('clock.')) await this.#syncClocks(proc);

@@ -15,6 +15,8 @@
 //   extra               the object at <pointer> gets one more member, "unexpected": true
 //   refusal-as-result   a -32000 refusal becomes a result: its `data` ({ code, ok: false, ... })
 //                       sent as `result`, which docs/protocol.md does not allow
+//   refusal-extra       a -32000 refusal's `data` gets one more member, "unexpected": true
+//                       (refusal data is closed: docs/protocol.md PROTO-720)
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -80,7 +82,9 @@ createInterface({ input: real.stdout }).on('line', (line) => {
     if (kind === 'refusal-as-result' && reply.error?.code === -32000) {
       const { error: _, ...rest } = reply;
       reply = { ...rest, result: reply.error.data };
-    } else if (kind !== 'refusal-as-result' && Object.hasOwn(reply, 'result')) {
+    } else if (kind === 'refusal-extra' && reply.error?.code === -32000 && reply.error.data) {
+      reply.error.data = { ...reply.error.data, unexpected: true };
+    } else if (!kind.startsWith('refusal-') && Object.hasOwn(reply, 'result')) {
       reply.result = tamper(reply.result);
     }
   }

@@ -9,29 +9,17 @@ import {
   type RouteTarget,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
+import { contractRules } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const CONTRACT = 'AgentRouteDecisionV1';
 const PAGE = 'docs/spec/agent-routing-gate.md';
 const INVARIANTS = `${PAGE}#invariants`;
+const { issue, rule } = contractRules<AgentRouteDecisionV1>(CONTRACT, INVARIANTS);
 const BUNDLE = `${PAGE}#bundle-intent-route`;
 
 /** Below this seed confidence the intent is low confidence (as IntentSeedV1 defines it). */
 export const ROUTE_LOW_CONFIDENCE = 0.6;
-
-function issue(code: string, path: string, message: string, rule = INVARIANTS): Issue {
-  return { code, path, message, rule, severity: 'error' };
-}
-
-function rule(code: string, description: string, check: (d: AgentRouteDecisionV1) => Issue[]): SemanticRule {
-  return {
-    code,
-    contract: CONTRACT,
-    specSection: INVARIANTS,
-    description,
-    check: (doc) => check(doc as unknown as AgentRouteDecisionV1),
-  };
-}
 
 const rank = (t: RouteTarget) => ROUTE_MODE_ORDER.indexOf(t.mode);
 const sameTarget = (a: RouteTarget, b: RouteTarget) =>

@@ -30,6 +30,7 @@ import {
   type NullableCompletenessObject,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
+import { bundleRule, contractRules, laterDuplicates } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const CONTRACT = 'AiAgentSystemArchitectureReportV1';
@@ -38,6 +39,7 @@ const SURFACE = 'CapabilitySurfaceEvidenceV1';
 const MATRIX = 'AgentCapabilityDomainMatrixV1';
 const PAGE = 'docs/spec/ai-agent-system-architecture-gate.md';
 const INVARIANTS = `${PAGE}#invariants`;
+const { issue, rule } = contractRules<AiAgentSystemArchitectureReportV1>(CONTRACT, INVARIANTS);
 const GATE_OUTCOME = `${PAGE}#gate-outcome`;
 const BUNDLES = `${PAGE}#bundles`;
 const SURFACE_INVARIANTS = `${PAGE}#capabilitysurfaceevidencev1-invariants`;
@@ -76,22 +78,6 @@ const STATUS_FIELDS = ARCHITECTURE_FIELD_ORDER.filter((f): f is StatusField => f
 const gateOf = new Map<string, GateName>(CONTRACTS.map((c) => [c.name, c.gate]));
 const direct = new Set<string>(DIRECT_EVIDENCE_KINDS);
 const hasDirect = (evidence: readonly EvidenceRef[]) => evidence.some((e) => direct.has(e.kind));
-
-function issue(code: string, path: string, message: string, anchor = INVARIANTS): Issue {
-  return { code, path, message, rule: anchor, severity: 'error' };
-}
-
-/** Indexes of the items whose key repeats the key of an earlier item. */
-function laterDuplicates<T>(items: readonly T[], key: (item: T) => string): number[] {
-  const seen = new Set<string>();
-  const out: number[] = [];
-  items.forEach((item, i) => {
-    const k = key(item);
-    if (seen.has(k)) out.push(i);
-    else seen.add(k);
-  });
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // What both report versions share: a view of a report as sections, and the rules over it.
@@ -412,15 +398,6 @@ function sharedRules(shape: ReportShape): {
 }
 
 const asReport = (doc: ContractDocument) => doc as unknown as AiAgentSystemArchitectureReportV1;
-
-function rule(
-  code: string,
-  description: string,
-  check: (r: AiAgentSystemArchitectureReportV1) => Issue[],
-  specSection = INVARIANTS,
-): SemanticRule {
-  return { code, contract: CONTRACT, specSection, description, check: (doc) => check(asReport(doc)) };
-}
 
 const V1_SHARED = sharedRules(V1_SHAPE);
 const V2_SHARED = sharedRules(V2_SHAPE);
@@ -837,16 +814,11 @@ function bundleRules(kind: ReportBundleKind): BundleRule[] {
     description: string,
     check: (p: ParsedBundle) => Issue[],
     specSection = INVARIANTS,
-  ): BundleRule => ({
-    code,
-    bundle: kind,
-    specSection,
-    description,
-    check: (docs) => {
+  ): BundleRule =>
+    bundleRule(code, kind, specSection, description, (docs) => {
       const p = parse(kind, docs);
       return p ? check(p) : [];
-    },
-  });
+    });
   const fields: readonly string[] =
     kind === REPORT_WITH_MATRIX
       ? ['agentCapabilityDomainMatrix']

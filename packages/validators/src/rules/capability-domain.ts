@@ -12,11 +12,13 @@ import {
   completenessRank,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
-import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
+import { contractRules } from './kit.js';
+import type { BundleRule, SemanticRule } from './types.js';
 
 const CONTRACT = 'AgentCapabilityDomainMatrixV1';
 const PAGE = 'docs/spec/agent-capability-domain-completeness-gate.md';
 const INVARIANTS = `${PAGE}#invariants`;
+const { issue, rule } = contractRules<AgentCapabilityDomainMatrixV1>(CONTRACT, INVARIANTS);
 
 const position = new Map<CapabilityDomainId, number>(CAPABILITY_DOMAIN_ORDER.map((id, i) => [id, i]));
 
@@ -139,8 +141,6 @@ function describeGaps(v: CapabilityCompletenessVerdict): string {
   return parts.join('; ') || 'no object declared';
 }
 
-const asMatrix = (doc: ContractDocument) => doc as unknown as AgentCapabilityDomainMatrixV1;
-
 /** Indexes of records that repeat the domain of an earlier record. */
 function duplicateIndexes(domains: readonly CapabilityDomainRecord[]): number[] {
   const seen = new Set<CapabilityDomainId>();
@@ -150,24 +150,6 @@ function duplicateIndexes(domains: readonly CapabilityDomainRecord[]): number[] 
     else seen.add(r.domain);
   });
   return out;
-}
-
-function issue(code: string, path: string, message: string, anchor = INVARIANTS): Issue {
-  return { code, path, message, rule: anchor, severity: 'error' };
-}
-
-function rule(
-  code: string,
-  description: string,
-  check: (m: AgentCapabilityDomainMatrixV1) => Issue[],
-): SemanticRule {
-  return {
-    code,
-    contract: CONTRACT,
-    specSection: INVARIANTS,
-    description,
-    check: (doc) => check(asMatrix(doc)),
-  };
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) =>

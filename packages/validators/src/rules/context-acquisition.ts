@@ -16,10 +16,10 @@ import {
   type ContextReadPlanV2,
   deriveContextPlanIdentityInputs,
 } from '@agent-contracts/schemas';
-import type { Issue } from '../issues.js';
 import { describeValue } from '../pointer.js';
+import { type Report, reportingRule } from './kit.js';
 import { perDocument } from './memo.js';
-import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
+import type { BundleRule, SemanticRule } from './types.js';
 
 const PAGE = 'docs/spec/context-acquisition-gate.md';
 const CONTENT_INVARIANTS = `${PAGE}#invariants-1`;
@@ -32,31 +32,6 @@ const V1 = 'ContextReadPlanV1';
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
-
-type Reporter = (path: string, message: string) => void;
-
-/** Build a rule whose `check` collects issues through `report`. */
-function rule<T>(
-  code: string,
-  contract: string,
-  specSection: string,
-  description: string,
-  body: (doc: T, report: Reporter) => void,
-): SemanticRule {
-  return {
-    code,
-    contract,
-    specSection,
-    description,
-    check(doc: ContractDocument): Issue[] {
-      const issues: Issue[] = [];
-      body(doc as unknown as T, (path, message) =>
-        issues.push({ code, path, message, rule: specSection, severity: 'error' }),
-      );
-      return issues;
-    },
-  };
-}
 
 /**
  * Whether two values are the same JSON data: equal strings, booleans, null and numbers, arrays
@@ -140,7 +115,7 @@ function checkActionEnvelope(
   finalIntent: string,
   changeTypes: readonly string[],
   riskHint: string,
-  report: Reporter,
+  report: Report,
 ): void {
   const want = deriveActionEnvelope(finalIntent, changeTypes, riskHint);
   if (!sameSet(envelope.allowedActionClasses, want.allowedActionClasses)) {
@@ -180,7 +155,7 @@ const nfkcMessage = (key: string) =>
   `sourceKey ${describeValue(key)} is not NFKC-normalized (its NFKC form is ${describeValue(key.normalize('NFKC'))}); normalize the key and rebuild the identity.`;
 
 const CONTENT_IDENTITY_RULES: SemanticRule[] = [
-  rule<ContentIdentityV1>(
+  reportingRule<ContentIdentityV1>(
     'CONTENT_SOURCE_KEY_NOT_NORMALIZED',
     'ContentIdentityV1',
     CONTENT_INVARIANTS,
@@ -307,7 +282,7 @@ const MEMORY_REF_FORM =
 // ---------------------------------------------------------------------------------------------
 
 const PLAN_V2_RULES: SemanticRule[] = [
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_EPOCH_MISMATCH',
     V2,
     V2_INVARIANTS,
@@ -320,7 +295,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_INTENT_MISMATCH',
     V2,
     V2_INVARIANTS,
@@ -333,7 +308,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_PLAN_CHRONOLOGY_INVALID',
     V2,
     V2_INVARIANTS,
@@ -346,7 +321,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_CHANGE_TYPES_REQUIRED',
     V2,
     V2_INVARIANTS,
@@ -360,7 +335,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_PLAN_NOT_CANONICAL',
     V2,
     V2_INVARIANTS,
@@ -401,7 +376,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       }
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_ACTION_ENVELOPE_MISMATCH',
     V2,
     V2_INVARIANTS,
@@ -415,7 +390,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
         report,
       ),
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_CANDIDATE_COVERAGE_INVALID',
     V2,
     V2_INVARIANTS,
@@ -495,7 +470,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       }
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_BASELINE_INCOMPLETE',
     V2,
     V2_INVARIANTS,
@@ -526,7 +501,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       });
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_SOURCE_DESCRIPTOR_INVALID',
     V2,
     V2_INVARIANTS,
@@ -589,7 +564,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       }
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_MEMORY_QUERIES_INVALID',
     V2,
     V2_INVARIANTS,
@@ -625,7 +600,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
           );
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_MANDATORY_SOURCES_MISMATCH',
     V2,
     V2_INVARIANTS,
@@ -651,7 +626,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       }
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_FULL_READ_MISMATCH',
     V2,
     V2_INVARIANTS,
@@ -674,7 +649,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_FULL_REASON_REQUIRED',
     V2,
     V2_INVARIANTS,
@@ -693,7 +668,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_SELECTION_INVALID',
     V2,
     V2_INVARIANTS,
@@ -728,7 +703,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
         });
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_LOCAL_SOURCE_NOT_REQUESTED',
     V2,
     V2_INVARIANTS,
@@ -760,7 +735,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       });
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_SKIP_REASON_INVALID',
     V2,
     V2_INVARIANTS,
@@ -775,7 +750,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       });
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_ESCALATIONS_MISMATCH',
     V2,
     V2_INVARIANTS,
@@ -793,7 +768,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       }
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_EXIT_CONDITION_MISMATCH',
     V2,
     V2_INVARIANTS,
@@ -816,7 +791,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       }
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_CACHE_DECISION_INVALID',
     V2,
     V2_INVARIANTS,
@@ -838,7 +813,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTEXT_IDENTITY_INPUTS_MISMATCH',
     V2,
     V2_INVARIANTS,
@@ -861,7 +836,7 @@ const PLAN_V2_RULES: SemanticRule[] = [
       }
     },
   ),
-  rule<ContextReadPlanV2>(
+  reportingRule<ContextReadPlanV2>(
     'CONTENT_SOURCE_KEY_NOT_NORMALIZED',
     V2,
     CONTENT_INVARIANTS,
@@ -889,7 +864,7 @@ function v1EntryFile(entry: Record<string, unknown>): string | undefined {
 }
 
 const PLAN_V1_RULES: SemanticRule[] = [
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_EPOCH_MISMATCH',
     V1,
     V1_INVARIANTS,
@@ -902,7 +877,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_BASELINE_INCOMPLETE',
     V1,
     V1_INVARIANTS,
@@ -928,7 +903,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
       }
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_ACTIVE_TARGET_MISMATCH',
     V1,
     V1_INVARIANTS,
@@ -941,7 +916,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_MANDATORY_SOURCES_MISMATCH',
     V1,
     V1_INVARIANTS,
@@ -955,7 +930,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_CANDIDATE_COVERAGE_INVALID',
     V1,
     V1_INVARIANTS,
@@ -1007,7 +982,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_EXIT_CONDITION_MISMATCH',
     V1,
     V1_INVARIANTS,
@@ -1024,7 +999,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
       if (want) report('/exitCondition', `exitCondition ${JSON.stringify(e)} must be ${want}.`);
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_FULL_REASON_REQUIRED',
     V1,
     V1_INVARIANTS,
@@ -1040,7 +1015,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_SELECTION_INVALID',
     V1,
     V1_INVARIANTS,
@@ -1074,7 +1049,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
         });
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_PLAN_INVALID',
     V1,
     V1_INVARIANTS,
@@ -1087,7 +1062,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
         );
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_SKIP_REASON_INVALID',
     V1,
     V1_INVARIANTS,
@@ -1102,7 +1077,7 @@ const PLAN_V1_RULES: SemanticRule[] = [
       });
     },
   ),
-  rule<ContextReadPlanV1>(
+  reportingRule<ContextReadPlanV1>(
     'CONTEXT_ACTION_ENVELOPE_MISMATCH',
     V1,
     V1_INVARIANTS,

@@ -3,25 +3,13 @@
 // invariants 3-12 are below, one rule per code.
 import { type ContextMemoryModelV1, FACT_LAYERS, type FactKindRecord } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
+import { contractRules } from './kit.js';
 import type { BundleRule, SemanticRule } from './types.js';
 
 const CONTRACT = 'ContextMemoryModelV1';
 const PAGE = 'docs/spec/context-memory-state-gate.md';
 const INVARIANTS = `${PAGE}#invariants`;
-
-function issue(code: string, path: string, message: string): Issue {
-  return { code, path, message, rule: INVARIANTS, severity: 'error' };
-}
-
-function rule(code: string, description: string, check: (m: ContextMemoryModelV1) => Issue[]): SemanticRule {
-  return {
-    code,
-    contract: CONTRACT,
-    specSection: INVARIANTS,
-    description,
-    check: (doc) => check(doc as unknown as ContextMemoryModelV1),
-  };
-}
+const { issue, rule } = contractRules<ContextMemoryModelV1>(CONTRACT, INVARIANTS);
 
 /** One issue per fact-kind record that `bad` selects, at `/factKinds/<i><suffix>`. */
 function perRecord(

@@ -5,6 +5,7 @@
 import { DIGEST_RULES } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
 import { describeValue } from '../pointer.js';
+import { bundleRule, issue } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const PAGE = 'docs/spec/context-acquisition-gate.md';
@@ -238,10 +239,6 @@ interface Seed {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-function issue(code: string, path: string, message: string, rule: string): Issue {
-  return { code, path, message, rule, severity: 'error' };
-}
 
 /** Sortable key of an RFC 3339 UTC timestamp (`YYYY-MM-DDTHH:MM:SS(.f{1,9})?Z`), exact to 1 ns. */
 function timeKey(t: string): string {
@@ -1625,21 +1622,17 @@ function computeLayout(docs: readonly ContractDocument[]): Layout {
   return { ok: true, chain };
 }
 
-const bundleRule = (
+/** A rule of the context-acquisition chain: it judges a bundle whose layout is right (the layout is the first rule's). */
+const chainRule = (
   code: string,
   specSection: string,
   description: string,
   check: (chain: Chain) => Issue[],
-): BundleRule => ({
-  code,
-  bundle: CONTEXT_ACQUISITION_CHAIN,
-  specSection,
-  description,
-  check: (documents) => {
+): BundleRule =>
+  bundleRule(code, CONTEXT_ACQUISITION_CHAIN, specSection, description, (documents) => {
     const layout = layoutOf(documents);
     return layout.ok ? check(layout.chain) : [];
-  },
-});
+  });
 
 const BINDING_FIELDS = ['contextEpoch', 'planId', 'planContentId', 'activeRoot', 'project'] as const;
 const bindingEqual = (a: Binding, b: Binding) => BINDING_FIELDS.every((f) => a[f] === b[f]);
@@ -1760,7 +1753,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   },
-  bundleRule(
+  chainRule(
     'CONTEXT_RECEIPT_V1_NOT_GATE_EVIDENCE',
     RECEIPT_V1,
     "A ContextReadReceiptV1 is never a turn's ContextAcquisitionGate evidence, whatever its status (only as a reuse decision's prior receipt may it appear).",
@@ -1774,7 +1767,7 @@ const CHAIN_RULES: BundleRule[] = [
         ),
       ),
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_BINDING_MISMATCH',
     RECEIPT_V2,
     "Every receipt's binding equals the plan's contextBinding in all five fields.",
@@ -1795,7 +1788,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_RECEIPT_PLAN_COPY_MISMATCH',
     RECEIPT_V2,
     "A receipt's mandatory set, fullRead, fullReadReason and host are the plan's, and every planned escalation names a trigger of the plan.",
@@ -1841,7 +1834,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_SOURCE_NOT_AUTHORIZED',
     RECEIPT_V2,
     "Every record's source is a baseline or selected source of the plan, of the plan's kind, and a result's layer is one of that source's layers.",
@@ -1873,7 +1866,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_RECEIPT_SCOPE_DRIFT',
     RECEIPT_V2,
     'Every recorded attempt is compatible with the plan: action class in its envelope, same activeRoot, a source of the plan.',
@@ -1904,7 +1897,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_RECEIPT_BLOCKED_PLAN',
     RECEIPT_V2,
     'A receipt of a plan whose exitCondition is blocked is blocked.',
@@ -1922,7 +1915,7 @@ const CHAIN_RULES: BundleRule[] = [
               ),
             ),
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID',
     `${PAGE}#state-machine`,
     'Consecutive revisions of one binding (by updatedAt) follow the state machine, and the later keeps every record of the earlier unchanged except by eviction.',
@@ -1984,7 +1977,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_RECEIPT_REUSE_UNPROVEN',
     RECEIPT_V2,
     'A receipt completed by delivery reuse is backed by a granting reuse decision evaluated before it, and by a complete V2 prior receipt of the same epoch, content and session whose satisfying records it copies.',
@@ -2066,7 +2059,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION',
     RECEIPT_V2,
     "Every satisfying, non-reuse record of a receipt is, identical, in the ledger snapshot of its binding that was current at the receipt's updatedAt.",
@@ -2097,7 +2090,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_SOURCE_OBSERVATION_FOLD_NOT_DERIVED',
     LEDGER,
     "A ledger snapshot of the chain has the plan's contextBinding as identity, and its fold covers exactly the plan's mandatory sources.",
@@ -2135,7 +2128,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_SOURCE_OBSERVATION_REVISION_INVALID',
     LEDGER,
     'Of two snapshots of one ledgerId, the higher revision is not older, and equal revisions are identical.',
@@ -2164,7 +2157,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_SOURCE_OBSERVATION_EVIDENCE_LOST',
     LEDGER,
     'A later revision of one ledger and identity keeps every latest record, its attempt, and every successful result of an earlier one.',
@@ -2199,7 +2192,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_SOURCE_OBSERVATION_REWRITTEN',
     LEDGER,
     'A record present under one observationId in two revisions of one ledger and identity is identical in both (first write wins).',
@@ -2226,7 +2219,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_SOURCE_LEDGER_REPLAY_FORBIDDEN',
     `${PAGE}#replay`,
     'After a blocked receipt, or a stale one whose last escalation reason is not replayable, no later receipt (updatedAt) of the same binding exists.',
@@ -2257,7 +2250,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_REUSE_EVIDENCE_MISMATCH',
     REUSE,
     "The decision's priorPlan and priorReceipt equal the referenced documents of the chain, and the prior receipt's identities digest recomputes.",
@@ -2333,7 +2326,7 @@ const CHAIN_RULES: BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  chainRule(
     'CONTEXT_REUSE_REASON_ORDER_VIOLATED',
     `${PAGE}#ordered-checks`,
     'With the chain, every ordered reuse check is evaluated (current plan, prior documents, identity coverage, prior body observation) and each verdict carries the first failing one.',

@@ -10,40 +10,20 @@ import {
   wildcardViolations,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
+import { contractRules } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const CONTRACT = 'DelegationContractV1';
 const PAGE = 'docs/spec/delegation-gate.md';
 const INVARIANTS = `${PAGE}#invariants`;
+const { issue, rule } = contractRules<DelegationContractV1>(CONTRACT, INVARIANTS);
 const BUNDLES = `${PAGE}#bundles`;
 /** The bundle kind of a chain of delegations, the delegator's contract first. */
 export const DELEGATION_CHAIN = 'delegation-chain';
 
 const asContract = (doc: ContractDocument) => doc as unknown as DelegationContractV1;
-const toIssue = (v: ScopeViolation, rule: string, prefix = ''): Issue => ({
-  code: v.code,
-  path: `${prefix}${v.path}`,
-  message: v.message,
-  rule,
-  severity: 'error',
-});
-
-function rule(code: string, description: string, check: (d: DelegationContractV1) => Issue[]): SemanticRule {
-  return {
-    code,
-    contract: CONTRACT,
-    specSection: INVARIANTS,
-    description,
-    check: (doc) => check(asContract(doc)),
-  };
-}
-const issue = (code: string, path: string, message: string): Issue => ({
-  code,
-  path,
-  message,
-  rule: INVARIANTS,
-  severity: 'error',
-});
+const toIssue = (v: ScopeViolation, rule: string, prefix = ''): Issue =>
+  issue(v.code, `${prefix}${v.path}`, v.message, rule);
 
 /** Semantic rules of this area's contracts (one per code), in spec order. */
 export const DELEGATION_RULES: readonly SemanticRule[] = [
@@ -140,21 +120,23 @@ export const DELEGATION_BUNDLE_RULES: readonly BundleRule[] = [
           p.ref === parent.delegationId &&
           p.delegationDigest === parent.delegationDigest;
         if (!named)
-          out.push({
-            code: 'DELEGATION_CHAIN_PARENT_MISMATCH',
-            path: `/documents/${i}/parent`,
-            message: `document ${i} does not name document ${i - 1} (${parent.delegationId}) as its parent; a chain lists each delegation after the one it was made under.`,
-            rule: BUNDLES,
-            severity: 'error',
-          });
+          out.push(
+            issue(
+              'DELEGATION_CHAIN_PARENT_MISMATCH',
+              `/documents/${i}/parent`,
+              `document ${i} does not name document ${i - 1} (${parent.delegationId}) as its parent; a chain lists each delegation after the one it was made under.`,
+              BUNDLES,
+            ),
+          );
         else if (child.delegator !== parent.delegate)
-          out.push({
-            code: 'DELEGATION_CHAIN_PARENT_MISMATCH',
-            path: `/documents/${i}/delegator`,
-            message: `document ${i} is delegated by "${child.delegator}", but document ${i - 1} was given to "${parent.delegate}"; only a delegate delegates further.`,
-            rule: BUNDLES,
-            severity: 'error',
-          });
+          out.push(
+            issue(
+              'DELEGATION_CHAIN_PARENT_MISMATCH',
+              `/documents/${i}/delegator`,
+              `document ${i} is delegated by "${child.delegator}", but document ${i - 1} was given to "${parent.delegate}"; only a delegate delegates further.`,
+              BUNDLES,
+            ),
+          );
       }
       return out;
     },

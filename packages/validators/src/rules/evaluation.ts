@@ -11,23 +11,11 @@ import {
   type EvaluationVerdict,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
-import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
+import { contractRules } from './kit.js';
+import type { BundleRule, SemanticRule } from './types.js';
 
 const INVARIANTS = 'docs/spec/agent-evaluation-gate.md#invariants';
-
-function issue(code: string, path: string, message: string): Issue {
-  return { code, path, message, rule: INVARIANTS, severity: 'error' };
-}
-
-function rule(code: string, description: string, check: (r: EvaluationReportV1) => Issue[]): SemanticRule {
-  return {
-    code,
-    contract: 'EvaluationReportV1',
-    specSection: INVARIANTS,
-    description,
-    check: (doc: ContractDocument) => check(doc as unknown as EvaluationReportV1),
-  };
-}
+const { issue, rule } = contractRules<EvaluationReportV1>('EvaluationReportV1', INVARIANTS);
 
 const PPM = 1_000_000;
 const ratePpm = (count: number, of: number): number => Math.floor((count * PPM) / of);

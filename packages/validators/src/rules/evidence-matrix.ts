@@ -12,11 +12,13 @@ import {
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
 import { resolve } from './architecture-report.js';
+import { contractRules, semanticRule } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const CONTRACT = 'EvidenceMatrixV1';
 const PAGE = 'docs/spec/replay-observability-gate.md';
 const INVARIANTS = `${PAGE}#invariants`;
+const { issue } = contractRules<EvidenceMatrixV1>(CONTRACT, INVARIANTS);
 const GATE_OUTCOME = `${PAGE}#gate-outcome`;
 const BUNDLES = `${PAGE}#bundles`;
 
@@ -31,10 +33,6 @@ const CHANGE_KINDS = new Set<string>(['replay', 'tests']);
 
 const asMatrix = (doc: ContractDocument) => doc as unknown as EvidenceMatrixV1;
 
-function issue(code: string, path: string, message: string, anchor = INVARIANTS): Issue {
-  return { code, path, message, rule: anchor, severity: 'error' };
-}
-
 /** One rule over every claim: `check` returns the issue of claim `i`, or null. */
 function perClaim(
   code: string,
@@ -42,13 +40,9 @@ function perClaim(
   check: (c: EvidenceMatrixClaim, i: number) => Issue | null,
   specSection = INVARIANTS,
 ): SemanticRule {
-  return {
-    code,
-    contract: CONTRACT,
-    specSection,
-    description,
-    check: (doc) => asMatrix(doc).claims.flatMap((c, i) => check(c, i) ?? []),
-  };
+  return semanticRule<EvidenceMatrixV1>(code, CONTRACT, specSection, description, (m) =>
+    m.claims.flatMap((c, i) => check(c, i) ?? []),
+  );
 }
 
 const label = (c: EvidenceMatrixClaim) => `claim "${c.claimId}"`;

@@ -63,3 +63,32 @@ export const BUNDLE_RULES: readonly BundleRule[] = [
   ...PERMISSION_DECISION_BUNDLE_RULES,
   ...DELEGATION_BUNDLE_RULES,
 ];
+
+/**
+ * The file of packages/validators/src/rules that defines each rule (docs/rules.md names it beside
+ * the code, so a reader opens the right file). Keyed by the rule itself: a code checked on two
+ * contracts may live in two files.
+ */
+export const RULE_FILES: ReadonlyMap<SemanticRule | BundleRule, string> = new Map(
+  (
+    [
+      ['agent-routing.ts', [...AGENT_ROUTING_BUNDLE_RULES, ...AGENT_ROUTING_RULES]],
+      ['architecture-report.ts', [...ARCHITECTURE_REPORT_BUNDLE_RULES, ...ARCHITECTURE_REPORT_RULES]],
+      ['capability-domain.ts', [...CAPABILITY_DOMAIN_BUNDLE_RULES, ...CAPABILITY_DOMAIN_RULES]],
+      ['context-acquisition.ts', [...CONTEXT_ACQUISITION_BUNDLE_RULES, ...CONTEXT_ACQUISITION_RULES]],
+      ['context-memory.ts', [...CONTEXT_MEMORY_BUNDLE_RULES, ...CONTEXT_MEMORY_RULES]],
+      ['context-receipts.ts', [...CONTEXT_RECEIPTS_BUNDLE_RULES, ...CONTEXT_RECEIPTS_RULES]],
+      ['delegation.ts', [...DELEGATION_BUNDLE_RULES, ...DELEGATION_RULES]],
+      ['evaluation.ts', [...EVALUATION_BUNDLE_RULES, ...EVALUATION_RULES]],
+      ['evidence-matrix.ts', [...EVIDENCE_MATRIX_BUNDLE_RULES, ...EVIDENCE_MATRIX_RULES]],
+      ['local-task-trace.ts', [...LOCAL_TASK_TRACE_BUNDLE_RULES, ...LOCAL_TASK_TRACE_RULES]],
+      ['permission-decision.ts', [...PERMISSION_DECISION_BUNDLE_RULES, ...PERMISSION_DECISION_RULES]],
+      ['repair-roles.ts', [...REPAIR_ROLES_RULES]],
+      ['run-state.ts', [...RUN_STATE_BUNDLE_RULES, ...RUN_STATE_RULES]],
+      ['task-continuity.ts', [...TASK_CONTINUITY_BUNDLE_RULES, ...TASK_CONTINUITY_RULES]],
+      ['task-contract.ts', [...TASK_CONTRACT_BUNDLE_RULES, ...TASK_CONTRACT_RULES, ...TOOL_CONTRACT_RULES]],
+      ['tool-permission.ts', [...TOOL_PERMISSION_BUNDLE_RULES, ...TOOL_PERMISSION_RULES]],
+      ['turn-liveness.ts', [...TURN_LIVENESS_BUNDLE_RULES, ...TURN_LIVENESS_RULES]],
+    ] as ReadonlyArray<readonly [string, ReadonlyArray<SemanticRule | BundleRule>]>
+  ).flatMap(([file, rules]) => rules.map((r) => [r, file] as const)),
+);

@@ -17,6 +17,7 @@ import {
   traceFromReplay,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
+import { issue } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const PAGE = 'docs/spec/local-task-trace-gate.md';
@@ -24,10 +25,6 @@ const TRACE_INVARIANTS = `${PAGE}#invariants`;
 const REPLAY_INVARIANTS = `${PAGE}#invariants-1`;
 
 const TERMINAL_RESULTS: readonly string[] = TRACE_RESULTS_BY_TYPE.TurnTerminal;
-
-function issue(code: string, path: string, message: string, rule: string): Issue {
-  return { code, path, message, rule, severity: 'error' };
-}
 
 /** Nanosecond-padded form of a schema-valid timestamp, so string order is instant order. */
 function instant(ts: string): string {

@@ -7,20 +7,15 @@ import {
   type PermissionDecisionV1,
   type PermissionReasonCode,
 } from '@agent-contracts/schemas';
-import type { Issue } from '../issues.js';
-import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
+import { contractRules } from './kit.js';
+import type { BundleRule, SemanticRule } from './types.js';
 
 const CONTRACT = 'PermissionDecisionV1';
 const PAGE = 'docs/spec/permission-policy-gate.md';
 const INVARIANTS = `${PAGE}#invariants`;
+const { issue, rule } = contractRules<PermissionDecisionV1>(CONTRACT, INVARIANTS);
 /** The longest life of an injected credential (invariant 12). */
 export const MAX_CREDENTIAL_TTL_MS = 3_600_000;
-
-const asDecision = (doc: ContractDocument) => doc as unknown as PermissionDecisionV1;
-
-function issue(code: string, path: string, message: string): Issue {
-  return { code, path, message, rule: INVARIANTS, severity: 'error' };
-}
 
 /** A rule that judges only `allow` decisions: what an allow needs. */
 function allowRule(
@@ -33,16 +28,6 @@ function allowRule(
     const v = violated(d);
     return v ? [issue(code, v.path, v.message)] : [];
   });
-}
-
-function rule(code: string, description: string, check: (d: PermissionDecisionV1) => Issue[]): SemanticRule {
-  return {
-    code,
-    contract: CONTRACT,
-    specSection: INVARIANTS,
-    description,
-    check: (doc) => check(asDecision(doc)),
-  };
 }
 
 /** Whether a call on this tool needs a granted approval (invariant 6). */

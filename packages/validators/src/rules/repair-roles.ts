@@ -9,12 +9,13 @@ import {
   type RepairRoleBoundaryV1,
   repairRiskClass,
 } from '@agent-contracts/schemas';
-import type { Issue } from '../issues.js';
-import type { ContractDocument, SemanticRule } from './types.js';
+import { contractRules } from './kit.js';
+import type { SemanticRule } from './types.js';
 
 const CONTRACT = 'RepairRoleBoundaryV1';
 const PAGE = 'docs/spec/repair-collaboration-role-boundary-gate.md';
 const INVARIANTS = `${PAGE}#invariants`;
+const { issue, rule } = contractRules<RepairRoleBoundaryV1>(CONTRACT, INVARIANTS);
 const RISK = `${PAGE}#risk-class`;
 
 /** The four roles, in the order the page lists them. */
@@ -22,22 +23,8 @@ const ROLES: readonly RepairRole[] = ['decider', 'accepter', 'executor', 'verifi
 const authority = new Set<RepairRole>(REPAIR_AUTHORITY_ROLES);
 const direct = new Set<string>(DIRECT_EVIDENCE_KINDS);
 
-const asBoundary = (doc: ContractDocument) => doc as unknown as RepairRoleBoundaryV1;
 const same = (a: RepairParty, b: RepairParty) => a.kind === b.kind && a.id === b.id;
 const name = (p: RepairParty) => `${p.kind} "${p.id}"`;
-
-function issue(code: string, path: string, message: string, anchor = INVARIANTS): Issue {
-  return { code, path, message, rule: anchor, severity: 'error' };
-}
-
-function rule(
-  code: string,
-  description: string,
-  check: (b: RepairRoleBoundaryV1) => Issue[],
-  specSection = INVARIANTS,
-): SemanticRule {
-  return { code, contract: CONTRACT, specSection, description, check: (doc) => check(asBoundary(doc)) };
-}
 
 /** The party of the first assignment of `role`, if any. */
 const holder = (b: RepairRoleBoundaryV1, role: RepairRole) =>

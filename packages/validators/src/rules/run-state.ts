@@ -2,10 +2,12 @@
 // and 2) are DigestRules with their own codes in @agent-contracts/schemas.
 import { RUN_BUDGET_LIMITS, type RunStateV1, runRetryVerdict } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
-import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
+import { contractRules } from './kit.js';
+import type { BundleRule, SemanticRule } from './types.js';
 
 const CONTRACT = 'RunStateV1';
 const INVARIANTS = 'docs/spec/run-control-gate.md#invariants';
+const { issue, rule } = contractRules<RunStateV1>(CONTRACT, INVARIANTS);
 
 /** The pause reasons each pause status allows (invariant 3). */
 const PAUSE_REASONS: Readonly<Record<string, readonly string[]>> = {
@@ -25,22 +27,6 @@ const LOOP_SIGNALS = [
   ['repeatedErrorCount', 'repeatedError'],
   ['stepsWithoutStateChange', 'noProgressSteps'],
 ] as const;
-
-const asRun = (doc: ContractDocument) => doc as unknown as RunStateV1;
-
-function issue(code: string, path: string, message: string): Issue {
-  return { code, path, message, rule: INVARIANTS, severity: 'error' };
-}
-
-function rule(code: string, description: string, check: (r: RunStateV1) => Issue[]): SemanticRule {
-  return {
-    code,
-    contract: CONTRACT,
-    specSection: INVARIANTS,
-    description,
-    check: (doc) => check(asRun(doc)),
-  };
-}
 
 /** Semantic rules of this area's contracts (one per code), in spec order. */
 export const RUN_STATE_RULES: readonly SemanticRule[] = [

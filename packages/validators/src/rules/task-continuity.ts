@@ -20,8 +20,8 @@ import {
   type TaskRecoveryStateV5,
   type WorkflowTaskTerminalReceiptV1,
 } from '@agent-contracts/schemas';
-import type { Issue } from '../issues.js';
 import { describeValue, resolvePointer } from '../pointer.js';
+import { bundleRule, collect, type Report, reportingRule } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 export const PAGE = 'docs/spec/task-continuity-write-gate.md';
@@ -39,15 +39,6 @@ export const SECTION = {
 } as const;
 
 /** Reports issues of one code under one spec section. */
-export type Report = (path: string, message: string) => void;
-
-/** Collect the issues one check reports, all with `code` and `rule`. */
-export function collect(code: string, rule: string, run: (report: Report) => void): Issue[] {
-  const out: Issue[] = [];
-  run((path, message) => out.push({ code, path, message, rule, severity: 'error' }));
-  return out;
-}
-
 /** The instant of an RFC 3339 UTC timestamp as a sortable string (fraction padded to 9 digits). */
 export function instant(ts: string): string {
   const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(ts);
@@ -672,23 +663,6 @@ function envelopeOperationBounds(e: TaskRecoveryStateV5, report: Report): void {
 
 type Check<T> = (doc: T, base: string, report: Report) => void;
 
-function rule<T>(
-  code: string,
-  contract: string,
-  specSection: string,
-  description: string,
-  run: (doc: T, report: Report) => void,
-): SemanticRule {
-  return {
-    code,
-    contract,
-    specSection,
-    description,
-    check: (doc: ContractDocument) =>
-      collect(code, specSection, (report) => run(doc as unknown as T, report)),
-  };
-}
-
 /** The record check applied to a standalone record, a set's unresolved record and an envelope's. */
 function recordRules(
   code: string,
@@ -697,10 +671,10 @@ function recordRules(
   check: Check<TaskOperationRecordV1>,
 ) {
   return [
-    rule<TaskOperationRecordV1>(code, 'TaskOperationRecordV1', section, description, (r, report) =>
+    reportingRule<TaskOperationRecordV1>(code, 'TaskOperationRecordV1', section, description, (r, report) =>
       check(r, '', report),
     ),
-    rule<TaskOperationSetV1>(
+    reportingRule<TaskOperationSetV1>(
       code,
       'TaskOperationSetV1',
       section,
@@ -709,7 +683,7 @@ function recordRules(
         if (s.unresolved) check(s.unresolved, '/unresolved', report);
       },
     ),
-    rule<TaskRecoveryStateV5>(
+    reportingRule<TaskRecoveryStateV5>(
       code,
       'TaskRecoveryStateV5',
       section,
@@ -738,35 +712,35 @@ function fenceInvariant(f: TaskRecoveryCommitFenceV1, report: Report): void {
 /** Semantic rules of this area's contracts (one per code and contract), in spec order. */
 export const TASK_CONTINUITY_RULES: readonly SemanticRule[] = [
   // TaskRecoveryStateV5
-  rule<TaskRecoveryStateV5>(
+  reportingRule<TaskRecoveryStateV5>(
     'LIFECYCLE_STATE_IDENTITY_MISMATCH',
     'TaskRecoveryStateV5',
     SECTION.envelope,
     'The embedded lease and terminal receipt name the envelope’s taskId and projectRootIdentity (invariant 2).',
     envelopeIdentity,
   ),
-  rule<TaskRecoveryStateV5>(
+  reportingRule<TaskRecoveryStateV5>(
     'LIFECYCLE_STATE_SHAPE_INVALID',
     'TaskRecoveryStateV5',
     SECTION.envelope,
     'writerGeneration = owner.ownerGeneration <= sequence, lifecycleRevision = reopenGeneration + 1, previousEnvelopeDigest null exactly at sequence 1 (an owner-acquire), and terminalLineage contiguous, ending at the last closed lifecycle revision (invariants 3, 4, 8).',
     envelopeShape,
   ),
-  rule<TaskRecoveryStateV5>(
+  reportingRule<TaskRecoveryStateV5>(
     'LIFECYCLE_STATE_COMMIT_KIND_INVALID',
     'TaskRecoveryStateV5',
     SECTION.envelope,
     'An owner-<op> envelope carries the lease of <op> issued at committedAt; a state or operation envelope has an active lease issued no later than committedAt, and an operation envelope shows its edge’s result stamped with committedAt (invariants 5, 6).',
     envelopeCommitKind,
   ),
-  rule<TaskRecoveryStateV5>(
+  reportingRule<TaskRecoveryStateV5>(
     'WORKFLOW_TASK_TERMINAL_BINDING_MISMATCH',
     'TaskRecoveryStateV5',
     SECTION.envelope,
     'terminalReceipt is set exactly while the owner is terminal, describes the closeout that produced the envelope, and is the last terminalLineage entry (invariant 7).',
     envelopeTerminalBinding,
   ),
-  rule<TaskRecoveryStateV5>(
+  reportingRule<TaskRecoveryStateV5>(
     'TASK_OPERATION_SET_INVALID',
     'TaskRecoveryStateV5',
     SECTION.envelope,
@@ -776,28 +750,28 @@ export const TASK_CONTINUITY_RULES: readonly SemanticRule[] = [
       envelopeOperationBounds(e, report);
     },
   ),
-  rule<TaskRecoveryStateV5>(
+  reportingRule<TaskRecoveryStateV5>(
     'FENCED_TASK_WRITE_OWNER_INVALID',
     'TaskRecoveryStateV5',
     SECTION.lease,
     'The embedded lease satisfies FencedTaskWriteOwnerLeaseV2 invariants 2 to 7.',
     (e, report) => leaseInvariants(e.owner, '/owner', report),
   ),
-  rule<TaskRecoveryStateV5>(
+  reportingRule<TaskRecoveryStateV5>(
     'TASK_TERMINAL_RECEIPT_INVALID',
     'TaskRecoveryStateV5',
     SECTION.receipt,
     'The embedded terminal receipt has terminalGeneration = ownerGeneration + 1 and expectedWriterGeneration = ownerGeneration.',
     (e, report) => e.terminalReceipt && receiptGenerations(e.terminalReceipt, '/terminalReceipt', report),
   ),
-  rule<TaskRecoveryStateV5>(
+  reportingRule<TaskRecoveryStateV5>(
     'TASK_TERMINAL_EVIDENCE_INCOMPLETE',
     'TaskRecoveryStateV5',
     SECTION.receipt,
     'The embedded terminal receipt has the four evidence roles once each, sorted by role.',
     (e, report) => e.terminalReceipt && receiptRoles(e.terminalReceipt, '/terminalReceipt', report),
   ),
-  rule<TaskRecoveryStateV5>(
+  reportingRule<TaskRecoveryStateV5>(
     'TASK_TERMINAL_EVIDENCE_DUPLICATE',
     'TaskRecoveryStateV5',
     SECTION.receipt,
@@ -805,7 +779,7 @@ export const TASK_CONTINUITY_RULES: readonly SemanticRule[] = [
     (e, report) => e.terminalReceipt && receiptPaths(e.terminalReceipt, '/terminalReceipt', report),
   ),
   // TaskRecoveryCommitFenceV1
-  rule<TaskRecoveryCommitFenceV1>(
+  reportingRule<TaskRecoveryCommitFenceV1>(
     'LIFECYCLE_STATE_FENCE_REQUIRED',
     'TaskRecoveryCommitFenceV1',
     SECTION.fence,
@@ -813,7 +787,7 @@ export const TASK_CONTINUITY_RULES: readonly SemanticRule[] = [
     fenceInvariant,
   ),
   // FencedTaskWriteOwnerLeaseV2
-  rule<FencedTaskWriteOwnerLeaseV2>(
+  reportingRule<FencedTaskWriteOwnerLeaseV2>(
     'FENCED_TASK_WRITE_OWNER_INVALID',
     'FencedTaskWriteOwnerLeaseV2',
     SECTION.lease,
@@ -840,7 +814,7 @@ export const TASK_CONTINUITY_RULES: readonly SemanticRule[] = [
     recordTargets,
   ),
   // TaskOperationSetV1
-  rule<TaskOperationSetV1>(
+  reportingRule<TaskOperationSetV1>(
     'TASK_OPERATION_SET_INVALID',
     'TaskOperationSetV1',
     SECTION.set,
@@ -848,21 +822,21 @@ export const TASK_CONTINUITY_RULES: readonly SemanticRule[] = [
     (s, report) => setInvariants(s, '', report),
   ),
   // WorkflowTaskTerminalReceiptV1
-  rule<WorkflowTaskTerminalReceiptV1>(
+  reportingRule<WorkflowTaskTerminalReceiptV1>(
     'TASK_TERMINAL_RECEIPT_INVALID',
     'WorkflowTaskTerminalReceiptV1',
     SECTION.receipt,
     'terminalGeneration = ownerGeneration + 1 and expectedWriterGeneration = ownerGeneration (invariant 2).',
     (r, report) => receiptGenerations(r, '', report),
   ),
-  rule<WorkflowTaskTerminalReceiptV1>(
+  reportingRule<WorkflowTaskTerminalReceiptV1>(
     'TASK_TERMINAL_EVIDENCE_INCOMPLETE',
     'WorkflowTaskTerminalReceiptV1',
     SECTION.receipt,
     'evidence has the roles change-record, completion, memory, report, once each, in that order (invariant 3).',
     (r, report) => receiptRoles(r, '', report),
   ),
-  rule<WorkflowTaskTerminalReceiptV1>(
+  reportingRule<WorkflowTaskTerminalReceiptV1>(
     'TASK_TERMINAL_EVIDENCE_DUPLICATE',
     'WorkflowTaskTerminalReceiptV1',
     SECTION.receipt,
@@ -1160,16 +1134,6 @@ function generationStep(p: TaskRecoveryStateV5, n: TaskRecoveryStateV5, at: stri
         '(+1 only on release, reacquire, handoff-prepare, takeover-prepare, terminal and reopen). Change ownership only through transitionOwner.',
     );
   }
-}
-
-function bundleRule(
-  code: string,
-  bundle: string,
-  specSection: string,
-  description: string,
-  check: BundleRule['check'],
-): BundleRule {
-  return { code, bundle, specSection, description, check };
 }
 
 const DERIVATION: ReadonlyArray<

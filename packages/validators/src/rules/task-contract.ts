@@ -10,47 +10,14 @@ import type {
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
 import { embeddedSchemaExcess } from './embedded-schema-size.js';
+import { bundleRule, contractRules, issue, laterDuplicates } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const PAGE = 'docs/spec/task-contract-gate.md';
 const TASK_INVARIANTS = `${PAGE}#task-contract-invariants`;
 const TOOL_INVARIANTS = `${PAGE}#tool-contract-invariants`;
-
-function issue(code: string, path: string, message: string, anchor: string): Issue {
-  return { code, path, message, rule: anchor, severity: 'error' };
-}
-
-function taskRule(code: string, description: string, check: (t: TaskContractV1) => Issue[]): SemanticRule {
-  return {
-    code,
-    contract: 'TaskContractV1',
-    specSection: TASK_INVARIANTS,
-    description,
-    check: (doc: ContractDocument) => check(doc as unknown as TaskContractV1),
-  };
-}
-
-function toolRule(code: string, description: string, check: (t: ToolContractV1) => Issue[]): SemanticRule {
-  return {
-    code,
-    contract: 'ToolContractV1',
-    specSection: TOOL_INVARIANTS,
-    description,
-    check: (doc: ContractDocument) => check(doc as unknown as ToolContractV1),
-  };
-}
-
-/** Indexes of list entries whose key repeats the key of an earlier entry. */
-function repeats<T>(list: readonly T[], key: (item: T) => string): number[] {
-  const seen = new Set<string>();
-  const out: number[] = [];
-  list.forEach((item, i) => {
-    const k = key(item);
-    if (seen.has(k)) out.push(i);
-    else seen.add(k);
-  });
-  return out;
-}
+const taskRule = contractRules<TaskContractV1>('TaskContractV1', TASK_INVARIANTS).rule;
+const toolRule = contractRules<ToolContractV1>('ToolContractV1', TOOL_INVARIANTS).rule;
 
 type CriterionMember =
   | 'command'
@@ -104,7 +71,7 @@ export const TASK_CONTRACT_RULES: readonly SemanticRule[] = [
     'TASK_CONTRACT_CRITERION_DUPLICATE',
     'No two completion criteria have the same name (invariant 3).',
     (t) =>
-      repeats(t.completionCriteria, (c) => c.name).map((i) =>
+      laterDuplicates(t.completionCriteria, (c) => c.name).map((i) =>
         issue(
           'TASK_CONTRACT_CRITERION_DUPLICATE',
           `/completionCriteria/${i}/name`,
@@ -203,7 +170,7 @@ export const TASK_CONTRACT_RULES: readonly SemanticRule[] = [
     'TASK_CONTRACT_TOOL_DUPLICATE',
     'No two tools of the constraints have the same toolName (invariant 8).',
     (t) =>
-      repeats(t.constraints.tools, (x) => x.toolName).map((i) =>
+      laterDuplicates(t.constraints.tools, (x) => x.toolName).map((i) =>
         issue(
           'TASK_CONTRACT_TOOL_DUPLICATE',
           `/constraints/tools/${i}/toolName`,
@@ -284,7 +251,7 @@ export const TOOL_CONTRACT_RULES: readonly SemanticRule[] = [
     },
   ),
   toolRule('TOOL_CONTRACT_ERROR_DUPLICATE', 'No two errors have the same errorCode (invariant 4).', (t) =>
-    repeats(t.errors, (e) => e.errorCode).map((i) =>
+    laterDuplicates(t.errors, (e) => e.errorCode).map((i) =>
       issue(
         'TOOL_CONTRACT_ERROR_DUPLICATE',
         `/errors/${i}/errorCode`,
@@ -527,33 +494,28 @@ function resolveTools(documents: readonly ContractDocument[]) {
   }));
 }
 
-function bundleRule(
+function withToolsRule(
   code: string,
   description: string,
   check: (docs: readonly ContractDocument[]) => Issue[],
 ): BundleRule {
-  return {
-    code,
-    bundle: TASK_WITH_TOOLS,
-    specSection: BUNDLES,
-    description,
-    check: (documents) =>
-      code === 'TASK_CONTRACT_BUNDLE_SHAPE_INVALID'
-        ? check(documents)
-        : shapeIssues(documents).length
-          ? []
-          : check(documents),
-  };
+  return bundleRule(code, TASK_WITH_TOOLS, BUNDLES, description, (documents) =>
+    code === 'TASK_CONTRACT_BUNDLE_SHAPE_INVALID'
+      ? check(documents)
+      : shapeIssues(documents).length
+        ? []
+        : check(documents),
+  );
 }
 
 /** Cross-document rules: a task judged with the contracts of the tools it lists. */
 export const TASK_CONTRACT_BUNDLE_RULES: readonly BundleRule[] = [
-  bundleRule(
+  withToolsRule(
     'TASK_CONTRACT_BUNDLE_SHAPE_INVALID',
     'A task-contract-with-tools bundle is one TaskContractV1 followed by ToolContractV1 documents only (bundle rule 1).',
     shapeIssues,
   ),
-  bundleRule(
+  withToolsRule(
     'TASK_CONTRACT_TOOL_CONTRACT_MISSING',
     "Every tool the task lists has a ToolContractV1 in the bundle whose contractDigest is the reference's toolContractDigest (bundle rule 2).",
     (documents) =>
@@ -568,7 +530,7 @@ export const TASK_CONTRACT_BUNDLE_RULES: readonly BundleRule[] = [
           ),
         ),
   ),
-  bundleRule(
+  withToolsRule(
     'TASK_CONTRACT_TOOL_FACTS_MISMATCH',
     'A tool reference states the toolName and sideEffectLevel of the tool contract it names by digest (bundle rule 3).',
     (documents) =>

@@ -9,6 +9,7 @@ import {
   type ToolPermissionBoundaryV1,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
+import { bundleRule, issue, laterDuplicates } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const TOOL = 'ToolPermissionBoundaryV1';
@@ -18,22 +19,6 @@ const PAGE = 'docs/spec/tool-permission-boundary-gate.md';
 const TOOL_INVARIANTS = `${PAGE}#toolpermissionboundaryv1-invariants`;
 const HUMAN_INVARIANTS = `${PAGE}#humaninloopboundaryv1-invariants`;
 const BUNDLES = `${PAGE}#bundles`;
-
-function issue(code: string, path: string, message: string, rule: string): Issue {
-  return { code, path, message, rule, severity: 'error' };
-}
-
-/** Indexes of the items whose key repeats the key of an earlier item. */
-function laterDuplicates<T>(items: readonly T[], key: (item: T) => string): number[] {
-  const seen = new Set<string>();
-  const out: number[] = [];
-  items.forEach((item, i) => {
-    const k = key(item);
-    if (seen.has(k)) out.push(i);
-    else seen.add(k);
-  });
-  return out;
-}
 
 function toolRule(
   code: string,
@@ -395,19 +380,13 @@ const SHAPE: Issue = issue(
   'bundle',
 );
 
-function bundleRule(code: string, description: string, check: (p: Pair) => Issue[]): BundleRule {
-  return {
-    code,
-    bundle: BUNDLE,
-    specSection: BUNDLES,
-    description,
-    check: (documents) => {
-      const p = pairOf(documents);
-      // The shape is reported once, by the first rule of the kind.
-      if (p === null) return code === 'HUMAN_LOOP_TOOL_BOUNDARY_MISMATCH' ? [SHAPE] : [];
-      return check(p);
-    },
-  };
+function pairRule(code: string, description: string, check: (p: Pair) => Issue[]): BundleRule {
+  return bundleRule(code, BUNDLE, BUNDLES, description, (documents) => {
+    const p = pairOf(documents);
+    // The shape is reported once, by the first rule of the kind.
+    if (p === null) return code === 'HUMAN_LOOP_TOOL_BOUNDARY_MISMATCH' ? [SHAPE] : [];
+    return check(p);
+  });
 }
 
 const bundleIssue = (code: string, path: string, message: string) => issue(code, path, message, BUNDLES);
@@ -423,7 +402,7 @@ function coveredOperations(p: Pair, c: HumanLoopActionClass) {
 
 /** Cross-document rules of this area's bundle kind `tool-permission-boundary`. */
 export const TOOL_PERMISSION_BUNDLE_RULES: readonly BundleRule[] = [
-  bundleRule(
+  pairRule(
     'HUMAN_LOOP_TOOL_BOUNDARY_MISMATCH',
     'The human-in-the-loop boundary names the tool boundary of the bundle (toolPermissionBoundaryId equals its boundaryId) and is about the same subject.',
     ({ tool, human }) => {
@@ -447,7 +426,7 @@ export const TOOL_PERMISSION_BUNDLE_RULES: readonly BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  pairRule(
     'HUMAN_LOOP_OPERATION_UNKNOWN',
     'Every operation an action class names is a dangerous operation of the tool boundary.',
     ({ tool, human }) => {
@@ -468,7 +447,7 @@ export const TOOL_PERMISSION_BUNDLE_RULES: readonly BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  pairRule(
     'HUMAN_LOOP_OPERATION_UNCOVERED',
     'Every dangerous operation of the tool boundary is covered by at least one action class; one issue per uncovered operation.',
     ({ tool, human }) => {
@@ -486,7 +465,7 @@ export const TOOL_PERMISSION_BUNDLE_RULES: readonly BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  pairRule(
     'HUMAN_LOOP_AUTO_WAIVES_NON_WAIVABLE',
     'An action class whose automatic mode proceeds without confirmation covers no operation whose confirmation the tool boundary marks non-waivable.',
     (p) => {
@@ -506,7 +485,7 @@ export const TOOL_PERMISSION_BUNDLE_RULES: readonly BundleRule[] = [
       return out;
     },
   ),
-  bundleRule(
+  pairRule(
     'HUMAN_LOOP_CONFIRMATION_WEAKER_THAN_TOOL',
     "An action class's userConfirmation is at least as strong as the confirmation of every operation it covers (each-action for per-invocation, once-per-session or each-action for per-session).",
     (p) => {

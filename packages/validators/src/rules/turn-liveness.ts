@@ -11,6 +11,7 @@ import {
   validateCheckpoint,
 } from '@agent-contracts/engines';
 import type { Issue } from '../issues.js';
+import { issue } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const PAGE = 'docs/spec/turn-liveness-recovery-gate.md';
@@ -47,10 +48,6 @@ const END_REASON_STATUS: Record<string, string> = {
   'superseded-by-new-prompt': 'interrupted',
   'stale-turn-recovered-by-new-prompt': 'interrupted',
 };
-
-function issue(code: string, path: string, message: string, rule: string): Issue {
-  return { code, path, message, rule, severity: 'error' };
-}
 
 /** Classification of copied fields at `nowMs` (the engines' classification table). */
 function classifyFields(f: Doc, nowMs: number) {

@@ -2,8 +2,7 @@
 // the fault matrix, model-based exploration of every capability with a reference engine. Its
 // lines are case lines `explore/<capability>` (with `explore` set), counted apart from golden
 // cases; a difference is printed with its replay and, when it needs one process, as a golden case.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import {
   type CaseResult,
   EXPLORE_CAPABILITIES,
@@ -14,6 +13,7 @@ import {
   printable,
   printableLines,
   type Requirement,
+  type RunLedger,
   randomSeed,
   startSubprocess,
 } from '@agent-contracts/harness';
@@ -125,7 +125,16 @@ export function exploreSettings(
 /** How explore starts implementation processes. */
 export interface ExploreLaunch {
   readonly command: string;
+  /** Its state location, an opaque directory of the run's state root, like every job's. */
   readonly stateDirectory: string;
+  /**
+   * The run's ledger: every process explore starts answers hello as the run's first did, and
+   * what no explore line was charged with (after the last step, at shutdown, in a process
+   * replaced) is charged to the run.
+   */
+  readonly run: RunLedger;
+  /** The argument vector of `--isolate`'s sandbox, when the run has one. */
+  readonly sandbox?: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
   readonly timeoutMs: number;
@@ -169,7 +178,6 @@ export async function runExploration(
   launch: ExploreLaunch,
   io: Io,
 ): Promise<{ lines: CaseResult[]; report: string }> {
-  mkdirSync(launch.stateDirectory, { recursive: true });
   const options = {
     command: launch.command,
     stateLocation: launch.stateDirectory,
@@ -178,6 +186,8 @@ export async function runExploration(
     startTimeoutMs: launch.startTimeoutMs,
     env: launch.env,
     cwd: launch.cwd,
+    run: launch.run,
+    ...(launch.sandbox ? { sandbox: launch.sandbox } : {}),
   };
   await io.err(
     `\nExploration: seed ${settings.seed}, ${settings.runs} sequences per capability${settings.timeMs ? `, at most ${settings.timeMs / 1000} s` : ''}\n`,
@@ -248,6 +258,9 @@ export async function runExploration(
   } finally {
     await main.close().catch(() => {});
     for (const p of spawned) await p.kill().catch(() => {});
+    // What arrived after the last step a process was judged on (an unanswered shutdown, garbage
+    // after it, a process replaced by a kill) fails the run: no explore line took it.
+    for (const p of [main, ...spawned]) launch.run.charge(p.takeViolations(), 'exploration');
   }
 }
 
@@ -273,6 +286,3 @@ function renderFound(found: readonly ExploreResult[], settings: ExploreSettings)
   }
   return `${out.join('\n')}\n`;
 }
-
-/** Where explore keeps its state inside the run's state root. */
-export const exploreStateDirectory = (stateRoot: string): string => join(stateRoot, 'explore');

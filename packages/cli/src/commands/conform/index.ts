@@ -51,13 +51,7 @@ import { kitVersion } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
-import {
-  EXPLORE_HELP,
-  EXPLORE_OPTIONS,
-  exploreSettings,
-  exploreStateDirectory,
-  runExploration,
-} from './explore.js';
+import { EXPLORE_HELP, EXPLORE_OPTIONS, exploreSettings, runExploration } from './explore.js';
 import { type Isolation, isolation } from './isolate.js';
 import { progressFor } from './progress.js';
 import { opaqueDirectory, prepareStateRoot } from './state.js';
@@ -553,7 +547,9 @@ export const conformCommand: Command = {
           exploring,
           {
             command: values.impl!,
-            stateDirectory: exploreStateDirectory(stateRoot),
+            stateDirectory: opaqueDirectory(stateRoot),
+            run: ledger,
+            ...sandbox,
             env: implEnv,
             cwd: here,
             timeoutMs,

@@ -9,6 +9,7 @@ import {
   countOutcomes,
   type Difference,
   type GateCoverage,
+  listedCauses,
   printable,
   printableLines,
   type RunLine,
@@ -56,8 +57,6 @@ export function capabilityGaps(
   );
 }
 
-/** How many causes the summary lists before it only counts the rest. */
-const CAUSES_LISTED = 20;
 /** How many case ids a cause names before it only counts the rest. */
 const CAUSE_CASES = 3;
 
@@ -149,8 +148,10 @@ const CAUSES_NAMED = 5;
 /**
  * The root causes of what did not pass: each difference (or, for a case without any, its
  * outcome and headline) that fails more than one case, once, with how many cases it fails and
- * which; the most frequent first. Causes that fail exactly the same cases are one entry (an
- * older shape breaks many members of one reply: they are one finding for those cases).
+ * which; those that say what the implementation did (behaviour, outcome) first, then those of
+ * shape, each most frequent first and bounded (`listedCauses`). Causes that fail exactly the same
+ * cases are one entry (an older shape breaks many members of one reply: they are one finding for
+ * those cases).
  */
 export function causeLines(bad: readonly CaseLine[]): { lines: string[]; index: CauseIndex } {
   const causes = rootCauses(bad).filter((c) => c.cases.length > 1);
@@ -159,12 +160,16 @@ export function causeLines(bad: readonly CaseLine[]): { lines: string[]; index: 
     const key = c.cases.join('\u0000');
     entries.set(key, [...(entries.get(key) ?? []), c]);
   }
+  // Behaviour and outcome causes first, then shape, each bounded; only a listed cause has a number.
+  const { listed, unlisted } = listedCauses([...entries.values()], (group) =>
+    group.every((c) => c.kind === 'shape'),
+  );
   const index = new Map<string, { n: number; count: number }>();
-  for (const [i, group] of [...entries.values()].entries())
+  for (const [i, group] of listed.entries())
     for (const c of group) index.set(c.key, { n: i + 1, count: c.cases.length });
   if (!causes.length) return { lines: [], index };
   const lines = ['', 'Top causes (each once, with the cases it fails; a case can have several):'];
-  for (const [i, group] of [...entries.values()].slice(0, CAUSES_LISTED).entries()) {
+  for (const [i, group] of listed.entries()) {
     const cases = group[0]!.cases;
     const ids = cases.slice(0, CAUSE_CASES).map(printable).join(', ');
     const rest = cases.length > CAUSE_CASES ? `, ... (and ${cases.length - CAUSE_CASES} more)` : '';
@@ -178,9 +183,9 @@ export function causeLines(bad: readonly CaseLine[]): { lines: string[]; index: 
     }
     lines.push(`      ${ids}${rest}`);
   }
-  if (entries.size > CAUSES_LISTED)
+  if (unlisted)
     lines.push(
-      `  ... and ${entries.size - CAUSES_LISTED} more causes shared by several cases (see the HTML report)`,
+      `  ... and ${unlisted} more cause${unlisted === 1 ? '' : 's'} shared by several cases (shown under their cases, and in the HTML report)`,
     );
   return { lines, index };
 }

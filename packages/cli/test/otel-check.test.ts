@@ -1,0 +1,102 @@
+// `agent-contracts otel check` end to end: both input forms, the exit codes, every issue by
+// span pointer, the unverified list (OTL-012), bounded hostile input, and a report that
+// `report` renders as JUnit and HTML.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers.ts';
+
+const CASES = fileURLToPath(new URL('../../../conformance/otel/', import.meta.url));
+const { dir, cleanup } = tempDir();
+afterAll(cleanup);
+
+const requestsOf = (name: string): unknown[] =>
+  (JSON.parse(readFileSync(join(CASES, `${name}.json`), 'utf8')) as { input: { requests: unknown[] } }).input
+    .requests;
+function fileOf(name: string, form: 'body' | 'lines'): string {
+  const requests = requestsOf(name);
+  const path = join(dir, `${name.replace('/', '-')}.${form === 'body' ? 'json' : 'jsonl'}`);
+  writeFileSync(
+    path,
+    form === 'body'
+      ? JSON.stringify(requests[0], null, 2)
+      : requests.map((r) => JSON.stringify(r)).join('\n'),
+  );
+  return path;
+}
+
+describe('agent-contracts otel check', () => {
+  it('passes a clean run from an OTLP/HTTP body, and says what spans cannot show', () => {
+    const run = runCli(['otel', 'check', fileOf('clean/support-run', 'body')]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('PASS otel/5b8efff798038103d269b633813fc60c/eee19b7ec3c1b174');
+    expect(run.stdout).toContain('1 passed, 0 failed');
+    expect(run.stdout).toContain('Not shown by spans, so unverified:');
+    expect(run.stdout).toContain('blocked tool calls, permission decisions');
+  });
+
+  it('fails a second terminal from file-exporter lines, by pointer to the span of each end', () => {
+    const run = runCli(['otel', 'check', fileOf('broken/second-terminal', 'lines')]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(
+      'TRACE_DUPLICATE_EVENT at /1/resourceSpans/0/scopeSpans/0/spans/0/endTimeUnixNano (trace /events/4/eventId)',
+    );
+    expect(run.stdout).toContain(
+      'TRACE_TERMINAL_INVALID at /0/resourceSpans/0/scopeSpans/0/spans/0/endTimeUnixNano',
+    );
+  });
+
+  it('writes a report that report renders as JUnit and HTML, with the issue pointers', () => {
+    const report = join(dir, 'tool-without-end.jsonl');
+    const run = runCli(['otel', 'check', fileOf('broken/tool-without-end', 'body'), '--report', report]);
+    expect(run.status).toBe(1);
+    const lines = readFileSync(report, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(['run', 'case', 'summary']);
+    expect(lines[1]).toMatchObject({ outcome: 'fail', gate: 'OpenTelemetryMapping' });
+    expect(lines[1].differences[0].pointer).toBe('/0/resourceSpans/0/scopeSpans/0/spans/2/endTimeUnixNano');
+    expect(lines[2]).toMatchObject({ conforms: false, counts: { pass: 0, fail: 1 } });
+    const junit = runCli(['report', report, '--format', 'junit']);
+    expect(junit.status).toBe(0);
+    expect(junit.stdout).toContain(
+      'OTEL_SPAN_UNFINISHED at /0/resourceSpans/0/scopeSpans/0/spans/2/endTimeUnixNano',
+    );
+    const html = runCli(['report', report, '--format', 'html']);
+    expect(html.status).toBe(0);
+    expect(html.stdout).toContain('OTEL_SPAN_UNFINISHED');
+  });
+
+  it('refuses hostile input with a code and no stack: base64 ids, repeated names, no agent run, not JSON', () => {
+    const b64 = runCli(['otel', 'check', fileOf('input/base64-span-id', 'body')]);
+    expect(b64.status).toBe(1);
+    expect(b64.stderr).toContain('OTEL_INPUT_INVALID at /0/resourceSpans/0/scopeSpans/0/spans/1/spanId');
+    const dup = join(dir, 'dup.json');
+    writeFileSync(dup, '{"resourceSpans":[],"resourceSpans":[]}');
+    expect(runCli(['otel', 'check', dup]).stderr).toContain('INPUT_DUPLICATE_MEMBER');
+    const none = join(dir, 'none.json');
+    writeFileSync(none, '{"resourceSpans":[]}');
+    const empty = runCli(['otel', 'check', none]);
+    expect([empty.status, empty.stderr.includes('OTEL_NO_AGENT_RUN')]).toEqual([1, true]);
+    const deep = join(dir, 'deep.json');
+    writeFileSync(deep, `${'['.repeat(600)}${']'.repeat(600)}`);
+    expect(runCli(['otel', 'check', deep]).stderr).toContain('INPUT_TOO_DEEP');
+    const big = runCli(['otel', 'check', fileOf('clean/support-run', 'body'), '--max-bytes', '100']);
+    expect([big.status, big.stderr.includes('INPUT_TOO_LARGE')]).toEqual([1, true]);
+    const esc = join(dir, 'esc.json');
+    writeFileSync(esc, '{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"\\u001b[2J"}]}]}]}');
+    const e = runCli(['otel', 'check', esc]);
+    expect(e.status).toBe(1);
+    expect(e.stderr).not.toContain('\u001b');
+    for (const r of [b64, empty, e]) expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 on usage errors', () => {
+    expect(runCli(['otel']).status).toBe(2);
+    expect(runCli(['otel', 'export']).status).toBe(2);
+    expect(runCli(['otel', 'check']).status).toBe(2);
+    expect(runCli(['otel', 'check', join(dir, 'missing.json')]).status).toBe(2);
+  });
+});

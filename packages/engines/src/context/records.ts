@@ -1,0 +1,113 @@
+// Observation records of host hook events and the rules every document holding them shares
+// (docs/spec/context-acquisition-gate.md, "Observation records"): the success rule, the latest
+// record of a source, the outcome classification and eviction.
+import type {
+  ContextSourceAttemptObservation,
+  ContextSourceObservation,
+  ContextSourceResultObservation,
+} from '@agent-contracts/schemas';
+
+export type Attempt = ContextSourceAttemptObservation;
+export type Result = ContextSourceResultObservation;
+export type Observation = ContextSourceObservation;
+
+export const isAttempt = (o: Observation): o is Attempt => o.hookEvent === 'PreToolUse';
+export const isResult = (o: Observation): o is Result => o.hookEvent === 'PostToolUse';
+/** Event time: `attemptedAt` of an attempt, `observedAt` of a result. */
+export const eventTime = (o: Observation): string => (isAttempt(o) ? o.attemptedAt : o.observedAt);
+
+/** Latest record of `sourceId`: the last result record with `correlationValid: true`. */
+export function latestRecord(records: readonly Observation[], sourceId: string): Result | undefined {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    if (isResult(r) && r.sourceId === sourceId && r.correlationValid) return r;
+  }
+  return undefined;
+}
+
+/**
+ * The success rule. `reuseAllowed` is true only for a receipt whose `reuseFrom` is set (a
+ * computation-cache hit never satisfies).
+ */
+export function satisfies(records: readonly Observation[], r: Result, reuseAllowed: boolean): boolean {
+  if (r.outcome !== 'observed-success' && r.outcome !== 'baseline-ready') return false;
+  if (
+    !(
+      r.successful &&
+      r.observable &&
+      r.transportSuccess &&
+      r.activeRootMatch &&
+      r.correlationValid &&
+      r.sourceRefsMatch &&
+      r.schemaMatch &&
+      r.targetMatch &&
+      r.bodyObserved
+    )
+  )
+    return false;
+  if (r.contentIdentity === null) return false;
+  if (r.cache && !(r.reusedObservationId !== null && reuseAllowed)) return false;
+  return !records.some(
+    (o) => o !== r && isResult(o) && o.toolCallId === r.toolCallId && o.sourceId === r.sourceId,
+  );
+}
+
+/** The outcome the classification table gives for a result's flags. */
+export function classifyOutcome(
+  flags: Pick<
+    Result,
+    | 'activeRootMatch'
+    | 'correlationValid'
+    | 'observable'
+    | 'transportSuccess'
+    | 'sourceRefsMatch'
+    | 'schemaMatch'
+    | 'targetMatch'
+    | 'successful'
+  >,
+  success: Result['outcome'],
+): Result['outcome'] {
+  if (!flags.activeRootMatch) return 'wrong-root';
+  if (!flags.correlationValid) return 'invalid';
+  if (!flags.observable) return 'unobservable';
+  if (!flags.transportSuccess) return 'failed';
+  if (!flags.sourceRefsMatch || !flags.schemaMatch || !flags.targetMatch) return 'invalid';
+  if (!flags.successful) return 'failed';
+  return success;
+}
+
+/**
+ * Evict, oldest first, records that are neither the latest record of a source nor the attempt of
+ * one, until at most `limit` remain; `null` when that is impossible.
+ */
+export function evict(records: readonly Observation[], limit: number): Observation[] | null {
+  if (records.length <= limit) return [...records];
+  const keep = new Set<Observation>();
+  for (const s of new Set(records.map((r) => r.sourceId))) {
+    const latest = latestRecord(records, s);
+    if (!latest) continue;
+    keep.add(latest);
+    for (const o of records)
+      if (isAttempt(o) && o.toolCallId === latest.toolCallId && o.sourceId === latest.sourceId) keep.add(o);
+  }
+  let excess = records.length - limit;
+  const out: Observation[] = [];
+  for (const r of records) {
+    if (excess > 0 && !keep.has(r)) {
+      excess--;
+      continue;
+    }
+    out.push(r);
+  }
+  return excess > 0 ? null : out;
+}
+
+/** Whether a tool result carries a failure marker at any level (`success:false`, `ok:false`, `isError:true`, `is_error:true`, `error`). */
+export function hasFailureMarker(value: unknown, depth = 0): boolean {
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => hasFailureMarker(v, depth + 1));
+  const o = value as Record<string, unknown>;
+  if (o.success === false || o.ok === false || o.isError === true || o.is_error === true || 'error' in o)
+    return true;
+  return Object.values(o).some((v) => hasFailureMarker(v, depth + 1));
+}
