@@ -59,7 +59,7 @@ function trim(shard) {
   report.projectRoot = '.';
   for (const f of Object.values(report.files))
     for (const m of f.mutants) if (m.status === 'Killed' || m.status === 'Timeout') delete m.coveredBy;
-  writeFileSync(path, `${JSON.stringify(report)}\n`);
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
 }
 
 function unchanged(shard) {
