@@ -3,7 +3,7 @@
 // harness). Whatever the real implementation answered, none of them may conform, hang the run,
 // crash the harness, write into its terminal, outlive it or read its secrets.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from '@agent-contracts/digest';
@@ -516,6 +516,48 @@ describe('a report is held to the kit that reads it (issue 20, finding 5)', () =
   const summaryOf = (lines: Array<Record<string, unknown>>, cases: number) => ({
     ...lines.at(-1)!,
     counts: { pass: cases, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 0, 'harness-error': 0 },
+  });
+
+  it('diff calls a failing case that vanished from a run of the same selection a regression', () => {
+    // A stranger cannot hide a failure by cutting its line from a report (the report is refused
+    // as incomplete), so the way to make it vanish is to drop the case from the corpus the later
+    // run reads. Same kit, same filter: diff must call it a regression and exit 1.
+    const before = conformAt(proxied('flip-odd-validate'), '--no-faults', '--filter', CASES);
+    const failing = before.report.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
+    expect(failing.length).toBeGreaterThan(0);
+    const corpus = join(tmp.dir, `corpus-${Math.random().toString(36).slice(2)}`);
+    cpSync(join(repoRoot, 'conformance'), corpus, { recursive: true });
+    const file = join(corpus, 'cases/validate/TaskRecoveryCommitFenceV1.json');
+    const cases = JSON.parse(readFileSync(file, 'utf8')) as { cases: Array<{ id: string }> };
+    writeFileSync(
+      file,
+      `${JSON.stringify({ ...cases, cases: cases.cases.filter((c) => c.id !== failing[0]) }, null, 2)}\n`,
+    );
+    const after = conformAt(
+      proxied('flip-odd-validate'),
+      '--no-faults',
+      '--filter',
+      CASES,
+      '--conformance',
+      corpus,
+    );
+    expect(after.report.cases.map((c) => c.id)).not.toContain(failing[0]);
+    const d = runCli(['diff', before.path, after.path]);
+    expect(d.status, d.stderr).toBe(1);
+    expect(d.stdout).toContain('Vanished while failing (a regression: the same selection ran) (1):');
+    expect(d.stdout).toContain(`  ${failing[0]}`);
+    const json = runCli(['diff', '--json', before.path, after.path]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ vanished: [failing[0]], selectionChanged: false });
+    // With another filter the case is only removed: nothing says it ran.
+    const other = conformAt(
+      proxied('flip-odd-validate'),
+      '--no-faults',
+      '--filter',
+      `${CASES.replace('*', 'valid/*')}`,
+    );
+    const filtered = runCli(['diff', '--json', before.path, other.path]);
+    expect(JSON.parse(filtered.stdout)).toMatchObject({ selectionChanged: true });
+    expect(filtered.stdout).toContain(failing.find((id) => !id.includes('/valid/')) ?? failing[0]);
   });
 
   it('conform prints the sha256 of the report it wrote', () => {
