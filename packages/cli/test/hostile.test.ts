@@ -757,6 +757,24 @@ describe('conform --isolate (issue 20, finding 9)', () => {
     return { r, marker, report, seen };
   };
 
+  /**
+   * What a sandboxed run must show: the run failed; the kit's conformance directory was an empty
+   * directory in the sandbox; the report was covered by /dev/null, which a bind mount without
+   * devices refuses to open; home was hidden; no process outlived the session; the report was
+   * not touched after the run.
+   */
+  const sandboxed = async ({ r, marker, report, seen }: ReturnType<typeof run>) => {
+    expect(r.status, r.stderr).toBe(1);
+    expect(seen.cases).toBe('refused: ENOENT');
+    expect([0, 'refused: EACCES']).toContain(seen.report);
+    expect(String(seen.home)).toMatch(/^refused: ENOENT/);
+    const written = readFileSync(report);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(carrying(marker)).toEqual([]);
+    expect(readFileSync(report).equals(written)).toBe(true);
+    return { r, written };
+  };
+
   it('without --isolate the implementation reads the kit and the report (what the threat model says)', () => {
     const { r, marker, seen } = run(false);
     expect(r.status).toBe(1);
@@ -766,17 +784,7 @@ describe('conform --isolate (issue 20, finding 9)', () => {
   });
 
   it('under --isolate it sees no kit, no report, no home, and its setsid daemon dies with the session', async () => {
-    const { r, marker, report, seen } = run(true);
-    expect(r.status, r.stderr).toBe(1);
-    // The kit's conformance directory is an empty directory in the sandbox; the report is covered
-    // by /dev/null, which a bind mount without devices refuses to open.
-    expect(seen.cases).toBe('refused: ENOENT');
-    expect([0, 'refused: EACCES']).toContain(seen.report);
-    expect(String(seen.home)).toMatch(/^refused: ENOENT/);
-    const written = readFileSync(report);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(carrying(marker)).toEqual([]);
-    expect(readFileSync(report).equals(written)).toBe(true);
+    const { r, written } = await sandboxed(run(true));
     expect(r.stdout).toContain(`(sha256 ${sha256Hex(written)})`);
   });
 
@@ -792,21 +800,7 @@ describe('conform --isolate (issue 20, finding 9)', () => {
   });
 
   it("under --isolate, exploration's processes see no kit, no report, no home, and leave no daemon", async () => {
-    const { r, marker, report, seen } = run(true, [
-      '--explore',
-      '--explore-runs',
-      '1',
-      '--filter',
-      'explore/digest',
-    ]);
-    expect(r.status, r.stderr).toBe(1);
-    expect(seen.cases).toBe('refused: ENOENT');
-    expect([0, 'refused: EACCES']).toContain(seen.report);
-    expect(String(seen.home)).toMatch(/^refused: ENOENT/);
-    const written = readFileSync(report);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(carrying(marker)).toEqual([]);
-    expect(readFileSync(report).equals(written)).toBe(true);
+    await sandboxed(run(true, ['--explore', '--explore-runs', '1', '--filter', 'explore/digest']));
   });
 
   it('the reference still conforms under --isolate with --explore (a second writer, kills and freezes, each in the sandbox)', () => {
