@@ -171,9 +171,9 @@ function jobStateUrls(text: string): (job: number) => string {
       `--state-url schema=${JSON.stringify(base)} must be a lowercase SQL identifier of at most 56 characters ([a-z_][a-z0-9_]*).`,
     );
   }
-  const url = target.url;
   return (job) => {
-    const u = new URL(url);
+    // The URL as given, its schema= (if any) replaced in place.
+    const u = new URL(text);
     u.searchParams.set('schema', `${base}_${job}`);
     return u.href;
   };
