@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one test command (README, CI): every generated-artifact check, lint, typecheck and the
 // vitest suite. Ends with a plain "N passed, N failed" line; exits 1 when anything failed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,15 +46,50 @@ const failures = [];
 const env = { ...process.env, AGENT_CONTRACTS_COMPAT_REPORTS: compatReports };
 const run = (cmd) => spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env });
 
-for (const [name, cmd] of checks) {
-  process.stderr.write(`\n== ${name}\n`);
-  const r = run(cmd);
-  if (r.status === 0) passed++;
-  else {
-    failed++;
-    failures.push(name);
+// The checks only read the repository (the compatibility check writes its reports to a directory
+// of its own, and the reference's bundle into place by a rename), and each is one process on one
+// core: they run CHECK_JOBS at a time, the longest first, each one's output shown in one piece
+// when it ends. AGENT_CONTRACTS_CHECK_JOBS=1 runs them one after another.
+const CHECK_JOBS = Math.max(1, Number(process.env.AGENT_CONTRACTS_CHECK_JOBS) || 2);
+// Seconds each took on a 2-core machine (bench/README.md, "CI"): the order in which they start.
+const LONGEST_FIRST = ['compatibility:check', 'typecheck', 'harness:schemas:check'];
+const queue = [
+  ...LONGEST_FIRST.map((name) => checks.find(([n]) => n === name)),
+  ...checks.filter(([n]) => !LONGEST_FIRST.includes(n)),
+];
+
+/** Run one check with its output collected; resolves to its exit status and output. */
+function runCollected(cmd) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const chunks = [];
+    const child = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
+    child.stdout.on('data', (d) => chunks.push(d));
+    child.stderr.on('data', (d) => chunks.push(d));
+    const done = (status, extra = '') =>
+      resolve({
+        status,
+        output: Buffer.concat(chunks).toString() + extra,
+        secs: (performance.now() - started) / 1000,
+      });
+    child.on('error', (e) => done(null, `${e.message}\n`));
+    child.on('close', (code) => done(code));
+  });
+}
+
+async function checkLane() {
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const [name, cmd] = next;
+    const r = await runCollected(cmd);
+    process.stderr.write(`\n== ${name} (${r.secs.toFixed(1)} s)\n${r.output}`);
+    if (r.status === 0) passed++;
+    else {
+      failed++;
+      failures.push(name);
+    }
   }
 }
+await Promise.all(Array.from({ length: CHECK_JOBS }, checkLane));
 
 // The test that packs and installs every package (test/publish/installed.test.ts) builds all of
 // them: it runs alone after the rest, so its compilers do not slow the other suites past their
