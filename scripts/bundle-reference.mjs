@@ -13,7 +13,7 @@
 // Usage: node scripts/bundle-reference.mjs [reference|cli|fault-store-fake] [--force] [--quiet];
 // prints the path of the bundle's entry. The `cli` target is the CLI for the tests
 // (packages/cli/.bundle/), `fault-store-fake` the fault-matrix tests' broken store
-// (packages/harness/.bundle/).
+// (packages/store/.fault-fake/).
 // As a module: `await ensureReferenceBundle()` resolves to that path.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,11 +75,12 @@ const TARGETS = {
   },
   // The fault-matrix tests' broken store (packages/harness/test/fakes/fault-store-impl.ts), which
   // their scenarios start dozens of times: the same code without a TypeScript loader in each.
+  // It goes into the store's package, whose node_modules hold the drivers it loads at run time.
   'fault-store-fake': {
     entry: join(repo, 'packages/harness/test/fakes/fault-store-impl.ts'),
-    dir: join(repo, 'packages/harness/.bundle'),
-    main: join(repo, 'packages/harness/.bundle/fault-store-impl.mjs'),
-    staging: (tag) => join(repo, `packages/harness/.bundle-${tag}`),
+    dir: join(repo, 'packages/store/.fault-fake'),
+    main: join(repo, 'packages/store/.fault-fake/fault-store-impl.mjs'),
+    staging: (tag) => join(repo, `packages/store/.fault-fake-${tag}`),
     external: ['better-sqlite3', 'pg', 'pg-native'],
     plugins: [],
   },
