@@ -46,16 +46,19 @@ const failures = [];
 const env = { ...process.env, AGENT_CONTRACTS_COMPAT_REPORTS: compatReports };
 const run = (cmd) => spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env });
 
-// The checks only read the repository (the compatibility check writes its reports to a directory
-// of its own, and the reference's bundle into place by a rename), and each is one process on one
-// core: they run CHECK_JOBS at a time, the longest first, each one's output shown in one piece
-// when it ends. AGENT_CONTRACTS_CHECK_JOBS=1 runs them one after another.
+// The checks only read the repository, and most are one process on one core: after the two that
+// run implementations against time budgets, alone as before (the compatibility check's conform runs
+// use both cores, and StrykerJS times its mutants), the others run CHECK_JOBS at a time, the
+// longest first, each one's output shown in one piece when it ends (bench/README.md, "CI").
+// AGENT_CONTRACTS_CHECK_JOBS=1 runs them all one after another.
 const CHECK_JOBS = Math.max(1, Number(process.env.AGENT_CONTRACTS_CHECK_JOBS) || 2);
-// Seconds each took on a 2-core machine (bench/README.md, "CI"): the order in which they start.
-const LONGEST_FIRST = ['compatibility:check', 'typecheck', 'harness:schemas:check'];
+const ALONE_FIRST = ['compatibility:check', 'mutate'];
+const LONGEST_FIRST = ['typecheck', 'harness:schemas:check', 'protocol:schemas:check', 'validators:check'];
+const byName = (name) => checks.find(([n]) => n === name);
+const alone = ALONE_FIRST.map(byName);
 const queue = [
-  ...LONGEST_FIRST.map((name) => checks.find(([n]) => n === name)),
-  ...checks.filter(([n]) => !LONGEST_FIRST.includes(n)),
+  ...LONGEST_FIRST.map(byName),
+  ...checks.filter(([n]) => !LONGEST_FIRST.includes(n) && !ALONE_FIRST.includes(n)),
 ];
 
 /** Run one check with its output collected; resolves to its exit status and output. */
@@ -77,8 +80,9 @@ function runCollected(cmd) {
   });
 }
 
-async function checkLane() {
-  for (let next = queue.shift(); next; next = queue.shift()) {
+/** Run the checks of `list`, taking them from its front, one after another. */
+async function checkLane(list) {
+  for (let next = list.shift(); next; next = list.shift()) {
     const [name, cmd] = next;
     const r = await runCollected(cmd);
     process.stderr.write(`\n== ${name} (${r.secs.toFixed(1)} s)\n${r.output}`);
@@ -89,7 +93,8 @@ async function checkLane() {
     }
   }
 }
-await Promise.all(Array.from({ length: CHECK_JOBS }, checkLane));
+await checkLane(alone);
+await Promise.all(Array.from({ length: CHECK_JOBS }, () => checkLane(queue)));
 
 // The test that packs and installs every package (test/publish/installed.test.ts) builds all of
 // them: it runs alone after the rest, so its compilers do not slow the other suites past their
