@@ -52,9 +52,12 @@ describe('verifyResumeBoundary', () => {
     });
     expect(
       verifyResumeBoundary({ ...cp, resumeToken: 'resume-000000000000000000000000' }, record),
-    ).toMatchObject({ ok: false });
+    ).toMatchObject({ ok: false, code: 'TURN_CHECKPOINT_KEY_MISMATCH' });
     const none = buildCheckpoint({ ...cp, phase: 'turn-started', operationId: null });
-    expect(verifyResumeBoundary(none, record)).toMatchObject({ ok: false });
+    expect(verifyResumeBoundary(none, record)).toMatchObject({
+      ok: false,
+      code: 'TURN_CHECKPOINT_KEY_MISMATCH',
+    });
     expect(verifyResumeBoundary(none, null)).toEqual({ ok: true, decision: 'resume-allowed' });
   });
 });
