@@ -11,7 +11,9 @@ import { otlpJson, otlpProtobuf, spansOf } from '../src/otel/export.ts';
 import { checkRequests } from '../src/otel/judge.ts';
 import { runCli, tempDir } from './helpers.ts';
 
-const VALID = fileURLToPath(new URL('../../../conformance/fixtures/LocalTaskTraceV1/valid/', import.meta.url));
+const VALID = fileURLToPath(
+  new URL('../../../conformance/fixtures/LocalTaskTraceV1/valid/', import.meta.url),
+);
 const INVALID = fileURLToPath(
   new URL('../../../conformance/fixtures/LocalTaskTraceV1/invalid/', import.meta.url),
 );
@@ -83,7 +85,10 @@ describe('otel export then otel check', () => {
     const attrs = (s: { attributes: { key: string; value: { stringValue?: string } }[] }) =>
       Object.fromEntries(s.attributes.map((a) => [a.key, a.value.stringValue]));
     expect(agent.name).toBe('invoke_agent');
-    expect(attrs(agent)).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'error.type': 'host-error' });
+    expect(attrs(agent)).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'error.type': 'host-error',
+    });
     expect(agent.status.code).toBe(2);
     expect(tool.name).toBe('execute_tool Bash');
     expect(tool.parentSpanId).toBe(agent.spanId);
@@ -104,7 +109,9 @@ describe('otel export then otel check', () => {
 // opentelemetry-proto's trace.proto, common.proto and resource.proto (only what is compared).
 const OTLP = protobuf.Root.fromJSON({
   nested: {
-    ExportTraceServiceRequest: { fields: { resourceSpans: { rule: 'repeated', type: 'ResourceSpans', id: 1 } } },
+    ExportTraceServiceRequest: {
+      fields: { resourceSpans: { rule: 'repeated', type: 'ResourceSpans', id: 1 } },
+    },
     ResourceSpans: {
       fields: {
         resource: { type: 'Resource', id: 1 },
@@ -143,15 +150,29 @@ const OTLP = protobuf.Root.fromJSON({
   },
 });
 
+/** A span as the protobuf reader (bytes ids) or the JSON (hex ids) gives it. */
+interface WireSpan {
+  traceId: Uint8Array | string;
+  spanId: Uint8Array | string;
+  parentSpanId?: Uint8Array | string;
+  name: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano?: string;
+  status?: { code?: number };
+  attributes?: { key: string; value: { stringValue?: string; intValue?: unknown } }[];
+  events?: { name: string }[];
+}
+
 describe('an OpenTelemetry protobuf reader', () => {
   it.each(fixtures)('decodes the spans of %s that the JSON export holds', (f) => {
     const { spans } = spansOf([docOf(f)], { serviceName: 's', scope: { name: 'k', version: '0' } });
     const request = OTLP.lookupType('ExportTraceServiceRequest');
     const decoded = request.toObject(request.decode(otlpProtobuf(spans)), { longs: String, defaults: false });
     const json = JSON.parse(otlpJson(spans));
-    const hex = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('hex') : undefined);
-    const fromProto = decoded.resourceSpans[0].scopeSpans[0].spans.map(
-      (s: Record<string, any>) => ({
+    const hex = (b: Uint8Array | string | undefined) =>
+      b === undefined ? undefined : typeof b === 'string' ? b : Buffer.from(b).toString('hex');
+    const plain = (list: readonly WireSpan[]) =>
+      list.map((s) => ({
         traceId: hex(s.traceId),
         spanId: hex(s.spanId),
         parentSpanId: hex(s.parentSpanId),
@@ -159,21 +180,11 @@ describe('an OpenTelemetry protobuf reader', () => {
         start: s.startTimeUnixNano,
         end: s.endTimeUnixNano ?? '0',
         status: s.status?.code ?? 0,
-        attributes: (s.attributes ?? []).map((a: any) => [a.key, a.value.stringValue ?? String(a.value.intValue)]),
-        events: (s.events ?? []).map((e: any) => e.name),
-      }),
-    );
-    const fromJson = json.resourceSpans[0].scopeSpans[0].spans.map((s: Record<string, any>) => ({
-      traceId: s.traceId,
-      spanId: s.spanId,
-      parentSpanId: s.parentSpanId,
-      name: s.name,
-      start: s.startTimeUnixNano,
-      end: s.endTimeUnixNano,
-      status: s.status.code,
-      attributes: s.attributes.map((a: any) => [a.key, a.value.stringValue ?? String(a.value.intValue)]),
-      events: s.events.map((e: any) => e.name),
-    }));
+        attributes: (s.attributes ?? []).map((a) => [a.key, a.value.stringValue ?? String(a.value.intValue)]),
+        events: (s.events ?? []).map((e) => e.name),
+      }));
+    const fromProto = plain(decoded.resourceSpans[0].scopeSpans[0].spans as WireSpan[]);
+    const fromJson = plain(json.resourceSpans[0].scopeSpans[0].spans as WireSpan[]);
     expect(fromProto.length).toBe(spans.length);
     expect(fromProto).toEqual(fromJson);
     expect(decoded.resourceSpans[0].scopeSpans[0].scope).toEqual({ name: 'k', version: '0' });

@@ -3,6 +3,8 @@
 // call), built as the SDK's ReadableSpan values and encoded by @opentelemetry/otlp-transformer, the
 // serializer the OpenTelemetry JavaScript exporters use. Ids are derived from the trace, so one
 // trace always exports to the same bytes, and `otel check` maps the export back (#export).
+
+import { digestOf } from '@agent-contracts/digest';
 import { type Attributes, type HrTime, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -10,7 +12,6 @@ import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ERROR_TYPE_VALUE_OTHER,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { digestOf } from '@agent-contracts/digest';
 import { OPERATIONS, RESOURCE_ATTRIBUTES, SEMCONV_RANGE, SPAN_ATTRIBUTES } from './semconv.js';
 
 /** The SDK's span type, as the serializer takes it. */
@@ -143,7 +144,6 @@ function draftsOf(trace: TraceDocument): { drafts: SpanDraft[]; stats: Omit<Expo
       spanId: idOf({ otlp: 'span', traceId, operation: OPERATIONS.executeTool, call: e.occurrenceKey }, 16),
       parentSpanId: agentSpanId,
       start,
-      // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.max does not take
       end: end !== null && end < start ? start : end,
       attributes: {
         [SPAN_ATTRIBUTES.operationName]: OPERATIONS.executeTool,
@@ -154,7 +154,10 @@ function draftsOf(trace: TraceDocument): { drafts: SpanDraft[]; stats: Omit<Expo
         done?.result === 'error'
           ? { type: ERROR_TYPE_VALUE_OTHER, message: 'the tool call completed with an error' }
           : !done && terminal
-            ? { type: ERROR_TYPE_VALUE_OTHER, message: `the turn ended ${terminal.result} before the call completed` }
+            ? {
+                type: ERROR_TYPE_VALUE_OTHER,
+                message: `the turn ended ${terminal.result} before the call completed`,
+              }
             : null,
       events: [],
     });
@@ -209,7 +212,9 @@ export function spansOf(
     for (const d of drafts) {
       const context = { traceId, spanId: d.spanId, traceFlags: 1 };
       const end = d.end === null ? NOT_ENDED : hr(d.end);
-      const attributes = d.error ? { ...d.attributes, [SPAN_ATTRIBUTES.errorType]: d.error.type } : d.attributes;
+      const attributes = d.error
+        ? { ...d.attributes, [SPAN_ATTRIBUTES.errorType]: d.error.type }
+        : d.attributes;
       spans.push({
         name: d.name,
         kind: SpanKind.INTERNAL,

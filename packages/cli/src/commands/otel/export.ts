@@ -167,12 +167,16 @@ export async function exportCommand(args: readonly string[], io: Io): Promise<nu
   for (const [i, t] of exported.entries()) {
     const notes = [
       ...(t.open ? ['open: its invoke_agent span has no end'] : []),
-      ...(t.unwritten ? [`${t.unwritten} tool completion(s) whose start the bounds dropped not written`] : []),
+      ...(t.unwritten
+        ? [`${t.unwritten} tool completion(s) whose start the bounds dropped not written`]
+        : []),
     ];
     await say(
       `${shown(names[i]!)} -> otel/${t.traceId}/${t.agentSpanId}  ${t.toolSpans} tool span(s), ${t.spanEvents} span event(s)${notes.length ? `; ${notes.join('; ')}` : ''}\n`,
     );
   }
-  await say(`${exported.length} trace(s), ${spans.length} span(s) written${values.out === undefined ? '' : ` to ${shown(values.out)}`}\n`);
+  await say(
+    `${exported.length} trace(s), ${spans.length} span(s) written${values.out === undefined ? '' : ` to ${shown(values.out)}`}\n`,
+  );
   return 0;
 }

@@ -158,7 +158,8 @@ ${EXPORT_HELP}`;
 /** `agent-contracts otel`. */
 export const otelCommand: Command = {
   name: 'otel',
-  summary: 'OpenTelemetry GenAI traces: judge the agent runs of OTLP JSON (otel check), write traces as spans (otel export)',
+  summary:
+    'OpenTelemetry GenAI traces: judge the agent runs of OTLP JSON (otel check), write traces as spans (otel export)',
   help: HELP,
   async run(args, io) {
     const [sub, ...rest] = args;
