@@ -53,6 +53,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./otel/index.js')).otelCommand,
   },
   {
+    name: 'docs',
+    summary: 'list the installed documentation pages, or print where one is (or the page, --print)',
+    load: async () => (await import('./docs/index.js')).docsCommand,
+  },
+  {
     name: 'mutants',
     summary: 'run the kit against broken implementations and print the mutation score',
     load: async () => (await import('./mutants/index.js')).mutantsCommand,

@@ -4,6 +4,7 @@ import { printable, truncated } from '@agent-contracts/harness/text';
 import { usageError } from '../../args.js';
 import type { Command } from '../../command.js';
 import { kitVersion } from '../../conformance-dir.js';
+import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { parseOtlpText } from '../../otel/input.js';
@@ -55,7 +56,11 @@ async function check(args: readonly string[], io: Io): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help) {
+<<<<<<< HEAD
     await io.out(CHECK_HELP);
+=======
+    await io.out(docRefs(HELP));
+>>>>>>> main
     return 0;
   }
   if (positionals.length !== 1)
@@ -93,14 +98,18 @@ async function check(args: readonly string[], io: Io): Promise<number> {
       await io.err(`${shown(file)}: ${p.code} at ${shown(p.pointer)}: ${p.message}\n`);
     if (verdict.input.length > 20) await io.err(`... and ${verdict.input.length - 20} more\n`);
     await io.err(
-      'No run was judged: fix the exporter that wrote this file (docs/spec/opentelemetry-mapping.md#input).\n',
+      docRefs(
+        'No run was judged: fix the exporter that wrote this file (docs/spec/opentelemetry-mapping.md#input).\n',
+      ),
     );
     return 1;
   }
   if (verdict.runs.length === 0) {
     await io.err(
       `${shown(file)}: OTEL_NO_AGENT_RUN: no span has gen_ai.operation.name "invoke_agent", so there is no agent run to judge; ` +
-        'enable the GenAI instrumentation of your agent framework (docs/spec/opentelemetry-mapping.md#what-is-read).\n',
+        docRefs(
+          'enable the GenAI instrumentation of your agent framework (docs/spec/opentelemetry-mapping.md#what-is-read).\n',
+        ),
     );
     return 1;
   }
@@ -164,7 +173,7 @@ export const otelCommand: Command = {
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub === '-h' || sub === '--help') {
-      await io.out(HELP);
+      await io.out(docRefs(HELP));
       return 0;
     }
     if (sub === undefined)
