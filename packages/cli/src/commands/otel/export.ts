@@ -8,6 +8,7 @@ import { printable, truncated } from '@agent-contracts/harness/text';
 import { validate } from '@agent-contracts/validators';
 import { usageError } from '../../args.js';
 import { kitVersion } from '../../conformance-dir.js';
+import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { otlpJson, spansOf } from '../../otel/export.js';
@@ -59,7 +60,7 @@ export async function exportCommand(args: readonly string[], io: Io): Promise<nu
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    await io.out(EXPORT_HELP);
+    await io.out(docRefs(EXPORT_HELP));
     return 0;
   }
   if (positionals.length === 0)

@@ -56,11 +56,7 @@ async function check(args: readonly string[], io: Io): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-<<<<<<< HEAD
-    await io.out(CHECK_HELP);
-=======
-    await io.out(docRefs(HELP));
->>>>>>> main
+    await io.out(docRefs(CHECK_HELP));
     return 0;
   }
   if (positionals.length !== 1)
