@@ -104,7 +104,7 @@ export const explainCommand: Command = {
     out.push('');
     if ('fault' in item) {
       out.push(`Fault scenario (${item.fault}); the harness:`);
-      item.steps.forEach((s, i) => out.push(`  ${i + 1}. ${s}`));
+      for (const [i, s] of item.steps.entries()) out.push(`  ${i + 1}. ${s}`);
       out.push(`Passes when: ${item.passCriterion}`);
     } else {
       out.push('Steps (requests the harness sends, replies it expects):');
