@@ -58,6 +58,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./docs/index.js')).docsCommand,
   },
   {
+    name: 'explain',
+    summary:
+      'show what a case or fault scenario checks: steps, requests, expected replies, requirements, spec',
+    load: async () => (await import('./explain/index.js')).explainCommand,
+  },
+  {
     name: 'mutants',
     summary: 'run the kit against broken implementations and print the mutation score',
     load: async () => (await import('./mutants/index.js')).mutantsCommand,
