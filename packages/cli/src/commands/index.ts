@@ -48,7 +48,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'otel',
-    summary: 'judge the agent runs of an OpenTelemetry GenAI trace (OTLP JSON): otel check',
+    summary:
+      'OpenTelemetry GenAI traces: judge the agent runs of OTLP JSON (otel check), write traces as spans (otel export)',
     load: async () => (await import('./otel/index.js')).otelCommand,
   },
   {
