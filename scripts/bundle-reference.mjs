@@ -10,8 +10,10 @@
 // bundle.json, the digest of every input. It is rebuilt only when an input changed, so the main
 // job pays for it once (about 1 s of CPU) after a change of the sources.
 //
-// Usage: node scripts/bundle-reference.mjs [reference|cli] [--force] [--quiet]; prints the path of
-// the bundle's entry. The `cli` target is the CLI for the tests (packages/cli/.bundle/).
+// Usage: node scripts/bundle-reference.mjs [reference|cli|fault-store-fake] [--force] [--quiet];
+// prints the path of the bundle's entry. The `cli` target is the CLI for the tests
+// (packages/cli/.bundle/), `fault-store-fake` the fault-matrix tests' broken store
+// (packages/store/.fault-fake/).
 // As a module: `await ensureReferenceBundle()` resolves to that path.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,6 +72,17 @@ const TARGETS = {
     // The CommonJS packages it bundles (cli-progress) require Node's modules.
     banner:
       "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+  },
+  // The fault-matrix tests' broken store (packages/harness/test/fakes/fault-store-impl.ts), which
+  // their scenarios start dozens of times: the same code without a TypeScript loader in each.
+  // It goes into the store's package, whose node_modules hold the drivers it loads at run time.
+  'fault-store-fake': {
+    entry: join(repo, 'packages/harness/test/fakes/fault-store-impl.ts'),
+    dir: join(repo, 'packages/store/.fault-fake'),
+    main: join(repo, 'packages/store/.fault-fake/fault-store-impl.mjs'),
+    staging: (tag) => join(repo, `packages/store/.fault-fake-${tag}`),
+    external: ['better-sqlite3', 'pg', 'pg-native'],
+    plugins: [],
   },
 };
 
@@ -176,7 +189,7 @@ export async function ensureBundle(name, { force = false, quiet = true } = {}) {
   }
   if (!quiet)
     process.stderr.write(
-      `bundled ${name === 'cli' ? 'the CLI' : 'the reference implementation'} into ${relative(repo, target.dir)}/ in ${Math.round(performance.now() - started)} ms\n`,
+      `bundled ${{ cli: 'the CLI', reference: 'the reference implementation' }[name] ?? name} into ${relative(repo, target.dir)}/ in ${Math.round(performance.now() - started)} ms\n`,
     );
   return target.main;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one test command (README, CI): every generated-artifact check, lint, typecheck and the
 // vitest suite. Ends with a plain "N passed, N failed" line; exits 1 when anything failed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,15 +46,55 @@ const failures = [];
 const env = { ...process.env, AGENT_CONTRACTS_COMPAT_REPORTS: compatReports };
 const run = (cmd) => spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env });
 
-for (const [name, cmd] of checks) {
-  process.stderr.write(`\n== ${name}\n`);
-  const r = run(cmd);
-  if (r.status === 0) passed++;
-  else {
-    failed++;
-    failures.push(name);
+// The checks only read the repository, and most are one process on one core: after the two that
+// run implementations against time budgets, alone as before (the compatibility check's conform runs
+// use both cores, and StrykerJS times its mutants), the others run CHECK_JOBS at a time, the
+// longest first, each one's output shown in one piece when it ends (bench/README.md, "CI").
+// AGENT_CONTRACTS_CHECK_JOBS=1 runs them all one after another.
+const CHECK_JOBS = Math.max(1, Number(process.env.AGENT_CONTRACTS_CHECK_JOBS) || 2);
+const ALONE_FIRST = ['compatibility:check', 'mutate'];
+const LONGEST_FIRST = ['typecheck', 'harness:schemas:check', 'protocol:schemas:check', 'validators:check'];
+const byName = (name) => checks.find(([n]) => n === name);
+const alone = ALONE_FIRST.map(byName);
+const queue = [
+  ...LONGEST_FIRST.map(byName),
+  ...checks.filter(([n]) => !LONGEST_FIRST.includes(n) && !ALONE_FIRST.includes(n)),
+];
+
+/** Run one check with its output collected; resolves to its exit status and output. */
+function runCollected(cmd) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const chunks = [];
+    const child = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
+    child.stdout.on('data', (d) => chunks.push(d));
+    child.stderr.on('data', (d) => chunks.push(d));
+    const done = (status, extra = '') =>
+      resolve({
+        status,
+        output: Buffer.concat(chunks).toString() + extra,
+        secs: (performance.now() - started) / 1000,
+      });
+    child.on('error', (e) => done(null, `${e.message}\n`));
+    child.on('close', (code) => done(code));
+  });
+}
+
+/** Run the checks of `list`, taking them from its front, one after another. */
+async function checkLane(list) {
+  for (let next = list.shift(); next; next = list.shift()) {
+    const [name, cmd] = next;
+    const r = await runCollected(cmd);
+    process.stderr.write(`\n== ${name} (${r.secs.toFixed(1)} s)\n${r.output}`);
+    if (r.status === 0) passed++;
+    else {
+      failed++;
+      failures.push(name);
+    }
   }
 }
+await checkLane(alone);
+await Promise.all(Array.from({ length: CHECK_JOBS }, () => checkLane(queue)));
 
 // The test that packs and installs every package (test/publish/installed.test.ts) builds all of
 // them: it runs alone after the rest, so its compilers do not slow the other suites past their

@@ -1,8 +1,8 @@
-// Vitest global setup: the CLI and the reference implementation as esbuild bundles of their
-// sources (scripts/bundle-reference.mjs), built once per test run, so that the tests that run
-// them as processes (tooling/test-helpers/run-cli.ts, packages/harness/test/faults-helpers.ts) do
-// not start a TypeScript loader in each one (about 1.1 s of CPU each). The bundles are the
-// sources' code: the tests of their behaviour are unchanged.
+// Vitest global setup: the CLI, the reference implementation and the fault-matrix tests' broken
+// store as esbuild bundles of their sources (scripts/bundle-reference.mjs), built once per test
+// run, so that the tests that run them as processes (tooling/test-helpers/run-cli.ts,
+// packages/harness/test/faults-helpers.ts) do not start a TypeScript loader in each one (about
+// 1.1 s of CPU each). The bundles are the sources' code: the tests of their behaviour are unchanged.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -18,4 +18,6 @@ export default function setup(): void {
   process.env.AGENT_CONTRACTS_TEST_CLI = bundle('cli');
   // The reference implementation as the main job starts it, for the fault-matrix tests.
   process.env.AGENT_CONTRACTS_TEST_REFERENCE = bundle('reference');
+  // The broken store the fault-matrix tests run the scenarios against.
+  process.env.AGENT_CONTRACTS_TEST_FAULT_FAKE = bundle('fault-store-fake');
 }

@@ -14,6 +14,22 @@ const MAIN = fileURLToPath(new URL('../../reference-node/src/main.ts', import.me
 const TSX = import.meta.resolve('tsx');
 
 /**
+ * How the reference starts: from its esbuild bundle (scripts/bundle-reference.mjs, built from the
+ * same sources, rebuilt here when one of them changed), which starts without a TypeScript loader
+ * (a fifth of the CPU: bench/README.md); from the sources through tsx when no bundle can be had.
+ * `agent-contracts mutants` starts one shim, so one reference or more, per broken implementation.
+ */
+async function referenceCommand() {
+  try {
+    const { ensureReferenceBundle } = await import('../../../scripts/bundle-reference.mjs');
+    return [await ensureReferenceBundle()];
+  } catch {
+    return ['--conditions=@agent-contracts/source', '--import', TSX, MAIN];
+  }
+}
+const REFERENCE_ARGS = await referenceCommand();
+
+/**
  * @typedef {{ jsonrpc: '2.0', id: unknown, method: string, params?: any }} Request
  * @typedef {{ jsonrpc: '2.0', id: unknown, result?: any, error?: { code: number, message: string, data?: any } }} Reply
  * @typedef {{ call(method: string, params: unknown): Promise<Reply>, die(): void }} Context
@@ -35,7 +51,7 @@ export const answer = (req, result) => ({ jsonrpc: '2.0', id: req.id, result });
  * @param {Hooks} hooks
  */
 export function runShim(hooks = {}) {
-  const child = spawn(process.execPath, ['--conditions=@agent-contracts/source', '--import', TSX, MAIN], {
+  const child = spawn(process.execPath, REFERENCE_ARGS, {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   // A child killed at a crash point dies by SIGKILL: so does the shim, as the reference would.

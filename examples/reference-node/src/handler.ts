@@ -13,6 +13,7 @@ import {
   MethodNotFound,
   PROTOCOL_VERSION,
   Refusal,
+  StateLocationError,
   type StoreCommitOperationParams,
   type StoreCommitResult,
   type StoreCommitStateParams,
@@ -92,7 +93,7 @@ async function storageCall<T>(call: () => Promise<T>): Promise<T> {
     if (e instanceof StorageBackendError) {
       throw new Refusal(e.code, e.message, { retryable: e.retryable, outcome: e.outcome });
     }
-    if (e instanceof StoreError) throw new Refusal(e.code, e.message);
+    if (e instanceof StoreError || e instanceof StateLocationError) throw new Refusal(e.code, e.message);
     throw e;
   }
 }

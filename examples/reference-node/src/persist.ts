@@ -4,20 +4,22 @@
 // leaves either the whole previous document or the whole new one (LocalTaskTraceGate A11).
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { directoryOf } from '@agent-contracts/protocol';
 
 /**
- * The file `name` in the state location when that location is a directory, else `null` (no
- * location, or a URL such as `memory:`, `sqlite:...` or `postgres://...`: the state is then kept
- * in memory only). A scheme has two characters at least, so a path is never mistaken for one.
+ * The file `name` in the state location when that location is a directory (`directoryOf` of the
+ * protocol's parser), else `null` (no location, or `memory:`, `sqlite:...` or `postgres://...`:
+ * the state is then kept in memory only).
  */
 export function stateFile(location: string | null, name: string): string | null {
-  if (location === null || /^[a-z][a-z0-9+.-]+:/i.test(location)) return null;
+  const directory = directoryOf(location);
+  if (directory === null) return null;
   try {
-    if (!statSync(location).isDirectory()) return null;
+    if (!statSync(directory).isDirectory()) return null;
   } catch {
-    mkdirSync(location, { recursive: true });
+    mkdirSync(directory, { recursive: true });
   }
-  return join(location, name);
+  return join(directory, name);
 }
 
 /** Read a JSON document; `undefined` when the file does not exist, `{ text }` when it is not JSON. */

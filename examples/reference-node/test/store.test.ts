@@ -18,7 +18,6 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../tooling/test-helpers/run-cli.ts';
 import { createHandler } from '../src/handler.ts';
-import { storeTargetOf } from '../src/store.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const conformanceDir = join(repo, 'conformance');
@@ -159,17 +158,17 @@ describe('reference-node store over the protocol', () => {
     await h.close();
   });
 
-  it('maps state locations: directory, sqlite:, memory:, postgres:// with schema=', () => {
-    expect(storeTargetOf('/tmp/job-1')).toEqual({ kind: 'sqlite', path: '/tmp/job-1/tasks.db' });
-    expect(storeTargetOf('sqlite:/tmp/x.db')).toEqual({ kind: 'sqlite', path: '/tmp/x.db' });
-    expect(storeTargetOf(null)).toEqual({ kind: 'memory' });
-    expect(storeTargetOf('memory:')).toEqual({ kind: 'memory' });
-    expect(storeTargetOf('postgres://u:p@h:5432/db?schema=ac_x&sslmode=disable')).toEqual({
-      kind: 'postgres',
-      url: 'postgres://u:p@h:5432/db?sslmode=disable',
-      schema: 'ac_x',
-    });
-    expect(() => storeTargetOf('postgres://h/db?schema=Bad-Name')).toThrow(/schema/);
+  it('keeps a directory state location in its tasks.db, and refuses a location that names no store', async () => {
+    const dir = join(tmp, 'bare-directory');
+    const h = createHandler();
+    await h.handle('hello', { protocolVersion: 1, stateLocation: dir, localDirectory: null });
+    expect(readdirSync(dir)).toContain('tasks.db');
+    await h.close();
+    const bad = createHandler();
+    await expect(
+      bad.handle('hello', { protocolVersion: 1, stateLocation: 'mysql://h/db', localDirectory: null }),
+    ).rejects.toMatchObject({ code: 'STATE_LOCATION_INVALID' });
+    await bad.close();
   });
 
   it('durable state survives kill -9 of the subprocess: the restarted process reads it back', async () => {

@@ -2,16 +2,13 @@
 // `--strict` makes it fail, and the summary prints requirement coverage per gate. Run against the
 // reference implementation on a conformance directory of two digest cases, one of which expects a
 // wrong digest, so it fails on every implementation.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { judgeReport, parseReport } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE, runCli } from './helpers.ts';
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const REFERENCE = `node --conditions=@agent-contracts/source --import tsx ${join(repo, 'examples/reference-node/src/main.ts')}`;
 const tmp = mkdtempSync(join(tmpdir(), 'conform-levels-'));
 const conformance = join(tmp, 'conformance');
 mkdirSync(join(conformance, 'cases'), { recursive: true });
@@ -53,23 +50,9 @@ writeFileSync(
 );
 
 function conform(...args: string[]) {
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--conditions=@agent-contracts/source',
-      '--import',
-      'tsx',
-      join(repo, 'packages/cli/src/bin.ts'),
-      'conform',
-      '--impl',
-      REFERENCE,
-      '--conformance',
-      conformance,
-      '--no-faults',
-      ...args,
-    ],
-    { cwd: repo, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
-  );
+  const r = runCli(['conform', '--impl', REFERENCE, '--conformance', conformance, '--no-faults', ...args], {
+    env: { NO_COLOR: '1' },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

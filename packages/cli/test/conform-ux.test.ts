@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { suggestOption } from '../src/args.ts';
 import { progressFor } from '../src/commands/conform/progress.ts';
 import type { Io } from '../src/io.ts';
-import { repoRoot, runCli, tempDir } from './helpers.ts';
+import { REFERENCE, repoRoot, runCli, tempDir } from './helpers.ts';
 
 const FAKE = join(repoRoot, 'packages/harness/test/fakes/fake-conform-impl.mjs');
 const tmp = tempDir();
@@ -165,7 +165,7 @@ describe('conform for a new user', () => {
     const r = runCli([
       'conform',
       '--impl',
-      `node --conditions=@agent-contracts/source --import tsx ${join(repoRoot, 'examples/reference-node/src/main.ts')}`,
+      REFERENCE,
       '--filter',
       'validate/IntentSeedV1/valid/*',
       '--filter',

@@ -1,6 +1,5 @@
 // `agent-contracts conform` end to end: against the reference implementation (everything
 // passes), and against misbehaving implementations, none of which may ever conform or hang.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,30 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { parseReport } from '@agent-contracts/harness';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE, runCli } from './helpers.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const node = (script: string) => `node --conditions=@agent-contracts/source --import tsx ${script}`;
-const REFERENCE = node(join(repo, 'examples/reference-node/src/main.ts'));
 const FAKE = join(repo, 'packages/harness/test/fakes/fake-conform-impl.mjs');
 const tmp = mkdtempSync(join(tmpdir(), 'conform-test-'));
 
+/** The CLI as a process (its bundle: tooling/test-helpers/run-cli.ts), without colour. */
 function cli(...args: string[]) {
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--conditions=@agent-contracts/source',
-      '--import',
-      'tsx',
-      join(repo, 'packages/cli/src/bin.ts'),
-      ...args,
-    ],
-    {
-      cwd: repo,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-      timeout: 120_000,
-    },
-  );
+  const r = runCli(args, { env: { NO_COLOR: '1' } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

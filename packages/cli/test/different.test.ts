@@ -11,10 +11,9 @@ import { parseReport } from '@agent-contracts/harness';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipWithoutChromium } from './chromium.ts';
-import { repoRoot, runCli, tempDir } from './helpers.js';
+import { REFERENCE, repoRoot, runCli, tempDir } from './helpers.js';
 
 const PROXY = join(repoRoot, 'packages/harness/test/fakes/hostile-proxy.mjs');
-const REFERENCE = `node --conditions=@agent-contracts/source --import tsx ${join(repoRoot, 'examples/reference-node/src/main.ts')}`;
 const CASE = 'store/operation/prepared/prepare';
 const tmp = tempDir();
 const skipBrowser = skipWithoutChromium('different (HTML part)');

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { sha256Hex } from '@agent-contracts/digest';
 import { loadCases, parseReport } from '@agent-contracts/harness';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { repoRoot, runCli, tempDir } from './helpers.js';
+import { REFERENCE, repoRoot, runCli, SOURCE_REFERENCE, tempDir } from './helpers.js';
 
 const PROXY = join(repoRoot, 'packages/harness/test/fakes/hostile-proxy.mjs');
 const UNIMPLEMENTED = join(repoRoot, 'packages/harness/test/fakes/unimplemented-impl.mjs');
-const REFERENCE = `node --conditions=@agent-contracts/source --import tsx ${join(repoRoot, 'examples/reference-node/src/main.ts')}`;
+// The reference behind the hostile proxies and as the control is its bundle; the tests about
+// --isolate run its sources, which is what a sandbox must still let run.
 const proxied = (mode: string, file = '') => `node ${PROXY} ${mode} ${file} -- ${REFERENCE}`;
 const CASES = 'validate/TaskRecoveryCommitFenceV1/*';
 const tmp = tempDir();
@@ -789,12 +790,12 @@ describe('conform --isolate (issue 20, finding 9)', () => {
   });
 
   it('the reference implementation, from its TypeScript sources, still conforms under --isolate (golden cases and a fault scenario)', () => {
-    const golden = conform(REFERENCE, '--isolate', '--no-faults', '--filter', CASES);
+    const golden = conform(SOURCE_REFERENCE, '--isolate', '--no-faults', '--filter', CASES);
     expect(golden.status, golden.stdout + golden.stderr).toBe(0);
     expect(golden.report.cases.length).toBeGreaterThan(0);
     expect(golden.report.cases.every((c) => c.outcome === 'pass')).toBe(true);
     // A scenario restarts, crashes and audits processes, each one in the sandbox.
-    const faults = conform(REFERENCE, '--isolate', '--filter', 'faults/store/stale-fence');
+    const faults = conform(SOURCE_REFERENCE, '--isolate', '--filter', 'faults/store/stale-fence');
     expect(faults.status, faults.stdout + faults.stderr).toBe(0);
     expect(faults.report.cases.map((c) => c.outcome)).toEqual(['pass']);
   });
@@ -805,7 +806,7 @@ describe('conform --isolate (issue 20, finding 9)', () => {
 
   it('the reference still conforms under --isolate with --explore (a second writer, kills and freezes, each in the sandbox)', () => {
     const r = conform(
-      REFERENCE,
+      SOURCE_REFERENCE,
       '--isolate',
       '--no-faults',
       '--explore',
@@ -821,7 +822,7 @@ describe('conform --isolate (issue 20, finding 9)', () => {
   });
 
   it('where bubblewrap cannot run, --isolate is a clear coded error', () => {
-    const r = runCli(['conform', '--impl', REFERENCE, '--isolate', '--no-faults', '--filter', CASES], {
+    const r = runCli(['conform', '--impl', SOURCE_REFERENCE, '--isolate', '--no-faults', '--filter', CASES], {
       env: { AGENT_CONTRACTS_BWRAP: '/nonexistent/bwrap' },
     });
     expect(r.status).toBe(2);

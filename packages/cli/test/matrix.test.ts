@@ -2,11 +2,10 @@
 /// <reference lib="dom.iterable" />
 // `agent-contracts matrix`: implementations x gates from JSONL reports, as Markdown and as HTML
 // (opened in headless Chromium), the fault matrix included; hostile reports change nothing but text.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import {
   compatibilityMatrix,
   MATRIX_LIMITS,
@@ -20,24 +19,13 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/main.ts';
 import { launchChromium, skipWithoutChromium } from './chromium.ts';
-import { memoryIo } from './helpers.ts';
+import { memoryIo, runCli } from './helpers.ts';
 import { PAYLOADS, toJsonl } from './report-arbitraries.ts';
 import { kase, run, summary } from './report-lines.ts';
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'matrix-'));
-const cli = (...args: string[]) =>
-  spawnSync(
-    process.execPath,
-    [
-      '--conditions=@agent-contracts/source',
-      '--import',
-      'tsx',
-      join(repo, 'packages/cli/src/bin.ts'),
-      ...args,
-    ],
-    { cwd: repo, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
-  );
+/** The CLI as a process (its bundle: tooling/test-helpers/run-cli.ts), without colour. */
+const cli = (...args: string[]) => runCli(args, { env: { NO_COLOR: '1' } });
 
 /** The CLI in this process (the subprocess `cli` is kept for the page the browser opens). */
 async function matrix(...args: string[]) {

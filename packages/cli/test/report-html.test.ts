@@ -1,7 +1,6 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // The HTML report, opened in headless Chromium: gates x cases, one column per implementation.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,29 +10,15 @@ import fc from 'fast-check';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipWithoutChromium } from './chromium.ts';
+import { REFERENCE, runCli } from './helpers.ts';
 import { PAYLOADS, reportLinesArb, toJsonl } from './report-arbitraries.ts';
 
 const skip = skipWithoutChromium('report-html');
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'report-html-'));
-const cli = (...args: string[]) =>
-  spawnSync(
-    process.execPath,
-    [
-      '--conditions=@agent-contracts/source',
-      '--import',
-      'tsx',
-      join(repo, 'packages/cli/src/bin.ts'),
-      ...args,
-    ],
-    {
-      cwd: repo,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-      timeout: 120_000,
-    },
-  );
+/** The CLI as a process (its bundle: tooling/test-helpers/run-cli.ts), without colour. */
+const cli = (...args: string[]) => runCli(args, { env: { NO_COLOR: '1' } });
 
 describe.skipIf(skip)('HTML report in headless Chromium', () => {
   let browser: Browser;
@@ -48,7 +33,7 @@ describe.skipIf(skip)('HTML report in headless Chromium', () => {
     const reference = join(tmp, 'reference.jsonl');
     const liar = join(tmp, 'liar.jsonl');
     const filter = 'validate/TaskRecoveryCommitFenceV1/*';
-    const ref = `node --conditions=@agent-contracts/source --import tsx ${join(repo, 'examples/reference-node/src/main.ts')}`;
+    const ref = REFERENCE;
     expect(
       cli(
         'conform',

@@ -4,6 +4,7 @@
 
 import {
   capabilitiesProblem,
+  directoryOf,
   type HelloResult,
   type InProcessAdapter,
   PROTOCOL_VERSION,
@@ -126,7 +127,7 @@ export const START_TIMEOUT_MS = 30_000;
 
 /** The `localDirectory` that goes with a state location when none is given. */
 export function defaultLocalDirectory(stateLocation: string | null): string | null {
-  return stateLocation !== null && !/^[a-z][a-z0-9+.-]*:/i.test(stateLocation) ? stateLocation : null;
+  return directoryOf(stateLocation);
 }
 
 /** How a session sends a request: the raw reply, or a thrown transport failure. */

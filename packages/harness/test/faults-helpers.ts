@@ -16,8 +16,11 @@ export const TSX = 'node --conditions=@agent-contracts/source --import tsx';
 export const REFERENCE = process.env.AGENT_CONTRACTS_TEST_REFERENCE
   ? `node ${process.env.AGENT_CONTRACTS_TEST_REFERENCE}`
   : `${TSX} ${join(REPO, 'examples/reference-node/src/main.ts')}`;
+/** The broken store of test/fakes/fault-store-impl.ts in `mode`: its bundle, or its source through tsx. */
 export const FAKE = (mode: string) =>
-  `${TSX} ${join(REPO, 'packages/harness/test/fakes/fault-store-impl.ts')} ${mode}`;
+  process.env.AGENT_CONTRACTS_TEST_FAULT_FAKE
+    ? `node ${process.env.AGENT_CONTRACTS_TEST_FAULT_FAKE} ${mode}`
+    : `${TSX} ${join(REPO, 'packages/harness/test/fakes/fault-store-impl.ts')} ${mode}`;
 
 export const scenarios = (prefix = '') =>
   loadFaultScenarios(CONFORMANCE, FAULT_KIND_NAMES).filter((s) => s.id.startsWith(`faults/${prefix}`));

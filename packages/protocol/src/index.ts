@@ -12,4 +12,5 @@ export * from './errors.js';
 export { PROTOCOL_SCHEMAS } from './generated/schemas.generated.js';
 export * from './messages/index.js';
 export * from './methods.js';
+export * from './state-location.js';
 export * from './version.js';

@@ -2,14 +2,15 @@
  * Stable error codes of the store itself (backend failures are `StorageBackendError`s; refused
  * commits are typed results, never errors).
  *
- * - `STORE_URL_INVALID`: `openStore` got a URL or path it cannot map to a backend.
+ * - `STATE_LOCATION_INVALID`: `openStore` got a state location that names no store (the code of
+ *   `parseStateLocation` in @agent-contracts/protocol).
  * - `STORE_BACKEND_UNAVAILABLE`: the backend module for the URL cannot be loaded (not installed,
  *   native module not built, or the module lacks its factory).
  * - `STORE_EVIDENCE_ROOT_INVALID`: the configured project root for terminal evidence is not a
  *   readable directory.
  */
 export type StoreErrorCode =
-  | 'STORE_URL_INVALID'
+  | 'STATE_LOCATION_INVALID'
   | 'STORE_BACKEND_UNAVAILABLE'
   | 'STORE_EVIDENCE_ROOT_INVALID';
 
@@ -20,7 +21,7 @@ export type StoreErrorCode =
  * @example
  * ```ts
  * import { StoreError } from '@agent-contracts/store';
- * const e = new StoreError('STORE_URL_INVALID', 'use memory:, sqlite:<path> or postgres://...');
+ * const e = new StoreError('STATE_LOCATION_INVALID', 'use a directory, memory:, sqlite:<file> or postgres://...');
  * e.code satisfies string;
  * ```
  */

@@ -1,41 +1,15 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  DIRECTORY_SQLITE_FILE,
+  parseStateLocation,
+  type StateLocation,
+  StateLocationError,
+} from '@agent-contracts/protocol';
 import type { StorageBackend } from './backend.js';
 import { createMemoryBackend } from './backends/memory.js';
 import { StoreError } from './errors.js';
 import { TaskStore, type TaskStoreOptions } from './task-store.js';
-
-/** Which backend a store URL names, and its target. */
-export type StoreTarget =
-  | { readonly kind: 'memory' }
-  | { readonly kind: 'sqlite'; readonly path: string }
-  | { readonly kind: 'postgres'; readonly url: string };
-
-/**
- * Map a store URL to its backend: `memory:`; `sqlite:<path>`, `sqlite://<path>` or a bare file
- * path (SQLite, the embedded default); `postgres://...` or `postgresql://...`.
- *
- * @throws {StoreError} `STORE_URL_INVALID` for anything else.
- * @example
- * parseStoreUrl('sqlite:./tasks.db'); // { kind: 'sqlite', path: './tasks.db' }
- */
-export function parseStoreUrl(url: string): StoreTarget {
-  const invalid = () =>
-    new StoreError(
-      'STORE_URL_INVALID',
-      `"${url}" names no store backend; use memory:, sqlite:<path>, a file path, or postgres://...`,
-    );
-  if (typeof url !== 'string' || url.trim() === '') throw invalid();
-  if (url === 'memory:' || url === 'memory://') return { kind: 'memory' };
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
-  const sqlite = /^sqlite:(\/\/)?(.*)$/.exec(url);
-  if (sqlite) {
-    const path = sqlite[2] ?? '';
-    if (path === '') throw invalid();
-    return { kind: 'sqlite', path };
-  }
-  // A bare path: no URL scheme (a Windows drive letter such as C:\ is a path, not a scheme).
-  if (/^[A-Za-z][A-Za-z0-9+.-]+:/.test(url)) throw invalid();
-  return { kind: 'sqlite', path: url };
-}
 
 async function load(
   importer: () => Promise<object>,
@@ -66,32 +40,50 @@ async function load(
 const SQLITE_MODULE = () => import('./backends/sqlite.js');
 const POSTGRES_MODULE = () => import('./backends/postgres.js');
 
+/** The state location `url` names (the protocol's one parser), or `STATE_LOCATION_INVALID`. */
+function targetOf(url: string): StateLocation {
+  try {
+    return parseStateLocation(url);
+  } catch (e) {
+    if (e instanceof StateLocationError) throw new StoreError(e.code, e.message, { cause: e });
+    throw e;
+  }
+}
+
 /**
- * Open the storage backend a store URL names (see {@link parseStoreUrl}). The SQLite and
- * PostgreSQL modules are imported only when asked for.
+ * Open the storage backend a state location names (`parseStateLocation` of
+ * @agent-contracts/protocol, docs/protocol.md#hello-v1): `memory:`; a bare path is a directory,
+ * created if missing, holding the SQLite file `tasks.db`; `sqlite:<file>` that SQLite file;
+ * `postgres://...` a PostgreSQL database, its `schema=<name>` parameter the schema of the tables.
+ * The SQLite and PostgreSQL modules are imported only when asked for.
  *
- * @throws {StoreError} `STORE_URL_INVALID`, or `STORE_BACKEND_UNAVAILABLE` when the backend cannot be loaded.
+ * @throws {StoreError} `STATE_LOCATION_INVALID`, or `STORE_BACKEND_UNAVAILABLE` when the backend cannot be loaded.
  * @example
  * ```ts
  * const backend = await openBackend('memory:');
  * ```
  */
 export async function openBackend(url: string): Promise<StorageBackend> {
-  const target = parseStoreUrl(url);
+  const target = targetOf(url);
   if (target.kind === 'memory') return createMemoryBackend();
-  if (target.kind === 'sqlite') {
+  if (target.kind === 'directory' || target.kind === 'sqlite') {
     const create = await load(SQLITE_MODULE, 'createSqliteBackend');
-    return (await create(target.path)) as StorageBackend;
+    if (target.kind === 'sqlite') return (await create(target.path)) as StorageBackend;
+    mkdirSync(target.path, { recursive: true });
+    return (await create(join(target.path, DIRECTORY_SQLITE_FILE))) as StorageBackend;
   }
   const create = await load(POSTGRES_MODULE, 'createPostgresBackend');
-  return (await create(target.url)) as StorageBackend;
+  return (await create(
+    target.url,
+    target.schema === undefined ? {} : { schema: target.schema },
+  )) as StorageBackend;
 }
 
 /**
  * Open a {@link TaskStore} on the backend a URL names: `memory:`, `sqlite:./tasks.db` (or a bare
  * path), `postgres://...`.
  *
- * @throws {StoreError} `STORE_URL_INVALID` or `STORE_BACKEND_UNAVAILABLE`.
+ * @throws {StoreError} `STATE_LOCATION_INVALID` or `STORE_BACKEND_UNAVAILABLE`.
  * @example
  * ```ts
  * import { openStore } from '@agent-contracts/store';

@@ -1,34 +1,33 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../src/errors.js';
-import { openBackend, openStore, parseStoreUrl } from '../src/open.js';
+import { openBackend, openStore } from '../src/open.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-contracts-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('openStore', () => {
-  it('maps URLs and paths to backends', () => {
-    expect(parseStoreUrl('memory:')).toEqual({ kind: 'memory' });
-    expect(parseStoreUrl('sqlite:./tasks.db')).toEqual({ kind: 'sqlite', path: './tasks.db' });
-    expect(parseStoreUrl('sqlite:///var/tasks.db')).toEqual({ kind: 'sqlite', path: '/var/tasks.db' });
-    expect(parseStoreUrl('./tasks.db')).toEqual({ kind: 'sqlite', path: './tasks.db' });
-    expect(parseStoreUrl('postgres://u@h/db')).toEqual({ kind: 'postgres', url: 'postgres://u@h/db' });
-    expect(parseStoreUrl('postgresql://u@h/db')).toEqual({ kind: 'postgres', url: 'postgresql://u@h/db' });
-  });
-
   for (const bad of ['', 'mysql://h/db', 'sqlite:', 'http://x']) {
-    it(`refuses ${JSON.stringify(bad)} with STORE_URL_INVALID`, () => {
+    it(`refuses ${JSON.stringify(bad)} with STATE_LOCATION_INVALID`, async () => {
       let caught: unknown;
       try {
-        parseStoreUrl(bad);
+        await openStore(bad);
       } catch (e) {
         caught = e;
       }
-      expect(caught instanceof StoreError && caught.code).toBe('STORE_URL_INVALID');
+      expect(caught instanceof StoreError && caught.code).toBe('STATE_LOCATION_INVALID');
     });
   }
+
+  it('opens a bare path as a directory holding tasks.db (docs/protocol.md PROTO-004)', async () => {
+    const state = join(dir, 'state-directory');
+    const store = await openStore(state);
+    expect(store.backend.kind).toBe('sqlite');
+    expect(readdirSync(state)).toContain('tasks.db');
+    await store.close();
+  });
 
   it('opens a memory store', async () => {
     const store = await openStore('memory:');

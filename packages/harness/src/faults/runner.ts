@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type HelloResult, missingCapabilities } from '@agent-contracts/protocol';
+import { directoryOf, type HelloResult, missingCapabilities } from '@agent-contracts/protocol';
 import { shapeOf } from '../compare/shape.js';
 import { HarnessDefect, HarnessError } from '../errors.js';
 import { type Implementation, startSubprocess } from '../implementation.js';
@@ -72,10 +72,11 @@ export interface FaultRunOptions extends FaultTarget {
  * scenario uses fresh task keys.
  */
 export function scenarioStateLocation(location: string): string {
-  if (isPostgresLocation(location) || /^[a-z][a-z0-9+.-]*:/i.test(location)) return location;
+  const directory = directoryOf(location);
+  if (directory === null) return location;
   // An opaque name, fresh each time: an implementation must not learn from its path which
   // scenario runs (and behave only there), nor find another run's state in it.
-  const dir = join(location, opaqueName());
+  const dir = join(directory, opaqueName());
   mkdirSync(dir);
   return dir;
 }

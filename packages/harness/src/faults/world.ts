@@ -1,6 +1,7 @@
 // Everything a fault scenario controls: the implementation processes (several on one state
 // location), their signals (SIGKILL, SIGSTOP, SIGCONT) and restarts, the clock, the fake tool,
 // and independent read-back of durable state through a process that took no part in the run.
+import { parseStateLocation } from '@agent-contracts/protocol';
 import { HarnessError } from '../errors.js';
 import { defaultLocalDirectory, type Implementation, startSubprocess } from '../implementation.js';
 import type { RunLedger } from '../session.js';
@@ -46,7 +47,13 @@ export interface FaultTarget {
 export const FAULT_T0 = '2026-11-30T05:41:12.000Z';
 
 /** Whether a state location is a PostgreSQL URL. */
-export const isPostgresLocation = (location: string): boolean => /^postgres(ql)?:\/\//.test(location);
+export const isPostgresLocation = (location: string): boolean => {
+  try {
+    return parseStateLocation(location).kind === 'postgres';
+  } catch {
+    return false;
+  }
+};
 
 /** An implementation process of a scenario (`pid` leads its process group). */
 export type FaultProcess = Implementation;

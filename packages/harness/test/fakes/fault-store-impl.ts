@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '@agent-contracts/engines';
+import { directoryOf } from '@agent-contracts/protocol';
 import type { TaskRecoveryStateV5 } from '@agent-contracts/schemas';
 import { openBackend, type StorageBackend, type TaskKey, TaskStore } from '@agent-contracts/store';
 
@@ -131,12 +132,9 @@ function crashing(inner: StorageBackend): StorageBackend {
 }
 
 async function open(location: string | null): Promise<TaskStore> {
-  if (mode === 'ignore-fences' && location && !/^[a-z]+:\/\//.test(location))
-    return new TaskStore(fileBackend(location), { clock });
-  const url =
-    location && !/^[a-z]+:\/\//.test(location)
-      ? `sqlite:${join(location, 'fake-tasks.db')}`
-      : (location ?? 'memory:');
+  const directory = directoryOf(location);
+  if (mode === 'ignore-fences' && directory !== null) return new TaskStore(fileBackend(directory), { clock });
+  const url = directory !== null ? `sqlite:${join(directory, 'fake-tasks.db')}` : (location ?? 'memory:');
   const backend = await openBackend(url);
   return new TaskStore(crashing(mode === 'ack-before-durable' ? lazyBackend(backend) : backend), { clock });
 }

@@ -43,7 +43,12 @@ import {
   startSubprocess,
 } from '@agent-contracts/harness';
 import { conformanceDirectory } from '@agent-contracts/kit';
-import { PROTOCOL_VERSION } from '@agent-contracts/protocol';
+import {
+  PROTOCOL_VERSION,
+  parseStateLocation,
+  type StateLocation,
+  StateLocationError,
+} from '@agent-contracts/protocol';
 import { intOption, usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
@@ -145,21 +150,21 @@ function parse(args: readonly string[]) {
  * so that parallel jobs, and runs on one database, never share tasks.
  */
 function jobStateUrls(text: string): (job: number) => string {
-  let url: URL;
+  let target: StateLocation | null = null;
   try {
-    url = new URL(text);
-  } catch {
-    url = new URL('invalid:');
+    target = parseStateLocation(text);
+  } catch (e) {
+    // A PostgreSQL URL with a bad schema= says so; anything else is not a PostgreSQL URL.
+    if (e instanceof StateLocationError && e.message.startsWith('schema='))
+      throw new CliError('USAGE_BAD_VALUE', `--state-url ${e.message}.`);
   }
-  if (!/^postgres(ql)?:$/.test(url.protocol) || !url.host) {
+  if (target?.kind !== 'postgres' || !new URL(target.url).host) {
     throw new CliError(
       'USAGE_BAD_VALUE',
       `--state-url must be a postgres:// or postgresql:// URL with a host, e.g. postgres://user:pw@127.0.0.1:5432/db.`,
     );
   }
-  const base =
-    url.searchParams.get('schema') ??
-    `ac_conform_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const base = target.schema ?? `ac_conform_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   if (!/^[a-z_][a-z0-9_]{0,55}$/.test(base)) {
     throw new CliError(
       'USAGE_BAD_VALUE',
@@ -167,7 +172,8 @@ function jobStateUrls(text: string): (job: number) => string {
     );
   }
   return (job) => {
-    const u = new URL(url.href);
+    // The URL as given, its schema= (if any) replaced in place.
+    const u = new URL(text);
     u.searchParams.set('schema', `${base}_${job}`);
     return u.href;
   };
