@@ -2,7 +2,7 @@
 // Lints the tarballs `scripts/pack.mjs` wrote, as a registry would receive them, offline:
 // publint (--strict) and @arethetypeswrong/cli (ESM-only profile) on each, and what neither
 // checks: a LICENSE and a README, no `workspace:` range left, no README link that leaves the
-// package (`../`), and every source map's sources inside the tarball.
+// package (`../`) or points at the placeholder repository URL, and every source map's sources inside the tarball.
 // Both run in this one process through their libraries (publint, @arethetypeswrong/core, the
 // core of `attw`), so TypeScript loads once, not once per package.
 // Usage: node scripts/lint-packages.mjs <dir-of-tarballs>
@@ -51,6 +51,12 @@ function contentProblems(pkgDir) {
     const readme = readFileSync(join(pkgDir, 'README.md'), 'utf8');
     for (const m of readme.matchAll(/\]\((\.\.\/[^)]*)\)/g))
       problems.push(`README.md links ${m[1]}, which is outside the package`);
+    // The repository URL of package.json is a placeholder no one can open: the docs a README
+    // cites ship in @agent-contracts/kit, so a README names them there instead of linking it.
+    for (const m of readme.matchAll(/https?:\/\/github\.com\/agent-contracts\/agent-contracts\b[^\s)]*/g))
+      problems.push(
+        `README.md links ${m[0]}, the placeholder repository URL; cite the page installed with @agent-contracts/kit`,
+      );
   }
   for (const file of walk(pkgDir)) {
     if (!file.endsWith('.map')) continue;

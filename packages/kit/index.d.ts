@@ -7,3 +7,14 @@
  * const vectors = `${conformanceDirectory}vectors/jcs.json`;
  */
 export declare const conformanceDirectory: string;
+
+/**
+ * Absolute path of the kit's documentation (with a trailing separator): `protocol.md`, `cli.md`,
+ * `coverage.md`, `spec/<page>.md` and the rest of the repository's docs/, as `agent-contracts docs`
+ * lists them.
+ *
+ * @example
+ * import { docsDirectory } from '@agent-contracts/kit';
+ * const protocol = `${docsDirectory}protocol.md`;
+ */
+export declare const docsDirectory: string;

@@ -58,7 +58,8 @@ describe('lint-packages', () => {
       }),
       'index.js': 'export const x = 1;\n',
       'index.js.map': JSON.stringify({ version: 3, sources: ['../src/index.ts'], mappings: '' }),
-      'README.md': '# lint-fixture\n\nSee [the docs](../../docs/cli.md).\n',
+      'README.md':
+        '# lint-fixture\n\nSee [the docs](../../docs/cli.md) and [the protocol](https://github.com/agent-contracts/agent-contracts/blob/main/docs/protocol.md).\n',
     });
     const r = run(process.execPath, [join(repoRoot, 'scripts/lint-packages.mjs'), dir], repoRoot);
     expect(r.status).toBe(1);
@@ -66,6 +67,9 @@ describe('lint-packages', () => {
     expect(r.stdout).toContain('no LICENSE');
     expect(r.stdout).toContain('package.json keeps a workspace: range');
     expect(r.stdout).toContain('README.md links ../../docs/cli.md, which is outside the package');
+    expect(r.stdout).toContain(
+      'README.md links https://github.com/agent-contracts/agent-contracts/blob/main/docs/protocol.md, the placeholder repository URL',
+    );
     expect(r.stdout).toContain('index.js.map points at ../src/index.ts, which is not in the tarball');
     expect(r.stdout).toMatch(/publint: .*gone\.js/);
     expect(r.stdout).toContain('attw: the package ships no types');

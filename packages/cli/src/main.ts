@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { printableLines } from '@agent-contracts/harness/text';
 import { COMMANDS } from './commands/index.js';
+import { docPath, docRefs } from './doc-path.js';
 import { CliError } from './errors.js';
 import type { Io } from './io.js';
 
@@ -27,7 +28,7 @@ Options:
   -h, --help     show this help (every command has its own: agent-contracts <command> --help)
   --version      print the version
 
-Docs: https://github.com/agent-contracts/agent-contracts/blob/main/docs/cli.md
+Docs: ${docPath('docs/cli.md')} (installed with the kit; \`agent-contracts docs\` lists every page)
 `;
 }
 
@@ -59,7 +60,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return await (await command.load()).run(rest, io);
   } catch (err) {
     if (err instanceof CliError) {
-      await io.err(`agent-contracts: ${err.code}: ${printableLines(err.message)}\n`);
+      await io.err(`agent-contracts: ${err.code}: ${docRefs(printableLines(err.message))}\n`);
       return 2;
     }
     const message = err instanceof Error ? err.message : String(err);

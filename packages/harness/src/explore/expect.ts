@@ -43,6 +43,26 @@ export function agreed(a: unknown, b: unknown): unknown {
   return isDeepStrictEqual(a, b) ? a : undefined;
 }
 
+/**
+ * A trace replay without its violations' messages, which are never compared
+ * (docs/spec/local-task-trace-gate.md#localtasktracereplayv1, `violations[].message`): the
+ * violations keep their codes, indexes, order and count, as the golden cases compare them
+ * (scripts/cases/liveness.ts). Null for any other result.
+ */
+function unworded(method: string, result: unknown): unknown {
+  if (method !== 'trace.replay' || !result || typeof result !== 'object') return null;
+  const r = result as { violations?: unknown };
+  if (!Array.isArray(r.violations)) return null;
+  return {
+    ...r,
+    violations: r.violations.map((v) => {
+      if (!v || typeof v !== 'object') return v;
+      const { message: _message, ...rest } = v as Record<string, unknown>;
+      return rest;
+    }),
+  };
+}
+
 /** Thrown when the two model worlds disagree on what kind of reply a request gets (a kit defect). */
 export class ModelDisagreement extends Error {}
 
@@ -53,11 +73,13 @@ export class ModelDisagreement extends Error {}
  */
 export function expectationOf(method: string, a: ModelReply, b: ModelReply): Expectation {
   if ('result' in a && 'result' in b) {
+    const replay = unworded(method, a.result);
+    if (replay !== null && isDeepStrictEqual(a.result, b.result)) return { match: replay };
     if (isDeepStrictEqual(a.result, b.result)) return { result: a.result };
     const match = agreed(a.result, b.result);
     if (match === undefined)
       throw new ModelDisagreement(`${method}: the model worlds' results share nothing`);
-    return { match };
+    return { match: unworded(method, match) ?? match };
   }
   if ('refusal' in a && 'refusal' in b && a.refusal === b.refusal) {
     const keys = REFUSAL_DATA.find(([prefix]) => method.startsWith(prefix))?.[1] ?? [];

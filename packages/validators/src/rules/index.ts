@@ -2,11 +2,23 @@
 // cannot express, with a stable code and the spec section it comes from. One file per area;
 // rules are taken from the spec pages, never invented here.
 import { AGENT_ROUTING_BUNDLE_RULES, AGENT_ROUTING_RULES } from './agent-routing.js';
-import { ARCHITECTURE_REPORT_BUNDLE_RULES, ARCHITECTURE_REPORT_RULES } from './architecture-report.js';
+import {
+  ARCHITECTURE_REPORT_BUNDLE_RULES,
+  ARCHITECTURE_REPORT_RULE_FILES,
+  ARCHITECTURE_REPORT_RULES,
+} from './architecture-report/index.js';
 import { CAPABILITY_DOMAIN_BUNDLE_RULES, CAPABILITY_DOMAIN_RULES } from './capability-domain.js';
 import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './context-acquisition.js';
 import { CONTEXT_MEMORY_BUNDLE_RULES, CONTEXT_MEMORY_RULES } from './context-memory.js';
-import { CONTEXT_RECEIPTS_BUNDLE_RULES, CONTEXT_RECEIPTS_RULES } from './context-receipts.js';
+import {
+  CHAIN_RULES as CONTEXT_CHAIN_RULES,
+  LEDGER_RULES as CONTEXT_LEDGER_RULES,
+  RECEIPT_V1_RULES as CONTEXT_RECEIPT_V1_RULES,
+  RECEIPT_V2_RULES as CONTEXT_RECEIPT_V2_RULES,
+  CONTEXT_RECEIPTS_BUNDLE_RULES,
+  CONTEXT_RECEIPTS_RULES,
+  REUSE_RULES as CONTEXT_REUSE_RULES,
+} from './context-receipts/index.js';
 import { DELEGATION_BUNDLE_RULES, DELEGATION_RULES } from './delegation.js';
 import { EVALUATION_BUNDLE_RULES, EVALUATION_RULES } from './evaluation.js';
 import { EVIDENCE_MATRIX_BUNDLE_RULES, EVIDENCE_MATRIX_RULES } from './evidence-matrix.js';
@@ -73,11 +85,15 @@ export const RULE_FILES: ReadonlyMap<SemanticRule | BundleRule, string> = new Ma
   (
     [
       ['agent-routing.ts', [...AGENT_ROUTING_BUNDLE_RULES, ...AGENT_ROUTING_RULES]],
-      ['architecture-report.ts', [...ARCHITECTURE_REPORT_BUNDLE_RULES, ...ARCHITECTURE_REPORT_RULES]],
+      ...ARCHITECTURE_REPORT_RULE_FILES,
       ['capability-domain.ts', [...CAPABILITY_DOMAIN_BUNDLE_RULES, ...CAPABILITY_DOMAIN_RULES]],
       ['context-acquisition.ts', [...CONTEXT_ACQUISITION_BUNDLE_RULES, ...CONTEXT_ACQUISITION_RULES]],
       ['context-memory.ts', [...CONTEXT_MEMORY_BUNDLE_RULES, ...CONTEXT_MEMORY_RULES]],
-      ['context-receipts.ts', [...CONTEXT_RECEIPTS_BUNDLE_RULES, ...CONTEXT_RECEIPTS_RULES]],
+      ['context-receipts/chain.ts', [...CONTEXT_CHAIN_RULES]],
+      ['context-receipts/ledger.ts', [...CONTEXT_LEDGER_RULES]],
+      ['context-receipts/receipt-v1.ts', [...CONTEXT_RECEIPT_V1_RULES]],
+      ['context-receipts/receipt-v2.ts', [...CONTEXT_RECEIPT_V2_RULES]],
+      ['context-receipts/reuse-decision.ts', [...CONTEXT_REUSE_RULES]],
       ['delegation.ts', [...DELEGATION_BUNDLE_RULES, ...DELEGATION_RULES]],
       ['evaluation.ts', [...EVALUATION_BUNDLE_RULES, ...EVALUATION_RULES]],
       ['evidence-matrix.ts', [...EVIDENCE_MATRIX_BUNDLE_RULES, ...EVIDENCE_MATRIX_RULES]],

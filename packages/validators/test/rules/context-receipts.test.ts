@@ -10,7 +10,10 @@ import {
   CONTEXT_RECEIPTS_FIXTURES,
 } from '../../../../scripts/fixtures/context-receipts.ts';
 import { type Issue, validate, validateBundle } from '../../src/index.ts';
-import { CONTEXT_RECEIPTS_BUNDLE_RULES, CONTEXT_RECEIPTS_RULES } from '../../src/rules/context-receipts.ts';
+import {
+  CONTEXT_RECEIPTS_BUNDLE_RULES,
+  CONTEXT_RECEIPTS_RULES,
+} from '../../src/rules/context-receipts/index.ts';
 
 const errors = (issues: readonly Issue[]) => issues.filter((i) => i.severity === 'error');
 const brief = (issues: readonly Issue[]) => issues.map((i) => `${i.code} ${i.path}`);

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { printable, updatedBaseline } from '@agent-contracts/harness';
 import { usageError } from '../../args.js';
 import type { Command } from '../../command.js';
+import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import { readBaseline, readReport, requireComplete } from '../report-io.js';
 
@@ -59,7 +60,7 @@ export const baselineCommand: Command = {
     }
     const { values, positionals } = parsed;
     if (values.help) {
-      await io.out(HELP);
+      await io.out(docRefs(HELP));
       return 0;
     }
     if (positionals[0] !== 'update' || positionals.length !== 1) {

@@ -53,6 +53,7 @@ import { intOption, usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
 import { kitVersion } from '../../conformance-dir.js';
+import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
@@ -205,7 +206,7 @@ export const conformCommand: Command = {
   async run(args, io) {
     const { values } = parse(args);
     if (values.help) {
-      await io.out(HELP);
+      await io.out(docRefs(HELP));
       return 0;
     }
     if (!values.impl?.trim()) {

@@ -19,6 +19,7 @@ import {
 import { type Capabilities, missingCapabilities } from '@agent-contracts/protocol';
 import { GATES } from '@agent-contracts/schemas';
 import type { painter } from '../../color.js';
+import { docPath, docRefs } from '../../doc-path.js';
 
 /** Gates in spec order, then the conventions (digests). */
 const GATE_ORDER = [...Object.keys(GATES), 'Digests'];
@@ -53,7 +54,7 @@ export function capabilityGaps(
   }
   return [...gaps].map(
     ([missing, g]) =>
-      `${g.count} ${g.count === 1 ? 'case needs' : 'cases need'} ${[...g.declared].join(', ')}, which the implementation declares, and also ${missing}, which it does not (docs/protocol.md#hello)`,
+      `${g.count} ${g.count === 1 ? 'case needs' : 'cases need'} ${[...g.declared].join(', ')}, which the implementation declares, and also ${missing}, which it does not (${docPath('docs/protocol.md#hello')})`,
   );
 }
 
@@ -124,10 +125,10 @@ function replyLines(reply: CaseLine['reply'], indent: string): string[] {
  */
 function caseDetail(c: CaseLine, causes: CauseIndex): string {
   const pad = '           ';
-  const out = [`${pad}${printable(c.detail)}`];
+  const out = [`${pad}${docRefs(printable(c.detail))}`];
   if (c.title || c.spec)
     out.push(
-      `${pad}${[c.title && printable(c.title), c.spec && `(${printable(c.spec)})`].filter(Boolean).join(' ')}`,
+      `${pad}${[c.title && printable(c.title), c.spec && `(${docRefs(printable(c.spec))})`].filter(Boolean).join(' ')}`,
     );
   out.push(...replyLines(c.reply, `${pad}  `));
   out.push(...differenceLines(c.differences, c.moreDifferences, `${pad}  `, causes));
@@ -252,7 +253,7 @@ export function coverageLines(coverage: readonly GateCoverage[]): string[] {
   const total = coverage.reduce((n, g) => n + g.total, 0);
   return [
     '',
-    `Requirement coverage (requirements named by a case or scenario that passed / all; docs/coverage.md): ${tested}/${total}`,
+    `Requirement coverage (requirements named by a case or scenario that passed / all; ${docPath('docs/coverage.md')}): ${tested}/${total}`,
     ...coverage.map((g) => `  ${g.gate.padEnd(38)} ${g.tested}/${g.total}`),
   ];
 }

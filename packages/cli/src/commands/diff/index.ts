@@ -1,5 +1,6 @@
 import { diffReports, printable } from '@agent-contracts/harness';
 import type { Command } from '../../command.js';
+import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import { parseCommandArgs, readReport, requireComplete } from '../report-io.js';
 
@@ -31,7 +32,7 @@ export const diffCommand: Command = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs('diff', args, { json: { type: 'boolean' } });
     if (values.help) {
-      await io.out(HELP);
+      await io.out(docRefs(HELP));
       return 0;
     }
     if (positionals.length !== 2)

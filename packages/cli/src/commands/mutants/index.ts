@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { printable, truncated } from '@agent-contracts/harness';
 import { intOption, usageError } from '../../args.js';
 import type { Command } from '../../command.js';
+import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
@@ -80,7 +81,7 @@ export const mutantsCommand: Command = {
   async run(args: readonly string[], io: Io): Promise<number> {
     const { values, positionals } = parse(args);
     if (values.help) {
-      await io.out(HELP);
+      await io.out(docRefs(HELP));
       return 0;
     }
     if (positionals.length > 1)

@@ -7,6 +7,7 @@ import {
 } from '@agent-contracts/harness';
 import type { Command } from '../../command.js';
 import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
+import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import { parseCommandArgs, readReport, requireComplete, warnDisagreements } from '../report-io.js';
 
@@ -42,7 +43,7 @@ export const reportCommand: Command = {
       'allow-incomplete': { type: 'boolean' },
     });
     if (values.help) {
-      await io.out(HELP);
+      await io.out(docRefs(HELP));
       return 0;
     }
     const format = typeof values.format === 'string' ? values.format : '';

@@ -1,5 +1,6 @@
 import { compareSchemas, type SchemaChange } from '@agent-contracts/schemas';
 import type { Command } from '../../command.js';
+import { docRefs } from '../../doc-path.js';
 import { type CliCode, CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { parseCommandArgs } from '../report-io.js';
@@ -107,7 +108,7 @@ export const schemaDiffCommand: Command = {
       'fail-on': { type: 'string' },
     });
     if (values.help) {
-      await io.out(HELP);
+      await io.out(docRefs(HELP));
       return 0;
     }
     const failOn = (values['fail-on'] ?? 'breaking') as string;

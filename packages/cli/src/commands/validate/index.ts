@@ -4,6 +4,7 @@ import { validate } from '@agent-contracts/validators';
 import { usageError } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
+import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { type InputLimits, inputIssue, parseInput, readInput } from './input.js';
@@ -124,7 +125,7 @@ export const validateCommand: Command = {
   async run(args, io) {
     const { values, positionals } = parse(args);
     if (values.help) {
-      await io.out(HELP);
+      await io.out(docRefs(HELP));
       return 0;
     }
     if (positionals.length === 0) {
