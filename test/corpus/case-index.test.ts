@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FAULT_KIND_NAMES, loadCases, loadFaultScenarios } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
+import { loadOtelCases } from '../../packages/cli/src/otel/cases.ts';
 import { caseIndex, INDEX_COLUMNS, INDEX_FILE } from '../../scripts/cases/index.ts';
 
 const conformance = fileURLToPath(new URL('../../conformance/', import.meta.url));
@@ -15,9 +16,13 @@ describe('the case index', () => {
   it('has one line per case and scenario, in id order, as the corpus states them', () => {
     const [header, ...lines] = committed.trimEnd().split('\n');
     expect(header).toBe(INDEX_COLUMNS.join('\t'));
-    const all = [...loadCases(conformance), ...loadFaultScenarios(conformance, FAULT_KIND_NAMES)].sort(
-      (a, b) => (a.id < b.id ? -1 : 1),
-    );
+    const otel = loadOtelCases(join(conformance, 'otel'));
+    expect(otel.length).toBeGreaterThanOrEqual(21);
+    const all = [
+      ...loadCases(conformance),
+      ...loadFaultScenarios(conformance, FAULT_KIND_NAMES),
+      ...otel,
+    ].sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(all.length).toBeGreaterThan(1000);
     expect(lines).toHaveLength(all.length);
     for (const [i, c] of all.entries()) {

@@ -225,3 +225,41 @@ describe('the tarballs, linted as a registry receives them', () => {
     expect(r.status).toBe(0);
   }, 300_000);
 });
+
+describe('the docs as an installed project meets them (issue 24, part A)', () => {
+  const installedDocs = join(project, 'node_modules/@agent-contracts/kit/docs');
+
+  it('the kit installs docs/, and docs prints paths of pages that exist there', () => {
+    for (const page of ['protocol.md', 'cli.md', 'coverage.md', 'spec/index.md'])
+      expect(existsSync(join(installedDocs, page)), page).toBe(true);
+    const list = npx('docs');
+    expect(list.status).toBe(0);
+    expect(list.stdout).toMatch(/^ {2}protocol +Conformance protocol, version 1$/m);
+    const where = npx('docs', 'protocol#hello');
+    expect(where.status).toBe(0);
+    const printed = where.stdout.trim();
+    expect(printed).toMatch(/node_modules\/@agent-contracts\/kit\/docs\/protocol\.md#hello$/);
+    expect(existsSync(join(project, printed.split('#')[0]!))).toBe(true);
+    expect(npx('docs', 'cli', '--print').stdout).toBe(readFileSync(join(installedDocs, 'cli.md'), 'utf8'));
+  });
+
+  it('every docs/ path a help prints resolves from the project', () => {
+    for (const args of [['--help'], ['conform', '--help'], ['explain', '--help']]) {
+      const out = npx(...args).stdout;
+      expect(out).not.toContain('github.com/agent-contracts');
+      expect(out, args.join(' ')).toContain('node_modules/@agent-contracts/kit/docs/');
+      for (const m of out.matchAll(/(?:^|[\s(])((?:\S*\/)?docs\/[\w./-]+\.md)/g))
+        expect(existsSync(join(project, m[1]!.replace(/^\(/, ''))), `${args.join(' ')}: ${m[1]}`).toBe(true);
+    }
+  });
+
+  it('explain shows a case with its requirement sentences and the installed spec page', () => {
+    const r = npx('explain', 'digest/jcs/jcs-negative-zero');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('step 1: ');
+    expect(r.stdout).toMatch(/spec: node_modules\/@agent-contracts\/kit\/docs\/spec\/index\.md#/);
+    const unknown = npx('explain', 'digest/jcs/jcs-negative-zer');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('CASE_UNKNOWN');
+  });
+});

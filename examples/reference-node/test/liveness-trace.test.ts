@@ -17,13 +17,13 @@ import {
   startSubprocess,
 } from '@agent-contracts/harness';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REFERENCE } from '../../../tooling/test-helpers/reference.ts';
 import { createHandler } from '../src/handler.ts';
 import { TURN_STATE_FILE } from '../src/liveness.ts';
 import { TRACE_FILE } from '../src/trace.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const conformanceDir = join(repo, 'conformance/');
-const REFERENCE = `node --conditions=@agent-contracts/source --import tsx ${join(repo, 'examples/reference-node/src/main.ts')}`;
 const OURS = /^(liveness|checkpoint|trace)\//;
 
 describe('reference-node: liveness, checkpoints and the trace', () => {

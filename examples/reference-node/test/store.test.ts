@@ -16,6 +16,7 @@ import {
 } from '@agent-contracts/harness';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REFERENCE } from '../../../tooling/test-helpers/reference.ts';
 import { runCli } from '../../../tooling/test-helpers/run-cli.ts';
 import { createHandler } from '../src/handler.ts';
 
@@ -48,9 +49,6 @@ async function runStoreCases(adapter: InProcessAdapter, location: string | null)
 
 const notPassing = (results: Awaited<ReturnType<typeof runStoreCases>>) =>
   results.filter((r) => r.outcome !== 'pass').map((r) => `${r.id}: ${r.outcome} ${r.detail}`);
-
-const node = (script: string) => `node --conditions=@agent-contracts/source --import tsx ${script}`;
-const REFERENCE = node(join(repo, 'examples/reference-node/src/main.ts'));
 
 function conform(...args: string[]) {
   const r = runCli(['conform', ...args]);

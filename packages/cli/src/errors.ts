@@ -41,8 +41,12 @@ export const CLI_CODES = {
     '`conform --isolate` needs bubblewrap (`bwrap`), which is not installed or cannot create its namespaces here; the message says which. Exit 2.',
   OTEL_NO_AGENT_RUN:
     '`otel check`: no span of the input has `gen_ai.operation.name` `invoke_agent`, so there is no agent run to judge. Exit 1.',
+  OTEL_EXPORT_INVALID:
+    '`otel export`: an input is not a valid LocalTaskTraceV1 (another contract, or a document the reference validators refuse); nothing is written. Exit 1.',
   DOCS_UNKNOWN_TOPIC:
     '`docs <topic>` names no page of the installed docs; the message lists the closest topics. Exit 2.',
+  CASE_UNKNOWN:
+    '`explain <id>` names no golden case or fault scenario of the kit; the message lists the closest ids. Exit 2.',
   CLI_INTERNAL_ERROR: 'The CLI failed unexpectedly (a bug; report it). Exit 2.',
 } as const;
 

@@ -15,6 +15,8 @@
  *   (docs/protocol.md#every-message-is-checked); a case or scenario that gets one fails.
  * - `IMPL_NOT_RUNNING`: a request was made while the process was not running.
  * - `IMPL_RESTART_BUDGET_EXHAUSTED`: the process crashed more often than the restart budget allows.
+ * - `IMPL_HELLO_INVALID`: `hello` answered with a result that lacks a member `hello` must carry,
+ *   or has one of the wrong type (docs/protocol.md#hello).
  * - `IMPL_HELLO_CHANGED`: a process of the run (a restart, a `--jobs` worker, the probe, a fault
  *   scenario's process) answered `hello` differently from the run's first process.
  * - `IMPL_SHUTDOWN_UNANSWERED`: `shutdown` got no `null` result before the process was killed.
@@ -33,6 +35,7 @@ export type HarnessErrorCode =
   | 'IMPL_REPLY_INVALID'
   | 'IMPL_NOT_RUNNING'
   | 'IMPL_RESTART_BUDGET_EXHAUSTED'
+  | 'IMPL_HELLO_INVALID'
   | 'IMPL_HELLO_CHANGED'
   | 'IMPL_SHUTDOWN_UNANSWERED'
   | 'IMPL_DUPLICATE_MEMBER';

@@ -8,6 +8,7 @@ import {
   type HelloResult,
   type InProcessAdapter,
   PROTOCOL_VERSION,
+  REQUIRED_CAPABILITIES,
   toJsonRpcError,
 } from '@agent-contracts/protocol';
 import type { MalformedRequest } from './cases.js';
@@ -65,18 +66,27 @@ export interface Implementation {
   close(): Promise<void>;
 }
 
-/** Check a `hello` result's shape; throws IMPL_GARBAGE_OUTPUT naming what is wrong. */
+/** What every `hello` result carries, in words, for a message about one that does not. */
+const HELLO_CARRIES = `hello's result must carry "name", "version" and "language" (non-empty strings), "protocolVersion": ${PROTOCOL_VERSION} and "capabilities" with ${REQUIRED_CAPABILITIES.map((k) => `"${k}"`).join(', ')}`;
+
+/**
+ * Check a `hello` result's shape; throws IMPL_HELLO_INVALID naming the member that is missing or
+ * wrong and what `hello` must carry.
+ */
 export function checkHello(value: unknown): HelloResult {
   const bad = (why: string) =>
     new HarnessError(
-      'IMPL_GARBAGE_OUTPUT',
-      `hello returned an invalid result: ${why} (see docs/protocol.md#hello)`,
+      'IMPL_HELLO_INVALID',
+      `hello returned an invalid result: ${why}; ${HELLO_CARRIES} (see docs/protocol.md#hello)`,
     );
-  if (!value || typeof value !== 'object') throw bad('not an object');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw bad('not an object');
   const h = value as Record<string, unknown>;
   for (const k of ['name', 'version', 'language'])
-    if (typeof h[k] !== 'string' || !h[k]) throw bad(`"${k}" must be a non-empty string`);
+    if (!Object.hasOwn(h, k)) throw bad(`"${k}" is missing`);
+    else if (typeof h[k] !== 'string' || !h[k]) throw bad(`"${k}" must be a non-empty string`);
+  if (!Object.hasOwn(h, 'protocolVersion')) throw bad('"protocolVersion" is missing');
   if (h.protocolVersion !== PROTOCOL_VERSION) throw bad(`"protocolVersion" must be ${PROTOCOL_VERSION}`);
+  if (!Object.hasOwn(h, 'capabilities')) throw bad('"capabilities" is missing');
   const problem = capabilitiesProblem(h.capabilities);
   if (problem) throw bad(problem);
   // Then everything else the schema says (an extra member, a capability it does not know).
@@ -135,7 +145,7 @@ function checkedCalls(send: Send): Pick<Implementation, 'call' | 'request'> {
   };
 }
 
-/** Send `hello` and check its result; a wrong one is IMPL_GARBAGE_OUTPUT, an error IMPL_RPC_ERROR. */
+/** Send `hello` and check its result; a wrong one is IMPL_HELLO_INVALID, an error IMPL_RPC_ERROR. */
 async function greet(
   call: Implementation['call'],
   params: { stateLocation: string | null; localDirectory: string | null },

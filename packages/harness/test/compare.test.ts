@@ -104,3 +104,32 @@ describe('the behaviour layer compares the expected members through a broken sha
     ).toBe(true);
   });
 });
+
+describe('a reply of the other kind says what was expected first (issue 24, finding 4)', () => {
+  it('a refusal sent as a result: the -32000 refusal and its code lead, the schema breaks follow', () => {
+    const reply = readReply('digest', {
+      result: { code: 'DIGEST_INPUT_INVALID', message: 'duplicate member' },
+    });
+    expect('invalid' in reply).toBe(true);
+    const j = judgeStep({ error: 'DIGEST_INPUT_INVALID' }, reply);
+    expect(j?.detail).toMatch(
+      /^expected refusal DIGEST_INPUT_INVALID \(a JSON-RPC error -32000 with data\.code "DIGEST_INPUT_INVALID"\), got a result \{"code":"DIGEST_INPUT_INVALID",/,
+    );
+    expect(j?.detail).toContain('(a refusal is sent as a JSON-RPC error, never as a result)');
+    expect(j?.detail).toContain('; and the reply also breaks its schema at ');
+    expect(j?.detail).toContain('DigestResult at /result/canonical: required');
+    // The differences keep their order: shape first, then behaviour.
+    expect(j?.differences[0]?.kind).toBe('shape');
+    expect(j?.differences.filter((d) => d.kind === 'behaviour').map((d) => d.pointer)).toEqual([
+      '/error',
+      '/result',
+    ]);
+  });
+
+  it('a result whose shape is fine but is not the refusal: unchanged, the refusal is the headline', () => {
+    const reply = readReply('digest', { result: { canonical: '1', sha256: 'a'.repeat(64) } });
+    const j = judgeStep({ error: 'DIGEST_INPUT_INVALID' }, reply);
+    expect(j?.detail).toMatch(/^expected refusal DIGEST_INPUT_INVALID /);
+    expect(j?.detail).not.toContain('schema');
+  });
+});

@@ -8,6 +8,7 @@ import {
   type Case,
   CaseCorpusError,
   type CaseResult,
+  checkHello,
   diffReports,
   FAULT_KIND_NAMES,
   globMatch,
@@ -485,6 +486,32 @@ describe('protocol violations fail a case, whenever they happen', () => {
     const early = scripted({ ok: 1 }, new Map([[1, 'IMPL_GARBAGE_OUTPUT']]));
     const alone = await runSuite(early, five.slice(0, 2), opts);
     expect(alone.map((r) => r.outcome)).toEqual(['error', 'pass']);
+  });
+
+  it('a hello lacking a member names it and what hello must carry, as IMPL_HELLO_INVALID (issue 24, finding 4)', () => {
+    const refused = (value: unknown) => {
+      try {
+        checkHello(value);
+      } catch (e) {
+        expect(e).toBeInstanceOf(HarnessError);
+        return e as HarnessError;
+      }
+      throw new Error('checkHello accepted it');
+    };
+    const { crashPoints: _c, ...caps } = DIGEST_ONLY_HELLO.capabilities;
+    const e = refused({ ...DIGEST_ONLY_HELLO, capabilities: caps });
+    expect(e.code).toBe('IMPL_HELLO_INVALID');
+    expect(e.message).toMatch(
+      /^hello returned an invalid result: "capabilities\.crashPoints" is missing: it must be an array of strings \(\[\] for none\); hello's result must carry "name", "version" and "language" \(non-empty strings\), "protocolVersion": 1 and "capabilities" with "contracts", .*"crashPoints" \(see docs\/protocol\.md#hello\)$/,
+    );
+    const { language: _l, ...noLanguage } = DIGEST_ONLY_HELLO;
+    expect(refused(noLanguage).message).toMatch(/^hello returned an invalid result: "language" is missing; /);
+    const { capabilities: _x, ...noCapabilities } = DIGEST_ONLY_HELLO;
+    expect(refused(noCapabilities).message).toMatch(
+      /^hello returned an invalid result: "capabilities" is missing; /,
+    );
+    expect(refused({ ...DIGEST_ONLY_HELLO, protocolVersion: 2 }).code).toBe('IMPL_HELLO_INVALID');
+    expect(checkHello(DIGEST_ONLY_HELLO)).toBe(DIGEST_ONLY_HELLO);
   });
 
   it("a hello that differs from the run's first is a violation, and the run keeps the first (issue 20, findings 2 and 3)", () => {

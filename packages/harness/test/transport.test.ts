@@ -71,6 +71,18 @@ describe('ImplementationProcess', () => {
     expect(err.stderrTail).toContain(`mode ${mode}`);
   });
 
+  it('quotes a stray stdout line in the error, escaped and bounded (issue 24, finding 4)', async () => {
+    const p = start('stray-at-start');
+    const err = await failure(p.call('hello', {}));
+    expect(err.code).toBe('IMPL_GARBAGE_OUTPUT');
+    expect(err.message).toMatch(
+      /^hello: stdout carried a line that is not JSON \(logs belong on stderr\): "\\u001b\[32mListening\\u001b\[0m on 3000 \\"ready\\" \.+…"$/,
+    );
+    // Nothing of the line can draw on a terminal, and the quote is bounded.
+    expect([...err.message].some((c) => c.charCodeAt(0) < 0x20)).toBe(false);
+    expect(err.message.length).toBeLessThan(320);
+  });
+
   it('returns an error reply as a value: only transport failures are thrown', async () => {
     const p = start('rpc-error');
     const reply = await p.call('hello', {});

@@ -81,8 +81,14 @@ export function capabilitiesProblem(caps: unknown): string | null {
     if (c.optional && !Object.hasOwn(caps, c.key)) continue;
     const ok =
       c.kind === 'list' ? Array.isArray(v) && v.every((x) => typeof x === 'string') : typeof v === 'boolean';
-    if (!ok)
-      return `"capabilities.${c.key}" must be ${c.kind === 'list' ? 'an array of strings' : 'a boolean'}`;
+    const type = c.kind === 'list' ? 'an array of strings ([] for none)' : 'a boolean';
+    if (!Object.hasOwn(caps, c.key)) return `"capabilities.${c.key}" is missing: it must be ${type}`;
+    if (!ok) return `"capabilities.${c.key}" must be ${type}`;
   }
   return null;
 }
+
+/** The members `capabilities` must hold in every `hello` result (the optional ones aside), in order. */
+export const REQUIRED_CAPABILITIES: readonly string[] = (CAPABILITIES as readonly CapabilityEntry[])
+  .filter((c) => !c.optional)
+  .map((c) => c.key);

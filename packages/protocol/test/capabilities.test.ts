@@ -9,6 +9,7 @@ import {
   capabilitiesProblem,
   isCapabilityToken,
   missingCapabilities,
+  REQUIRED_CAPABILITIES,
 } from '../src/index.js';
 
 const conformance = resolve(import.meta.dirname, '../../../conformance');
@@ -108,10 +109,26 @@ describe('capability vocabulary', () => {
     expect(capabilitiesProblem(null)).toBe('"capabilities" must be an object');
     expect(capabilitiesProblem({ ...ALL, trace: 'yes' })).toBe('"capabilities.trace" must be a boolean');
     expect(capabilitiesProblem({ ...ALL, bundles: [1] })).toBe(
-      '"capabilities.bundles" must be an array of strings',
+      '"capabilities.bundles" must be an array of strings ([] for none)',
     );
+    // A required capability left out is named as missing (issue 24, finding 4).
     const { clock: _omitted, ...withoutClock } = ALL;
-    expect(capabilitiesProblem(withoutClock)).toBe('"capabilities.clock" must be a boolean');
+    expect(capabilitiesProblem(withoutClock)).toBe('"capabilities.clock" is missing: it must be a boolean');
+    const { crashPoints: _none, ...withoutCrashPoints } = ALL;
+    expect(capabilitiesProblem(withoutCrashPoints)).toBe(
+      '"capabilities.crashPoints" is missing: it must be an array of strings ([] for none)',
+    );
+    expect(REQUIRED_CAPABILITIES).toEqual([
+      'contracts',
+      'bundles',
+      'digest',
+      'store',
+      'liveness',
+      'checkpoint',
+      'trace',
+      'clock',
+      'crashPoints',
+    ]);
   });
 
   it('reads an optional capability left out of hello as not declared, but not one of another type (D-GEN-60)', () => {

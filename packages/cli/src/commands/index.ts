@@ -48,13 +48,20 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'otel',
-    summary: 'judge the agent runs of an OpenTelemetry GenAI trace (OTLP JSON): otel check',
+    summary:
+      'OpenTelemetry GenAI traces: judge the agent runs of OTLP JSON (otel check), write traces as spans (otel export)',
     load: async () => (await import('./otel/index.js')).otelCommand,
   },
   {
     name: 'docs',
     summary: 'list the installed documentation pages, or print where one is (or the page, --print)',
     load: async () => (await import('./docs/index.js')).docsCommand,
+  },
+  {
+    name: 'explain',
+    summary:
+      'show what a case or fault scenario checks: steps, requests, expected replies, requirements, spec',
+    load: async () => (await import('./explain/index.js')).explainCommand,
   },
   {
     name: 'mutants',

@@ -24,6 +24,11 @@ export interface Finding {
   readonly total: number;
   /** The reply cannot be compared at all (a validate result without `ok` and `issues`). */
   readonly unreadable?: true;
+  /**
+   * The reply is of the other kind than expected (a result where a refusal was expected, an error
+   * where a result was): this is the headline, before whatever the shape layer says.
+   */
+  readonly otherKind?: true;
 }
 
 /** How many differences a finding keeps before it only counts (the report lists far fewer). */
@@ -95,10 +100,13 @@ export function behaviourOf(expect: Expectation, reply: WellFormedReply): Findin
         r && typeof r === 'object' && r.code === expect.error
           ? ' (a refusal is sent as a JSON-RPC error, never as a result)'
           : '';
-      return said(`expected ${refusalText(expect.error)}, got a result ${short(reply.result)}${asResult}`, [
-        differenceAt('/error', wanted, undefined),
-        differenceAt('/result', undefined, reply.result),
-      ]);
+      return {
+        ...said(`expected ${refusalText(expect.error)}, got a result ${short(reply.result)}${asResult}`, [
+          differenceAt('/error', wanted, undefined),
+          differenceAt('/result', undefined, reply.result),
+        ]),
+        otherKind: true,
+      };
     }
     if (reply.refusal === expect.error) {
       if (expect.data === undefined || partialMismatch(expect.data, rpcError?.data) === null) return null;
@@ -119,10 +127,13 @@ export function behaviourOf(expect: Expectation, reply: WellFormedReply): Findin
   }
   if ('error' in reply) {
     const wanted = 'result' in expect ? expect.result : 'match' in expect ? expect.match : undefined;
-    return said(`expected a result, got ${errorText(rpcError)}`, [
-      differenceAt('/result', wanted, undefined),
-      differenceAt('/error', undefined, rpcError),
-    ]);
+    return {
+      ...said(`expected a result, got ${errorText(rpcError)}`, [
+        differenceAt('/result', wanted, undefined),
+        differenceAt('/error', undefined, rpcError),
+      ]),
+      otherKind: true,
+    };
   }
   if ('result' in expect) {
     if (isDeepStrictEqual(reply.result, expect.result)) return null;

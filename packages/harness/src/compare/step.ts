@@ -69,11 +69,11 @@ function behaviourText(f: Finding): string {
 }
 
 /** The headline of the shape layer: the one violation, or how many and the first three. */
-function shapeText(differences: readonly Difference[]): string {
+function shapeText(differences: readonly Difference[], subject = 'the reply'): string {
   if (differences.length === 1 && !differences[0]!.count)
-    return `the reply breaks its schema: ${describeShape(differences[0]!)}`;
+    return `${subject} breaks its schema: ${describeShape(differences[0]!)}`;
   const named = differences.slice(0, IN_HEADLINE).map(describeShape).join('; ');
-  return `the reply breaks its schema at ${plural(differences.length, 'pointer', 'pointers')}: ${named}${rest(differences.length)}`;
+  return `${subject} breaks its schema at ${plural(differences.length, 'pointer', 'pointers')}: ${named}${rest(differences.length)}`;
 }
 
 const bounded = (text: string) => elideAround(text, '', REPLY_CHARS);
@@ -119,12 +119,16 @@ export function judgeStep(
   const listedShape = shape.slice(0, DIFFERENCES_LISTED);
   const listedBehaviour = (found?.differences ?? []).slice(0, DIFFERENCES_LISTED);
   const behaviourTotal = found?.total ?? 0;
-  const parts = [
-    ...(shape.length ? [shapeText(shape)] : []),
-    ...(found
-      ? [shape.length ? `and its behaviour differs too: ${behaviourText(found)}` : behaviourText(found)]
-      : []),
-  ];
+  // A reply of the other kind (a result where a refusal was expected) says so first: what its
+  // result lacks as a result is beside the point (docs/spec/decisions.md D-GEN-30).
+  const parts = found?.otherKind
+    ? [behaviourText(found), ...(shape.length ? [shapeText(shape, 'and the reply also')] : [])]
+    : [
+        ...(shape.length ? [shapeText(shape)] : []),
+        ...(found
+          ? [shape.length ? `and its behaviour differs too: ${behaviourText(found)}` : behaviourText(found)]
+          : []),
+      ];
   return {
     detail: parts.join('; '),
     differences: [...listedShape, ...listedBehaviour],

@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { JsonTextError, nestingDepth, parseJsonText } from '@agent-contracts/digest';
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
+import { printable, truncated } from '../text.js';
 import type { RawReply } from '../wire/reply.js';
 
 /** How to start an implementation and how patient to be with it. */
@@ -96,6 +97,12 @@ const DEFAULTS = {
 
 /** How many violations are kept with their text; later ones are only counted. */
 const KEPT_VIOLATIONS = 100;
+
+/** Characters of an offending stdout line quoted in the error of the requests it failed. */
+export const QUOTED_LINE_CHARS = 200;
+
+/** A stdout line as an error quotes it: a JSON string, cut, with nothing that can draw on a terminal. */
+const quotedLine = (line: string) => printable(JSON.stringify(truncated(line, QUOTED_LINE_CHARS)));
 
 /** Strict UTF-8: a malformed byte sequence throws instead of becoming U+FFFD. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -368,8 +375,9 @@ export class ImplementationProcess {
     if (this.violations.length < KEPT_VIOLATIONS)
       this.violations.push({ code, message, ...(line === undefined ? {} : { excerpt: line.slice(0, 200) }) });
     // A reply we cannot attribute means the request it belonged to will never be answered
-    // correctly: fail everything outstanding now rather than wait for the timeout.
-    this.#failAll(code, message);
+    // correctly: fail everything outstanding now rather than wait for the timeout, quoting the
+    // line (escaped and bounded: it is the implementation's) so that a stray log line is seen.
+    this.#failAll(code, line === undefined ? message : `${message}: ${quotedLine(line)}`);
   }
 
   #onStdout(chunk: Buffer): void {

@@ -9,6 +9,9 @@ const reply = (id, result) => out({ jsonrpc: '2.0', id, result });
 let held = [];
 
 process.stderr.write(`fake-impl starting in mode ${mode}\n`);
+// A log line on stdout before anything was asked: colours, and far longer than an error quotes.
+if (mode === 'stray-at-start')
+  process.stdout.write(`\x1b[32mListening\x1b[0m on 3000 "ready" ${'.'.repeat(500)}\n`);
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   const req = JSON.parse(line);
@@ -19,6 +22,7 @@ rl.on('line', (line) => {
   }
   switch (mode) {
     case 'ok':
+    case 'stray-at-start':
       return reply(id, { method, params: params ?? null });
     case 'hang':
       return; // never answers

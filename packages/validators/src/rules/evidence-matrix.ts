@@ -11,7 +11,7 @@ import {
   type EvidenceMatrixV1,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
-import { resolve } from './architecture-report.js';
+import { resolve } from './architecture-report/index.js';
 import { contractRules, semanticRule } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 

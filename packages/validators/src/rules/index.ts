@@ -2,7 +2,11 @@
 // cannot express, with a stable code and the spec section it comes from. One file per area;
 // rules are taken from the spec pages, never invented here.
 import { AGENT_ROUTING_BUNDLE_RULES, AGENT_ROUTING_RULES } from './agent-routing.js';
-import { ARCHITECTURE_REPORT_BUNDLE_RULES, ARCHITECTURE_REPORT_RULES } from './architecture-report.js';
+import {
+  ARCHITECTURE_REPORT_BUNDLE_RULES,
+  ARCHITECTURE_REPORT_RULE_FILES,
+  ARCHITECTURE_REPORT_RULES,
+} from './architecture-report/index.js';
 import { CAPABILITY_DOMAIN_BUNDLE_RULES, CAPABILITY_DOMAIN_RULES } from './capability-domain.js';
 import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './context-acquisition.js';
 import { CONTEXT_MEMORY_BUNDLE_RULES, CONTEXT_MEMORY_RULES } from './context-memory.js';
@@ -81,7 +85,7 @@ export const RULE_FILES: ReadonlyMap<SemanticRule | BundleRule, string> = new Ma
   (
     [
       ['agent-routing.ts', [...AGENT_ROUTING_BUNDLE_RULES, ...AGENT_ROUTING_RULES]],
-      ['architecture-report.ts', [...ARCHITECTURE_REPORT_BUNDLE_RULES, ...ARCHITECTURE_REPORT_RULES]],
+      ...ARCHITECTURE_REPORT_RULE_FILES,
       ['capability-domain.ts', [...CAPABILITY_DOMAIN_BUNDLE_RULES, ...CAPABILITY_DOMAIN_RULES]],
       ['context-acquisition.ts', [...CONTEXT_ACQUISITION_BUNDLE_RULES, ...CONTEXT_ACQUISITION_RULES]],
       ['context-memory.ts', [...CONTEXT_MEMORY_BUNDLE_RULES, ...CONTEXT_MEMORY_RULES]],

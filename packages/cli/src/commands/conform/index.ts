@@ -59,6 +59,7 @@ import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
 import { EXPLORE_HELP, EXPLORE_OPTIONS, exploreSettings, runExploration } from './explore.js';
 import { type Isolation, isolation } from './isolate.js';
+import { runTrace, writeOtelTrace } from './otel.js';
 import { progressFor } from './progress.js';
 import { opaqueDirectory, prepareStateRoot } from './state.js';
 import { emptyShard, renderSummary } from './summary.js';
@@ -92,6 +93,8 @@ Options:
   --strict                a failed SHOULD case fails the run too (without it, it is a warning:
                           listed apart in the summary, \`warnings\` in the report)
   --report <file>         write the canonical JSONL report there
+  --otel <file>           also write the run as an OTLP JSON trace: a span per case and
+                          fault scenario (outcome, requirements, differences)
   --state <dir>           durable state location for the implementation (default: a temp dir);
                           it must be empty or absent (STATE_NOT_EMPTY), see --clean-state
   --clean-state           delete what the --state directory holds before the run
@@ -124,6 +127,7 @@ const OPTIONS = {
   baseline: { type: 'string' },
   strict: { type: 'boolean' },
   report: { type: 'string' },
+  otel: { type: 'string' },
   state: { type: 'string' },
   'clean-state': { type: 'boolean' },
   isolate: { type: 'boolean' },
@@ -236,6 +240,7 @@ export const conformCommand: Command = {
     const conformanceDir =
       values.conformance === undefined ? conformanceDirectory : resolve(here, values.conformance);
     const reportPath = values.report === undefined ? undefined : resolve(here, values.report);
+    const otelPath = values.otel === undefined ? undefined : resolve(here, values.otel);
     const baselinePath = values.baseline === undefined ? undefined : resolve(here, values.baseline);
     const implEnv = envOption(values.env ?? [], io);
     const colorFlag = values['no-color'] ? false : values.color ? true : undefined;
@@ -374,8 +379,10 @@ export const conformCommand: Command = {
     const results: CaseResult[] = [];
     const display = progressFor(io);
     let shown = Promise.resolve();
+    const finishedAt = new Map<CaseResult, number>();
     const progress = (r: CaseResult) => {
       results.push(r);
+      finishedAt.set(r, Date.now());
       shown = shown.then(() => display.result(r));
     };
 
@@ -610,6 +617,11 @@ export const conformCommand: Command = {
       ];
       const reportText = `${lines.join('\n')}\n`;
       if (reportPath !== undefined) writeFileSync(reportPath, reportText);
+      if (otelPath !== undefined)
+        writeOtelTrace(
+          otelPath,
+          runTrace(run, results, finishedAt, { ms: Date.now(), conforms: summary.conforms }),
+        );
 
       const judgedNowhere = ledger.hello !== null && !appliesAnywhere(requiresOfAllShards, ledger.hello);
       const requires = new Map([...cases, ...faults].map((c) => [c.id, c.requires]));

@@ -11,12 +11,13 @@ import { parseOtlpText } from '../../otel/input.js';
 import { checkRequests, UNVERIFIED } from '../../otel/judge.js';
 import { DEFAULT_MAX_DEPTH, parseSize } from '../validate/index.js';
 import { readInput } from '../validate/input.js';
+import { EXPORT_HELP, exportCommand } from './export.js';
 import { reportLines } from './report.js';
 
 /** Default `--max-bytes` of `otel check`: 64 MiB (Collector files are larger than documents). */
 export const OTEL_MAX_BYTES = 64 * 1024 * 1024;
 
-const HELP = `Usage: agent-contracts otel check [options] <file|->
+const CHECK_HELP = `Usage: agent-contracts otel check [options] <file|->
 
 Judge the agent runs of an OpenTelemetry trace: OTLP JSON (an OTLP/HTTP JSON request body, or
 the Collector file exporter's output, one request a line). Each invoke_agent span is one run;
@@ -55,7 +56,7 @@ async function check(args: readonly string[], io: Io): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    await io.out(docRefs(HELP));
+    await io.out(docRefs(CHECK_HELP));
     return 0;
   }
   if (positionals.length !== 1)
@@ -149,10 +150,21 @@ async function check(args: readonly string[], io: Io): Promise<number> {
   return failed ? 1 : 0;
 }
 
+const HELP = `Usage: agent-contracts otel <check|export> [options] ...
+
+  otel check <file|->          judge the agent runs of an OTLP JSON trace
+  otel export <file|dir|->...  write LocalTaskTraceV1 documents as OTLP JSON GenAI spans
+
+Run \`agent-contracts otel check --help\` or \`otel export --help\` for the options.
+
+${CHECK_HELP}
+${EXPORT_HELP}`;
+
 /** `agent-contracts otel`. */
 export const otelCommand: Command = {
   name: 'otel',
-  summary: 'judge the agent runs of an OpenTelemetry GenAI trace (OTLP JSON): otel check',
+  summary:
+    'OpenTelemetry GenAI traces: judge the agent runs of OTLP JSON (otel check), write traces as spans (otel export)',
   help: HELP,
   async run(args, io) {
     const [sub, ...rest] = args;
@@ -161,11 +173,15 @@ export const otelCommand: Command = {
       return 0;
     }
     if (sub === undefined)
-      throw new CliError('USAGE_MISSING_ARGUMENT', 'name a subcommand: `agent-contracts otel check <file>`.');
+      throw new CliError(
+        'USAGE_MISSING_ARGUMENT',
+        'name a subcommand: `agent-contracts otel check <file>` or `otel export <file|dir>`.',
+      );
+    if (sub === 'export') return exportCommand(rest, io);
     if (sub !== 'check')
       throw new CliError(
         'USAGE_UNKNOWN_COMMAND',
-        `otel has no subcommand ${JSON.stringify(sub)}; use \`otel check <file>\`.`,
+        `otel has no subcommand ${JSON.stringify(sub)}; use \`otel check <file>\` or \`otel export <file|dir>\`.`,
       );
     return check(rest, io);
   },
