@@ -63,7 +63,7 @@ describe('conform for a new user', () => {
     ]);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(`Conformance of ${impl} (it never answered hello)`);
-    const mentions = r.stdout.split('\n').filter((l) => l.includes('"version" must be a non-empty string'));
+    const mentions = r.stdout.split('\n').filter((l) => l.includes('"version" is missing'));
     // Once in the explanation at the top, once as the one entry of "Not passing".
     expect(mentions).toHaveLength(2);
     expect(r.stdout).toMatch(/error {4}\d+ items alike, /);
