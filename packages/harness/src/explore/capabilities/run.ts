@@ -113,7 +113,7 @@ const event = fc.oneof(
 /** A call, its unknown-outcome result, a query of it or none, and a retry of it. */
 const unknownThenRetry = fc
   .record({
-    ids: fc.constantFrom(['u-1', 'u-2'], ['u-3', 'u-4']),
+    ids: fc.constantFrom<[string, string]>(['u-1', 'u-2'], ['u-3', 'u-4']),
     toolName: fc.constantFrom('run_tests', 'create_pull_request'),
     resolution: fc.constantFrom(null, null, 'no-effect', 'still-unknown', 'effect-applied'),
   })
