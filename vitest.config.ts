@@ -1,13 +1,23 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './tooling/vitest/sequencer.ts';
+import { PROJECTS, projectFiles, TAGS } from './tooling/vitest/suites.ts';
+
+// Three projects made from each test file's tags (tooling/vitest/suites.ts): `slow`, `integration`
+// and `unit`. `vitest run` runs all three, slow files first (tooling/vitest/sequencer.ts);
+// `vitest run --project unit` the in-process ones alone.
+const files = projectFiles(fileURLToPath(new URL('./', import.meta.url)));
 
 export default defineConfig({
   resolve: { conditions: ['@agent-contracts/source'] },
   ssr: { resolve: { conditions: ['@agent-contracts/source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
     globalSetup: ['tooling/vitest/temp-root.ts', 'tooling/vitest/bundles.ts'],
+    tags: TAGS.map((t) => ({ ...t })),
+    sequence: { sequencer: SlowFirstSequencer },
+    projects: PROJECTS.map((name) => ({ extends: true, test: { name, include: files[name] } })),
   },
 });

@@ -77,13 +77,24 @@ if (changed.some((f) => f.startsWith('schemas/') && f.endsWith('.schema.json')))
         process.exit(2);
       }
     }
+    // The CLI from its bundle (scripts/bundle-reference.mjs, rebuilt first when a source changed):
+    // the same code as its sources, without compiling them in a TypeScript loader on every check.
+    const bundled = spawnSync(
+      process.execPath,
+      [join(repo, 'scripts/bundle-reference.mjs'), 'cli', '--quiet'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    if (bundled.status !== 0) {
+      console.error(`changesets:check: schema-diff failed: the CLI could not be bundled:\n${bundled.stderr}`);
+      process.exit(2);
+    }
+    const cli = bundled.stdout.trim();
     const diff = spawnSync(
       process.execPath,
       [
-        '--conditions=@agent-contracts/source',
-        '--import',
-        'tsx',
-        join(repo, 'packages/cli/src/bin.ts'),
+        cli,
         'schema-diff',
         '--json',
         '--fail-on',

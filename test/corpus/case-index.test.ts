@@ -1,3 +1,4 @@
+// @module-tag unit
 // The committed case index (conformance/index.tsv) lists every golden case and fault scenario
 // once, in id order, with the level, requirements and title the corpus gives it; and
 // `cases:check` sees a case whose line is stale.

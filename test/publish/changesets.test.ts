@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // Versions come from changesets: the fixed group is every published package; changesets:check
 // (in a temporary git repository) wants a changeset whose bump covers what schema-diff
 // classifies and every change of a package's sources; `changeset version` (in a temporary copy

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // The kit as a user gets it: every package packed (prepack builds it), linted as a registry
 // would receive it (publint, attw), installed with npm into a fresh project outside this
 // repository, and run from there: conform against examples/python-digest, validate, report,

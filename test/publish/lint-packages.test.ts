@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // scripts/lint-packages.mjs fails a tarball for each thing it checks: a negative control with
 // one defect of each kind, beside a tarball that has none.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Every published package carries what a registry user needs: a description, the repository,
 // the Node range, an explicit file list, a prepack that builds, a README whose links survive
 // the tarball, and only export targets that ship. The packed tarballs are checked in

@@ -1,3 +1,4 @@
+// @module-tag integration
 // The README's recipe for other languages counts the invalid fixtures a plain JSON Schema
 // validator can judge (layer "schema") and those that need the semantic rules (layer
 // "semantic"); the counts follow the fixtures.

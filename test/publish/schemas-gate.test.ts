@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // pnpm schemas:gate on a temporary copy of schemas/ and its released.json: a breaking edit of a
 // released contract is rejected, the new shape as a new contract beside it is accepted, an
 // editorial change passes, a compatible one only with a minor changeset.

@@ -16,6 +16,16 @@ export interface Run {
 }
 
 /**
+ * The arguments of `node` that start the CLI, for a test that spawns it itself: the bundle of its
+ * sources that the test run's global setup built (tooling/vitest/bundles.ts), or its sources
+ * through tsx with the source condition when there is none.
+ */
+export function cliEntry(): string[] {
+  const bundle = process.env.AGENT_CONTRACTS_TEST_CLI;
+  return bundle ? [bundle] : ['--conditions=@agent-contracts/source', '--import', tsx, bin];
+}
+
+/**
  * Run the real CLI from source as a child process: the bundle of its sources that the test run's
  * global setup built (tooling/vitest/bundles.ts), or through tsx with the source condition when
  * there is none (a test file run outside the configured vitest).
@@ -35,9 +45,7 @@ export function runCli(
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && k !== 'NO_COLOR' && k !== 'FORCE_COLOR' && k !== 'NODE_OPTIONS') env[k] = v;
   }
-  const bundle = process.env.AGENT_CONTRACTS_TEST_CLI;
-  const entry = bundle ? [bundle] : ['--conditions=@agent-contracts/source', '--import', tsx, bin];
-  const r = spawnSync(process.execPath, [...(options.nodeOptions ?? []), ...entry, ...args], {
+  const r = spawnSync(process.execPath, [...(options.nodeOptions ?? []), ...cliEntry(), ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...env, ...options.env },
     input: options.input ?? '',

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 export default function setup(): void {
   // AGENT_CONTRACTS_TEST_FROM_SOURCE=1 runs them all through tsx instead (to compare, or to debug).
   if (process.env.AGENT_CONTRACTS_TEST_FROM_SOURCE) return;
+  // Once per run: every project of vitest.config.ts runs its global setup.
+  if (process.env.AGENT_CONTRACTS_TEST_STORE_CHILDREN) return;
   const script = fileURLToPath(new URL('../../scripts/bundle-reference.mjs', import.meta.url));
   const bundle = (target: string) => {
     const r = spawnSync(process.execPath, [script, target, '--quiet'], { encoding: 'utf8' });

@@ -1,3 +1,4 @@
+// @module-tag integration
 // The Python example through a real `agent-contracts conform` run: every digest vector passes,
 // every other case and scenario is not applicable (never a pass), and the run conforms to what the
 // implementation declares. The same program with one bug (property names sorted by code point

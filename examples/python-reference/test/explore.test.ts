@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // Differential exploration (issue 22 §2, docs/protocol.md#explore): the independent Python
 // implementation explored against the TypeScript engines, which are the model, with a fixed seed.
 // Both were written apart, so a disagreement is a bug of one of them or a gap of the spec; each is

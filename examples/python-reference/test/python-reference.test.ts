@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // The independent Python implementation through a real `agent-contracts conform` run, faults
 // included: every case and fault scenario of what it declares (digest, clock, store, liveness,
 // checkpoint, trace, both crash points, and `validate` / `validateBundle` for the contracts and

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Whose fault a document that breaks its contract is: the caller's values beyond the contract's
 // limits are -32602; an engine's own answer that breaks it is an InternalError (-32603), never
 // blamed on the caller.

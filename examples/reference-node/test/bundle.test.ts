@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // The bundle the main job starts (scripts/bundle-reference.mjs): built from the sources, rebuilt
 // only when an input changed, and the same implementation: the golden cases of the digest and store
 // areas pass against it on SQLite, as they do against the sources.

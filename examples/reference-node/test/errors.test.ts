@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // One error family: the reference's stdio server (main.ts) and the harness's in-process transport
 // turn what the handler throws into the same JSON-RPC error, through the protocol's
 // `toJsonRpcError`. Every error reply of the golden cases, and the caller's errors, are the same

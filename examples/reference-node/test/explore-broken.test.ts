@@ -1,3 +1,5 @@
+// @module-tag unit
+// @module-tag slow
 // Every broken implementation of an engine capability (examples/broken, docs/conformance-quality.md)
 // is caught by exploration (docs/protocol.md#explore) within a bounded number of sequences, with a
 // fixed seed (issue 22). Each is run in this process: its hooks (examples/broken/lib/shim.mjs) are

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Exploration (docs/protocol.md#explore) of the reference implementation in process, through
 // `explore` of @agent-contracts/harness: its model is the engines the reference is built on, so
 // every capability agrees at every compared pointer. This is also the in-process entry point a

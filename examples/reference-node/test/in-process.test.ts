@@ -1,3 +1,4 @@
+// @module-tag unit
 // The reference implementation through the in-process adapter: the same golden cases as the
 // subprocess run, with no child process. Every applicable case passes.
 import { fileURLToPath } from 'node:url';

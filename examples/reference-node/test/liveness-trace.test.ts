@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // The liveness.*, checkpoint.validate and trace.* methods of the reference implementation: the
 // golden cases of conformance/cases/{liveness,checkpoint,trace} in process and through a real
 // `agent-contracts conform` run, and the turn state and trace surviving a kill -9 of the process

@@ -1,3 +1,4 @@
+// @module-tag unit
 // What the run, policy and delegation methods answer with -32602 (docs/protocol.md, D-GEN-90): a
 // member the params schema does not define, a string with a lone surrogate, a deadline outside
 // the spec's timestamp profile. The valid params are those of the golden cases.

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The reference implementation's replies are the messages schemas/protocol/ describes, and the
 // golden cases' requests too: the harness checks every request and every reply against the
 // schemas METHODS names for its method (docs/protocol.md#every-message-is-checked), so over the

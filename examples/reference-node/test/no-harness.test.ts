@@ -1,3 +1,4 @@
+// @module-tag unit
 // The implementation under test does not depend on the test kit: the reference implementation's
 // runtime dependencies and sources name @agent-contracts/protocol, never @agent-contracts/harness
 // (its tests may run it through the harness).

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // The store over the protocol: every golden case of conformance/cases/store passes in process on
 // memory and on SQLite, through a real `agent-contracts conform` subprocess on SQLite, and on
 // PostgreSQL (skipped loudly without AGENT_CONTRACTS_PG_URL outside CI, a failure in CI). Durable

@@ -1,3 +1,4 @@
+// @module-tag integration
 // A request of the kit's own that breaks its schema (docs/protocol.md#every-message-is-checked):
 // `conform` ends the case as harness-error, says the kit is at fault, never conforms and exits 2,
 // while the implementation is not blamed and the report is still written.

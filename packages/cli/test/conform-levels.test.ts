@@ -1,3 +1,4 @@
+// @module-tag integration
 // Levels in a run (D-GEN-41): a failed SHOULD case is a warning that does not fail the run,
 // `--strict` makes it fail, and the summary prints requirement coverage per gate. Run against the
 // reference implementation on a conformance directory of two digest cases, one of which expects a

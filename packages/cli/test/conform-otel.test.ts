@@ -1,3 +1,4 @@
+// @module-tag integration
 // `conform --otel <file>`: the kit's own run as an OTLP JSON trace, a root span and one span per
 // case and fault scenario with its outcome, requirement ids and differences; `otel check` reads
 // the file as OTLP trace data.

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // `agent-contracts conform` as a new user meets it: typos, filters that match nothing, a hello that
 // fails, capabilities half declared, relative paths through `pnpm agent-contracts`, and progress
 // a person can follow on a terminal and in a CI log.

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // `agent-contracts conform` end to end: against the reference implementation (everything
 // passes), and against misbehaving implementations, none of which may ever conform or hang.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

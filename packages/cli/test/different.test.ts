@@ -1,3 +1,4 @@
+// @module-tag integration
 /// <reference lib="dom" />
 // A different implementation, not a broken one: the reference implementation behind a proxy
 // (test/fakes/hostile-proxy.mjs of the harness, mode `different`) whose first document of a case

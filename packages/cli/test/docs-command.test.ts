@@ -1,3 +1,4 @@
+// @module-tag integration
 // `agent-contracts docs` and the docs/ paths every command prints: each names a page the kit
 // installs, as a path that exists from where the CLI runs.
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Every code the CLI or the validators can produce, and every option, is documented in docs/cli.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

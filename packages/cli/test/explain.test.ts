@@ -1,3 +1,4 @@
+// @module-tag unit
 // `agent-contracts explain <id>`: what a golden case or fault scenario checks, from the kit's files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { Io } from '../src/io.ts';
 
 export { REFERENCE, SOURCE_REFERENCE } from '../../../tooling/test-helpers/reference.ts';
-export { type Run, repoRoot, runCli } from '../../../tooling/test-helpers/run-cli.ts';
+export { cliEntry, type Run, repoRoot, runCli } from '../../../tooling/test-helpers/run-cli.ts';
 
 import type { Run } from '../../../tooling/test-helpers/run-cli.ts';
 

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // Hostile implementations, end to end through `agent-contracts conform`: each is the reference
 // implementation behind a proxy that tampers with the wire (test/fakes/hostile-proxy.mjs of the
 // harness). Whatever the real implementation answered, none of them may conform, hang the run,
@@ -9,7 +11,7 @@ import { join } from 'node:path';
 import { sha256Hex } from '@agent-contracts/digest';
 import { loadCases, parseReport } from '@agent-contracts/harness';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { REFERENCE, repoRoot, runCli, SOURCE_REFERENCE, tempDir } from './helpers.js';
+import { cliEntry, REFERENCE, repoRoot, runCli, SOURCE_REFERENCE, tempDir } from './helpers.js';
 
 const PROXY = join(repoRoot, 'packages/harness/test/fakes/hostile-proxy.mjs');
 const UNIMPLEMENTED = join(repoRoot, 'packages/harness/test/fakes/unimplemented-impl.mjs');
@@ -201,10 +203,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       const child = spawn(
         process.execPath,
         [
-          '--conditions=@agent-contracts/source',
-          '--import',
-          'tsx',
-          join(repoRoot, 'packages/cli/src/bin.ts'),
+          ...cliEntry(),
           'conform',
           '--impl',
           `node ${fake}`,
@@ -789,13 +788,17 @@ describe('conform --isolate (issue 20, finding 9)', () => {
     expect(r.stdout).toContain(`(sha256 ${sha256Hex(written)})`);
   });
 
-  it('the reference implementation, from its TypeScript sources, still conforms under --isolate (golden cases and a fault scenario)', () => {
+  it('the reference implementation, from its TypeScript sources, still conforms under --isolate (golden cases)', () => {
     const golden = conform(SOURCE_REFERENCE, '--isolate', '--no-faults', '--filter', CASES);
     expect(golden.status, golden.stdout + golden.stderr).toBe(0);
     expect(golden.report.cases.length).toBeGreaterThan(0);
     expect(golden.report.cases.every((c) => c.outcome === 'pass')).toBe(true);
-    // A scenario restarts, crashes and audits processes, each one in the sandbox.
-    const faults = conform(SOURCE_REFERENCE, '--isolate', '--filter', 'faults/store/stale-fence');
+  });
+
+  it('the reference still conforms under --isolate in a fault scenario (restarts, a crash and audits, each in the sandbox)', () => {
+    // From its bundle: that TypeScript sources run in the sandbox is the test above; each of the
+    // scenario's processes started from the sources would compile them again (no tsx cache there).
+    const faults = conform(REFERENCE, '--isolate', '--filter', 'faults/store/stale-fence');
     expect(faults.status, faults.stdout + faults.stderr).toBe(0);
     expect(faults.report.cases.map((c) => c.outcome)).toEqual(['pass']);
   });
@@ -806,7 +809,7 @@ describe('conform --isolate (issue 20, finding 9)', () => {
 
   it('the reference still conforms under --isolate with --explore (a second writer, kills and freezes, each in the sandbox)', () => {
     const r = conform(
-      SOURCE_REFERENCE,
+      REFERENCE,
       '--isolate',
       '--no-faults',
       '--explore',

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // A runtime built before the spec (examples/legacy-shaped: the reference, its documents in an
 // older shape, and one behaviour bug) learns what it does wrong, not only which field it lacks
 // (issue 21). Its control (`--shape=current`: the bug alone) says which cases differ in

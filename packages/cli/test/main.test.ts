@@ -1,3 +1,4 @@
+// @module-tag unit
 // In process: the CLI never pollutes a prototype, whatever keys the input carries.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

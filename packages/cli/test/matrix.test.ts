@@ -1,3 +1,4 @@
+// @module-tag integration
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // `agent-contracts matrix`: implementations x gates from JSONL reports, as Markdown and as HTML

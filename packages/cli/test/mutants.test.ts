@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // `agent-contracts mutants`: every broken implementation in examples/broken is caught by the cases
 // its manifest lists (the mutation score CI holds at 100%), and the runner can report survival:
 // an unmodified reference survives, and so does an implementation that only crashes.

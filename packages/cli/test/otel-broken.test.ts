@@ -1,3 +1,4 @@
+// @module-tag unit
 // The broken OpenTelemetry checkers of examples/broken/otel-* (each the reference with one rule
 // broken, mapper.json naming the rule and the cases that must catch it): every listed case must
 // give another verdict than its case states, and every clean case must still pass, so each

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The golden cases of the OpenTelemetry mapping (conformance/otel) against the reference checker:
 // each input gives exactly the verdict its case states, with the environment variable of the
 // conventions' opt-in unset and set (OTL-004: the checker's environment changes nothing).

@@ -1,3 +1,4 @@
+// @module-tag integration
 // `agent-contracts otel check` end to end: both input forms, the exit codes, every issue by
 // span pointer, the unverified list (OTL-012), bounded hostile input, and a report that
 // `report` renders as JUnit and HTML.

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // `agent-contracts otel export` (docs/spec/opentelemetry-mapping.md#export): every valid
 // LocalTaskTraceV1 fixture exported and checked again (#export), reproducible bytes, the
 // export decoded by a protobuf reader from OpenTelemetry's own protobuf encoding of the same spans,

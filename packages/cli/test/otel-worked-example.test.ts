@@ -1,3 +1,4 @@
+// @module-tag unit
 // The worked example of docs/spec/opentelemetry-mapping.md, checked against the reference
 // mapping: the spans block maps to exactly the trace block (which the validators' worked-example
 // test holds valid), so the page cannot drift from the checker.

@@ -1,3 +1,5 @@
+// @module-tag unit
+// @module-tag slow
 // Random and crafted JSONL through every renderer: a report either renders, well-formed and with
 // every string from it shown as text, or is refused with REPORT_INVALID; nothing else happens.
 import { writeFileSync } from 'node:fs';

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 // The HTML report, opened in headless Chromium: gates x cases, one column per implementation.

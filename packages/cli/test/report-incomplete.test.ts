@@ -1,3 +1,4 @@
+// @module-tag integration
 // Reports that do not hold a whole run: an interrupted run (no summary line) and a cut-short file
 // (fewer case lines than the summary counts). `diff` refuses them, `report` renders them only when
 // asked, labelled incomplete; and a shard in which nothing applies gives no verdict, saying so.

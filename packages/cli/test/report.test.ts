@@ -1,3 +1,4 @@
+// @module-tag integration
 // `report`, `diff` and `baseline update` on crafted reports, in process through `main` (and once
 // through the real binary): a report that
 // breaks its schema is refused with REPORT_INVALID (line, JSON Pointer, what to do), never a crash;

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // `agent-contracts schema-diff` as a CI pipeline runs it: two copies of the published schemas, one
 // edited, classified by $id with the exit code the --fail-on level asks for; bad inputs are coded.
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The console summary groups failures by root cause: each cause once, with its count and its
 // cases; under each case only its own differences and later steps (issue 21: the grouped entry
 // printed the first case's later steps for all of them).

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';

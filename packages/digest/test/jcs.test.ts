@@ -1,3 +1,4 @@
+// @module-tag unit
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';

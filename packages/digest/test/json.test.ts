@@ -1,3 +1,4 @@
+// @module-tag unit
 // The I-JSON reader: a repeated member name is refused with its name and place; everything
 // JSON.parse reads without duplicates is read the same (issue 20, finding 8).
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Two layers per step (docs/spec/decisions.md D-GEN-30): a reply in an older shape fails on its
 // shape, every violation named and grouped, and its behaviour is still compared by pointer.
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // A fault scenario's failed check is reported as a golden case's is: by pointer, with the expected
 // and the actual value (issue 21).
 import { describe, expect, it } from 'vitest';

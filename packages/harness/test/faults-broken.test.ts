@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // Negative controls: deliberately broken store implementations must FAIL the scenario that
 // targets their bug, while the same fake without the bug passes it (so the failure is the bug's).
 import { describe, expect, it } from 'vitest';

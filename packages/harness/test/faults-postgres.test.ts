@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // The reference implementation passes the whole fault matrix with its state in PostgreSQL,
 // including dropped connections. Needs AGENT_CONTRACTS_PG_URL (skipped loudly without it, a
 // failure in CI).

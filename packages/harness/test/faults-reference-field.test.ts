@@ -1,3 +1,4 @@
+// @module-tag integration
 // The reference implementation passes the seed-000 liveness scenarios and the field scenarios on
 // SQLite (the PostgreSQL-only scenario is not applicable there, and says so).
 import { describe, expect, it } from 'vitest';

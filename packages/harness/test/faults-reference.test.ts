@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // The reference implementation passes every store scenario of the fault matrix on SQLite.
 import { describe, expect, it } from 'vitest';
 import { runFaultMatrix } from '../src/index.js';

@@ -1,3 +1,4 @@
+// @module-tag integration
 // The fault-matrix corpus and the driver's own parts: every scenario file is well-formed, names a
 // routine the harness has, cites a spec anchor that exists, states its pass criterion, and is
 // listed in docs/protocol.md; the fake tool counts; outcomes never read as a pass by accident.

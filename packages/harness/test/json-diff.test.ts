@@ -1,3 +1,4 @@
+// @module-tag unit
 // The diff behind every failed comparison: each reported pointer names a place where the two
 // values really differ, equal values have none, and long values keep the part that differs.
 import { isDeepStrictEqual } from 'node:util';

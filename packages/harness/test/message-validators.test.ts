@@ -1,3 +1,4 @@
+// @module-tag unit
 // The ahead-of-time message checks (src/generated/message-validators.generated.ts) answer as the
 // schemas compiled at run time did (ajv, the options of docs/spec/decisions.md D-GEN-30): the same
 // verdict and the same violation (pointer, keyword, message) for the params of every golden case

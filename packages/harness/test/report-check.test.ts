@@ -1,3 +1,4 @@
+// @module-tag unit
 // A report held to the kit's catalogue (report-check.ts) and the renderers agreeing with the
 // verdict (issue 20, findings 4 and 5).
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // parseReport refuses, with REPORT_INVALID, the line and the JSON Pointer, every report that
 // breaks schemas/harness/ReportLine.schema.json or the order conform writes, within bounds.
 import { describe, expect, it } from 'vitest';

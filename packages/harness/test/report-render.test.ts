@@ -1,3 +1,4 @@
+// @module-tag unit
 // The renderers escape even what parseReport would have refused: a Report built in code (a
 // library caller's) reaches them without the schema check.
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // A report's verdict comes from its case lines; the summary line can take it away, never give it.
 import { describe, expect, it } from 'vitest';
 import { judgeReport, parseReport } from '../src/index.ts';

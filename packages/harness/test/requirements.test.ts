@@ -1,3 +1,4 @@
+// @module-tag unit
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

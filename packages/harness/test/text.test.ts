@@ -1,3 +1,4 @@
+// @module-tag unit
 import { describe, expect, it } from 'vitest';
 import { printable, printableLines, truncated } from '../src/index.ts';
 

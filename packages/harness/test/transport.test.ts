@@ -1,3 +1,4 @@
+// @module-tag integration
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HarnessError } from '../src/errors.ts';

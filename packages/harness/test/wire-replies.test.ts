@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // Every reply is checked against its method's schema before any case logic looks at it
 // (docs/protocol.md#every-message-is-checked): the reference implementation behind a proxy that
 // breaks one field of the replies to one method (test/fakes/schema-breaking-proxy.mjs), for a

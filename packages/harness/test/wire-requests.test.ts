@@ -1,3 +1,4 @@
+// @module-tag unit
 // Every request the harness sends is checked against its method's params schema
 // (docs/protocol.md#every-message-is-checked): a request of the kit's own that breaks it is a
 // defect of the kit, reported as `harness-error` with the case id, never sent and never charged to

@@ -1,3 +1,4 @@
+// @module-tag unit
 import type { Fence } from '@agent-contracts/engines';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The capability vocabulary is one list: every token a golden case or fault scenario requires is
 // in it, and what `hello` declares is read through it.
 import { readdirSync, readFileSync } from 'node:fs';

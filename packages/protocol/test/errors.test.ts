@@ -1,3 +1,4 @@
+// @module-tag unit
 // One error family, one wire form each: a refusal is JSON-RPC -32000 whose `data` carries the
 // spec's code; the caller's errors are -32601 and -32602; the implementation's own is -32603.
 import { describe, expect, it } from 'vitest';

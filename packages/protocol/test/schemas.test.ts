@@ -1,3 +1,4 @@
+// @module-tag unit
 // Every method of docs/protocol.md has published params and result schemas (and the schemas of
 // its refusal data), each with its `$id`, loadable with the contract schemas it refers to.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The one parser of a state location (docs/protocol.md#hello-v1, PROTO-004): every form it
 // accepts, with its meaning, and every form it refuses, with STATE_LOCATION_INVALID.
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// @module-tag unit
+// @module-tag slow
 // compareSchemas: each keyword rule on small schemas, then on the published schemas with one
 // mutation at a time, where a change it calls compatible must keep every golden document that
 // was valid valid (checked with ajv on both versions).

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The credential value shapes are normative on the PermissionPolicyGate page (a table of regular
 // expressions, D-PRM-04); CREDENTIAL_VALUE_SHAPES is that table, pattern for pattern, in order.
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // A digest rule's optional `mismatches` is a shortcut for validators: it must give exactly the
 // entries of `compute` that disagree with the document, on every fixture and on documents whose
 // ids, types and keys were changed (including keys that are not their own JCS text).

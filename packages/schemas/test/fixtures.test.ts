@@ -1,3 +1,4 @@
+// @module-tag unit
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS } from '../src/index.ts';
 import { ajvFor, cfworkerFor, judge, listFixtures } from './helpers.ts';

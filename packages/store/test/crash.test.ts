@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // Crash: a child process runs fenced commits and freezes at a named crash point, where the parent
 // kills it with SIGKILL; a fresh process then reopens the store and recovers the task. Checked
 // against the acknowledgements the child wrote before it died, an independent read of the

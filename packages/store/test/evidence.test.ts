@@ -1,3 +1,4 @@
+// @module-tag integration
 // The file-system half of the terminal evidence checks, on real files: each code once,
 // TASK_TERMINAL_EVIDENCE_FILE_DRIFT on a file whose reads disagree with its size, and hostile
 // files (a FIFO, a 1 GiB sparse file) that must neither block nor exhaust the store.

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StorageBackend } from '../src/backend.js';

@@ -1,3 +1,5 @@
+// @module-tag integration
+// @module-tag slow
 // Real concurrency: N child processes, released together by a barrier, race fenced appends on one
 // task over many rounds, on a SQLite file and on PostgreSQL. Exactly one winner per fence per
 // round, every loser refused with the winner's fence, no lost update; the recorded history (with

@@ -1,3 +1,4 @@
+// @module-tag unit
 import { createMemoryBackend } from '../src/backends/memory.js';
 import { defineStoreModelProperties } from './contract/model.js';
 

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Every bundle of the conformance corpus (conformance/bundles/<kind>/{valid,invalid}) through
 // validateBundle: valid bundles pass; invalid ones fail with the code their .expected.json records,
 // at the recorded JSON Pointer. Generic over every kind.

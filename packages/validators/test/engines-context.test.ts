@@ -1,3 +1,4 @@
+// @module-tag unit
 // Every document the reference context engines write (seed, plan, receipt revisions, ledger
 // snapshots, reuse decisions, replayed receipts) is valid under the reference validator, alone
 // and as a context-acquisition-chain bundle.

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Cross-check of two independent implementations of LocalTaskTraceGate: the recorder and replay
 // in @agent-contracts/engines, and the reference validator's schema, digest and semantic rules.
 // Every trace and replay the recorder produces must pass validate(), every (trace, replay) pair

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Every decision of the reference policy engine and every contract of `delegate` is valid under
 // the reference validator, and a delegate's contract forms a valid delegation-chain with its parent.
 import { delegate, ManualClock, type PolicyGrant, PolicySession } from '@agent-contracts/engines';

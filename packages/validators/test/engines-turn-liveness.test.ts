@@ -1,3 +1,5 @@
+// @module-tag unit
+// @module-tag slow
 // Every document the turn-liveness and checkpoint engines produce is valid under the reference
 // validator (schema, digests, semantic and bundle rules), over random event sequences with a clock
 // that also moves backwards; an invalid state is refused on rehydration with TURN_STATE_INVALID.

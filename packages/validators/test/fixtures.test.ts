@@ -1,3 +1,4 @@
+// @module-tag unit
 // Every golden fixture through the reference validator: valid ones pass (schema, digests,
 // rules); invalid ones fail with the code of the keyword their .expected.json records, at the
 // recorded JSON Pointer.

@@ -1,3 +1,4 @@
+// @module-tag unit
 import { describe, expect, it } from 'vitest';
 import { isDate, isDateTime, isUuid } from '../src/formats.ts';
 import { equal, ucs2length } from '../src/runtime.ts';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // docs/rules.md names the file that defines each rule: RULE_FILES must name one for every rule of
 // the registries, and that file must hold the rule's code. Every rule file builds its issues with
 // the rule kit (rules/kit.ts), never with a helper of its own.

@@ -1,3 +1,4 @@
+// @module-tag unit
 // docs/rules.md is generated from the registries (rules:check keeps it current); this test keeps
 // the registries and the fixture corpus honest with each other: every rule code is produced by
 // at least one invalid fixture (the fixture tests assert it is produced at the recorded path),

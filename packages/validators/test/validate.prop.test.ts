@@ -1,3 +1,5 @@
+// @module-tag unit
+// @module-tag slow
 import { DIGEST_RULES, getSchema, SCHEMA_NAMES } from '@agent-contracts/schemas';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

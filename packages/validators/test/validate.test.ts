@@ -1,3 +1,4 @@
+// @module-tag unit
 import { DIGEST_RULES } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
 import { digestIssues } from '../src/digests.ts';

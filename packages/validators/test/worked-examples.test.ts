@@ -1,3 +1,4 @@
+// @module-tag unit
 // The worked examples of the spec pages, checked against the digest package and the validators:
 // a `document` block is valid, a `refusal` block fails with the code and path it names, a `digest`
 // block's canonical form, digest and derived id are what the digest package computes, and equal

@@ -1,3 +1,5 @@
+// @module-tag unit
+// @module-tag slow
 // ajv (strict, ajv-formats full, compiled from the published schema) and the generated zod
 // schema must agree on accept/reject for every contract: on the golden fixtures, on generated
 // valid documents and on targeted mutations of them.

@@ -1,3 +1,4 @@
+// @module-tag unit
 import { CONTRACTS, SCHEMA_NAMES } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
 import { listFixtures } from '../../../scripts/lib/fixture-corpus.ts';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // CheckpointV1 keys and the idempotency boundary checked before a resume
 // (docs/spec/turn-liveness-recovery-gate.md#checkpointv1).
 import { idempotencyKey, resumeToken } from '@agent-contracts/schemas';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The checkpoint validation decision table, row by row, tested on the pure validator directly
 // (docs/spec/turn-liveness-recovery-gate.md#decision-table).
 import { describe, expect, it } from 'vitest';

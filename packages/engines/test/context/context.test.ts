@@ -1,3 +1,4 @@
+// @module-tag unit
 // The context engines' behaviour rules (docs/spec/context-acquisition-gate.md): a seed never takes
 // a message word as its intent, planning refuses a hidden full read, only a correlated PostToolUse
 // with the body's identity satisfies a source, reuse never crosses an epoch, and the ledger keeps

@@ -1,3 +1,4 @@
+// @module-tag unit
 // `delegate` refuses what is not within the delegator's scope, in the order of
 // docs/spec/delegation-gate.md#how-delegate-decides, and otherwise makes the contract.
 import { describe, expect, it } from 'vitest';

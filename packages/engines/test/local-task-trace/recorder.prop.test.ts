@@ -1,3 +1,4 @@
+// @module-tag unit
 // Model-based test of the trace recorder: random command sequences (append valid, duplicate,
 // out-of-order, earlier observedAt, after terminal, bursts that overflow both bounds, close,
 // next turn, replay) against a small model, with the trace invariants checked after every command.

@@ -1,3 +1,4 @@
+// @module-tag unit
 import { digestOf } from '@agent-contracts/digest';
 import {
   jcsByteLength,

@@ -1,3 +1,4 @@
+// @module-tag unit
 import { canonicalize, digestOf } from '@agent-contracts/digest';
 import { type LocalTaskTraceV1, traceEventIdOf, traceFromReplay } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';

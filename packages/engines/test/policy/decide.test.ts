@@ -1,3 +1,4 @@
+// @module-tag unit
 // The reference policy engine decides as docs/spec/permission-policy-gate.md#how-a-policy-engine-decides
 // states: default deny, every reason in the page's order, taint kept for the rest of the run.
 import { describe, expect, it } from 'vitest';

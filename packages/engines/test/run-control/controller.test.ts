@@ -1,3 +1,4 @@
+// @module-tag unit
 // The reference run controller (docs/spec/run-control-gate.md#run-controller), on the pure
 // function: budgets, pauses, terminal states, loop detection and retries after an unknown outcome.
 import { digestOf } from '@agent-contracts/digest';

@@ -1,3 +1,4 @@
+// @module-tag unit
 import { createHash } from 'node:crypto';
 import type { FencedTaskWriteOwnerLeaseV2, TaskOperationRecordV1 } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';

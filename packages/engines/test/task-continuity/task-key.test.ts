@@ -1,3 +1,4 @@
+// @module-tag unit
 // checkTaskKey: step 1 of the commit algorithm for the key (D-TCW-32), with the patterns of the
 // published envelope schema.
 import { getSchema } from '@agent-contracts/schemas';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The classification table and its conformance boundary vectors
 // (docs/spec/turn-liveness-recovery-gate.md#classification).
 import { digestOf } from '@agent-contracts/digest';

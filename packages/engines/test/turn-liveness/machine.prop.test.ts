@@ -1,3 +1,4 @@
+// @module-tag unit
 // Model-based property test of the liveness core: random host events with a clock that moves
 // forwards and backwards, plus watchdog ticks and sidecar reads. Checks the gate's invariants
 // after every step.

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Every edge row of the state machine and every refused combination with its code
 // (docs/spec/turn-liveness-recovery-gate.md#state-machine).
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The fault scenarios of the gate, run against the pure core with a fixed clock and direct replay
 // (docs/spec/turn-liveness-recovery-gate.md#fault-scenarios). "Never acts" is checked on every card.
 import { digestOf } from '@agent-contracts/digest';

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The AgentRoutingGate rules: each semantic fixture breaks exactly its rule, the valid fixtures
 // break none, and the edges the page settles (the route a step degrades from, which modes need a
 // confirmation, a mode-only downgrade may be silent, the seed bundle's copies).

@@ -1,3 +1,4 @@
+// @module-tag integration
 // AiAgentSystemArchitectureReportV2: each semantic fixture breaks exactly its rule; every field's
 // allowed references name gates and contracts of the catalogue; the
 // architecture-report-v2-with-references bundle resolves every reference by digest, keeps

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The AiAgentSystemArchitectureGate rules: each semantic fixture breaks exactly its rule, the
 // gate outcome is an error of its own section, and the two report bundles (report + matrix,
 // report + every referenced document) resolve references, compare subjects and apply

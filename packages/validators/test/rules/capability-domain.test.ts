@@ -1,3 +1,4 @@
+// @module-tag unit
 // The AgentCapabilityDomainCompletenessGate rules: the classification table generated from the
 // catalogue, satisfaction across objects, each semantic fixture breaking exactly its rule, and
 // the edge cases the spec settles (duplicates suspend the verdict, null object, manual review).

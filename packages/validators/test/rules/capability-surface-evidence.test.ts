@@ -1,3 +1,4 @@
+// @module-tag unit
 // CapabilitySurfaceEvidenceV1: each semantic fixture breaks exactly its rule, and an aspect is
 // verified only on direct observation with direct evidence; every other aspect stays unverified.
 import {

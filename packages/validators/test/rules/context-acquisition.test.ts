@@ -1,3 +1,4 @@
+// @module-tag unit
 // The ContextAcquisitionGate seed/plan rules beyond the golden fixtures: each rule on hand-made
 // mutations (edge cases the one-per-code fixtures do not reach), the registry against the spec
 // page's error tables, and properties over the valid plans: every valid fixture passes, a

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The ContextMemoryStateGate rules: each semantic fixture breaks exactly its rule, the valid
 // fixtures break none, and the edges the page settles (memory owns memory facts, immutable facts
 // need no freshness, a summary needs no pin, duplicates are judged by their first record).

@@ -1,3 +1,4 @@
+// @module-tag unit
 // Receipt, reuse and ledger rules, and the `context-acquisition-chain` bundle, judged on the area's
 // fixture builder: every valid document and chain passes; every semantic and bundle fixture fails
 // with its one code at its path (and no other error code, except where one invariant implies

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The AgentEvaluationGate's recomputation, checked against figures worked out by hand (not by
 // the function under test): rounding down, nearest-rank percentiles, the null figures, and the
 // thresholds that a null figure meets or misses (D-EVL-02).

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The ReplayObservabilityGate rules: each semantic fixture breaks exactly its rule, the claim
 // classes decide which evidence can verify a claim, and the evidence-matrix-with-documents bundle
 // resolves named documents exactly as the architecture report's bundles do.

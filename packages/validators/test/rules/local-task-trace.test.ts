@@ -1,3 +1,4 @@
+// @module-tag unit
 // The LocalTaskTraceGate rules over the area's fixtures: every semantic fixture fails with its
 // code at its path and with no other code (it breaks exactly one rule), every valid document
 // passes, and the trace-replay bundles judge as recorded.

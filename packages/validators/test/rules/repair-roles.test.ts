@@ -1,3 +1,4 @@
+// @module-tag unit
 // The RepairCollaborationRoleBoundaryGate rules: each semantic fixture breaks exactly its rule,
 // one party may hold both roles of a side but never roles of both sides, the re-review is
 // independent of the executor, and the risk class is a function of the coded criteria alone.

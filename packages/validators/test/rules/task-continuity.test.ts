@@ -1,3 +1,4 @@
+// @module-tag unit
 // TaskContinuityWriteGate rules, judged on the area's fixture builder: every valid document and
 // bundle passes every rule; every semantic and bundle fixture fails with exactly its one issue
 // (code and path), so a fixture never passes by tripping another rule. Plus direct cases for

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The TaskContractGate rules beyond one fixture per code: the embedded-schema bound at its edges,
 // the next-step table, the set reading of allowed side effects (D-TTC-02), the local-write
 // exemption of the retry rule (D-TTC-05) and the idempotency key's place in the input schema.

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The ToolPermissionBoundaryGate rules beyond one fixture per code: several breaks in one
 // document are each reported, the bundle shape is refused once, the confirmation order of
 // D-TPB-05 holds for every pair, and the edges the page settles (a waivable confirmation may be

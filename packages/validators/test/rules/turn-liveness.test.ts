@@ -1,3 +1,4 @@
+// @module-tag unit
 // The TurnLivenessRecoveryGate rules on their fixtures: every semantic fixture breaks exactly its
 // rule (no other issue fires), every valid fixture passes, and each bundle kind judges its sets.
 import { describe, expect, it } from 'vitest';

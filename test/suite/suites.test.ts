@@ -1,0 +1,73 @@
+// @module-tag unit
+// The suite's shape (tooling/vitest/suites.ts): every test file names its kind with one file tag,
+// `unit` or `integration`, and `slow` besides when it is; a `unit` file starts no process and
+// opens no database; the three projects of vitest.config.ts hold every file exactly once.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PROJECTS, projectFiles, projectOf, tagsOf, testFiles } from '../../tooling/vitest/suites.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const files = testFiles(root);
+const source = (f: string) => readFileSync(join(root, f), 'utf8');
+
+/** What only an integration test does: start a process, or open PostgreSQL or a browser. */
+const STARTS_PROCESSES =
+  /from '(node:child_process|pg|playwright-core)'|test-helpers\/(run-cli|reference)\.ts'|helpers\/(child-process|packed-project)\.[jt]s'|\b(startSubprocess|ImplementationProcess|runFaultMatrix|runFaultScenario|spawnChild|runCli)\b/;
+
+describe('the suite', () => {
+  it('is found where vitest looks (packages/*/test, examples/*/test, test)', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(files).toContain('test/suite/suites.test.ts');
+    expect(files).toContain('packages/cli/test/hostile.test.ts');
+  });
+
+  it('every file names its kind (unit or integration) and at most `slow` besides, in its first lines', () => {
+    const wrong = files.filter((f) => {
+      const tags = tagsOf(source(f));
+      const head = tagsOf(source(f).split('\n').slice(0, 2).join('\n'));
+      return (
+        projectOf(tags) === null ||
+        tags.some((t) => !['unit', 'integration', 'slow'].includes(t)) ||
+        new Set(tags).size !== tags.length ||
+        head.length !== tags.length
+      );
+    });
+    expect(
+      wrong,
+      'start each with a file tag line naming unit or integration (tooling/vitest/suites.ts)',
+    ).toEqual([]);
+  });
+
+  it('a unit file starts no process and opens no database (those are integration)', () => {
+    // This file names those calls without making them.
+    const others = files.filter((f) => f !== 'test/suite/suites.test.ts');
+    const wrong = others.filter(
+      (f) => tagsOf(source(f)).includes('unit') && STARTS_PROCESSES.test(source(f)),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('the projects hold every file exactly once, slow ones in `slow`', () => {
+    const projects = projectFiles(root);
+    expect(Object.keys(projects).sort()).toEqual([...PROJECTS].sort());
+    expect(Object.values(projects).flat().sort()).toEqual(files);
+    for (const f of projects.slow) expect(tagsOf(source(f))).toContain('slow');
+    for (const f of [...projects.unit, ...projects.integration])
+      expect(tagsOf(source(f))).not.toContain('slow');
+    expect(projects.unit.length).toBeGreaterThan(0);
+    expect(projects.integration.length).toBeGreaterThan(0);
+  });
+
+  it('reads tags as vitest does: `//` or `*` before the word, any number', () => {
+    // Spelled in pieces: vitest reads the tags of this file from its text, anywhere in it.
+    const tag = (name: string) => `@${'module-tag'} ${name}`;
+    expect(tagsOf(`// ${tag('integration')}\n/** ${tag('slow')} */\n`)).toEqual(['integration', 'slow']);
+    expect(tagsOf(`const s = "${tag('unit')}";`)).toEqual([]);
+    expect(projectOf(['unit', 'integration'])).toBeNull();
+    expect(projectOf(['slow'])).toBeNull();
+    expect(projectOf(['integration', 'slow'])).toBe('slow');
+    expect(projectOf(['unit'])).toBe('unit');
+  });
+});
