@@ -127,6 +127,14 @@ describe('installed with npm into a fresh project', () => {
     expect(jcs).toBeGreaterThan(40);
     expect(r.stdout).toMatch(new RegExp(`jcs\\s+${jcs}/${jcs}\\b`));
     expect(r.status).toBe(0);
+    // The verdict is scoped to what it declared, on the console and in the report's summary line.
+    const lines = readFileSync(join(work, 'run.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const total = lines.filter((l) => l.type === 'case').length;
+    expect(r.stdout).toContain(`\nCONFORMS: digest; ${jcs} of ${total} cases applicable\n`);
+    expect(lines.at(-1).scope).toEqual({ capabilities: ['digest'], applicable: jcs, total });
   });
 
   it('conform --conformance still overrides, and an empty directory is CASES_INVALID', () => {
@@ -151,6 +159,7 @@ describe('installed with npm into a fresh project', () => {
     expect(r.status).toBe(0);
     expect(r.stdout.startsWith('<!doctype html>')).toBe(true);
     expect(r.stdout).toContain('python-digest');
+    expect(r.stdout).toMatch(/>conforms: digest; \d+ of \d+ cases applicable</);
   });
 
   it('schema-diff classifies against the installed schemas, which resolve by $id', () => {
@@ -195,8 +204,12 @@ describe('examples/ci/agent-contracts.yml, run as written in that project', () =
     const out = (job: string, step: string) =>
       results.find((s) => s.job === job && s.step.startsWith(step))?.output ?? '';
     expect(out('schemas', 'schema-diff')).toContain('1 editorial');
-    expect(out('conform (1)', 'conform')).toMatch(/CONFORMS|NO VERDICT/);
-    expect(out('conform (2)', 'conform')).toMatch(/CONFORMS|NO VERDICT/);
+    expect(out('conform (1)', 'conform')).toMatch(
+      /^(CONFORMS|NO VERDICT .*): digest; \d+ of \d+ cases applicable$/m,
+    );
+    expect(out('conform (2)', 'conform')).toMatch(
+      /^(CONFORMS|NO VERDICT .*): digest; \d+ of \d+ cases applicable$/m,
+    );
     expect(out('conform (1)', 'JUnit')).toContain('|');
     expect(out('report', 'mikepenz/action-junit-report')).toBe('read 2 JUnit files');
     expect(out('report', 'actions/upload-artifact')).toBe('uploaded conformance.html as conformance-html');

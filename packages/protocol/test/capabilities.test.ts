@@ -7,6 +7,7 @@ import {
   CAPABILITIES,
   type Capabilities,
   capabilitiesProblem,
+  declaredCapabilities,
   isCapabilityToken,
   missingCapabilities,
   REQUIRED_CAPABILITIES,
@@ -155,5 +156,37 @@ describe('capability vocabulary', () => {
     expect(capabilitiesProblem({ ...v1, delegation: null })).toBe(
       '"capabilities.delegation" must be a boolean',
     );
+  });
+});
+
+describe('declaredCapabilities', () => {
+  it('lists the tokens a hello declares, in the order of the vocabulary, each as requires names it', () => {
+    expect(declaredCapabilities(ALL)).toEqual([
+      'contract:TaskRecoveryStateV5',
+      'bundle:context-acquisition',
+      'digest',
+      'store',
+      'liveness',
+      'checkpoint',
+      'trace',
+      'clock',
+      'crash:commit-before-write',
+      'policy',
+      'delegation',
+    ]);
+    // Every token it lists is satisfied by the capabilities it was read from.
+    expect(missingCapabilities(declaredCapabilities(ALL), ALL)).toEqual([]);
+  });
+
+  it('declares nothing for a false flag, an empty list or a member of the wrong type', () => {
+    const none = { ...ALL, contracts: [], bundles: 'x', digest: false, store: 'yes', crashPoints: [1] };
+    expect(declaredCapabilities(none as unknown as Capabilities)).toEqual([
+      'liveness',
+      'checkpoint',
+      'trace',
+      'clock',
+      'policy',
+      'delegation',
+    ]);
   });
 });

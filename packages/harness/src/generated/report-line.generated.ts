@@ -1859,7 +1859,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}},"runViolations":{"description":"Protocol violations no case could be charged with (before the first case of a session, in a\nsession where no case applied, in the fault matrix's probe): the run does not conform. Absent\nwhen there were none.","type":"object","properties":{"count":{"description":"How many were seen.","type":"integer","minimum":1},"first":{"description":"The first ones, with their text.","maxItems":20,"type":"array","items":{"description":"A protocol violation as a report records it.","type":"object","properties":{"code":{"description":"The harness's code (`IMPL_GARBAGE_OUTPUT`, `IMPL_HELLO_CHANGED`, ...).","type":"string"},"message":{"description":"What was seen, and in which session.","type":"string"},"excerpt":{"description":"The first 200 characters of the offending line, if any.","type":"string"}},"additionalProperties":false,"required":["code","message"]}}},"additionalProperties":false,"required":["count","first"]},"explore":{"description":"The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted\napart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}},"runViolations":{"description":"Protocol violations no case could be charged with (before the first case of a session, in a\nsession where no case applied, in the fault matrix's probe): the run does not conform. Absent\nwhen there were none.","type":"object","properties":{"count":{"description":"How many were seen.","type":"integer","minimum":1},"first":{"description":"The first ones, with their text.","maxItems":20,"type":"array","items":{"description":"A protocol violation as a report records it.","type":"object","properties":{"code":{"description":"The harness's code (`IMPL_GARBAGE_OUTPUT`, `IMPL_HELLO_CHANGED`, ...).","type":"string"},"message":{"description":"What was seen, and in which session.","type":"string"},"excerpt":{"description":"The first 200 characters of the offending line, if any.","type":"string"}},"additionalProperties":false,"required":["code","message"]}}},"additionalProperties":false,"required":["count","first"]},"explore":{"description":"The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted\napart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"scope":{"description":"What the verdict covers (the declared capabilities, applicable and total items); absent in\nreports written before it was recorded. A scope that disagrees with the run line and the case\nlines makes the report not conform (report-verdict.ts).","type":"object","properties":{"capabilities":{"description":"The capability tokens its `hello` declared, as `requires` names them (`digest`,\n`contract:TaskContractV1`, `crash:commit-before-write`), in the order of docs/protocol.md;\nnull when it never answered `hello` (bounded by the report's line limit, as the run line's\ncapabilities are).","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"applicable":{"description":"Cases and fault scenarios that applied: every one not `not-applicable`.","type":"integer","minimum":0},"total":{"description":"Cases and fault scenarios of the run (its case lines, explorations aside).","type":"integer","minimum":0}},"additionalProperties":false,"required":["applicable","capabilities","total"]}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2445,6 +2445,169 @@ var valid0 = _errs57 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.scope !== undefined && func0.call(data, "scope")){
+let data34 = data.scope;
+const _errs74 = errors;
+if(errors === _errs74){
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+let missing5;
+if(((((data34.applicable === undefined) || (!(func0.call(data34, "applicable")))) && (missing5 = "applicable")) || (((data34.capabilities === undefined) || (!(func0.call(data34, "capabilities")))) && (missing5 = "capabilities"))) || (((data34.total === undefined) || (!(func0.call(data34, "total")))) && (missing5 = "total"))){
+validate12.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+const _errs76 = errors;
+for(const key5 of Object.keys(data34)){
+if(!(((key5 === "capabilities") || (key5 === "applicable")) || (key5 === "total"))){
+validate12.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
+return false;
+break;
+}
+}
+if(_errs76 === errors){
+if(data34.capabilities !== undefined && func0.call(data34, "capabilities")){
+let data35 = data34.capabilities;
+const _errs77 = errors;
+const _errs78 = errors;
+let valid10 = false;
+const _errs79 = errors;
+if(errors === _errs79){
+if(Array.isArray(data35)){
+var valid11 = true;
+const len4 = data35.length;
+for(let i4=0; i4<len4; i4++){
+const _errs81 = errors;
+if(typeof data35[i4] !== "string"){
+const err0 = {instancePath:instancePath+"/scope/capabilities/" + i4,schemaPath:"#/properties/scope/properties/capabilities/anyOf/0/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid11 = _errs81 === errors;
+if(!valid11){
+break;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/scope/capabilities",schemaPath:"#/properties/scope/properties/capabilities/anyOf/0/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs79 === errors;
+valid10 = valid10 || _valid0;
+if(!valid10){
+const _errs83 = errors;
+if(data35 !== null){
+const err2 = {instancePath:instancePath+"/scope/capabilities",schemaPath:"#/properties/scope/properties/capabilities/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs83 === errors;
+valid10 = valid10 || _valid0;
+}
+if(!valid10){
+const err3 = {instancePath:instancePath+"/scope/capabilities",schemaPath:"#/properties/scope/properties/capabilities/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate12.errors = vErrors;
+return false;
+}
+else {
+errors = _errs78;
+if(vErrors !== null){
+if(_errs78){
+vErrors.length = _errs78;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid9 = _errs77 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data34.applicable !== undefined && func0.call(data34, "applicable")){
+let data37 = data34.applicable;
+const _errs85 = errors;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+validate12.errors = [{instancePath:instancePath+"/scope/applicable",schemaPath:"#/properties/scope/properties/applicable/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs85){
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+validate12.errors = [{instancePath:instancePath+"/scope/applicable",schemaPath:"#/properties/scope/properties/applicable/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+var valid9 = _errs85 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data34.total !== undefined && func0.call(data34, "total")){
+let data38 = data34.total;
+const _errs87 = errors;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+validate12.errors = [{instancePath:instancePath+"/scope/total",schemaPath:"#/properties/scope/properties/total/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs87){
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+validate12.errors = [{instancePath:instancePath+"/scope/total",schemaPath:"#/properties/scope/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+var valid9 = _errs87 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs74 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

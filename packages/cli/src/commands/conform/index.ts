@@ -41,6 +41,7 @@ import {
   START_TIMEOUT_MS,
   type SummaryLine,
   startSubprocess,
+  verdictScope,
 } from '@agent-contracts/harness';
 import { conformanceDirectory } from '@agent-contracts/kit';
 import {
@@ -535,12 +536,12 @@ export const conformCommand: Command = {
         );
       }
       await shown;
-      if (cases.length && !unreachable) await display.endPhase();
+      if (cases.length && unreachable === null) await display.endPhase();
       // The fault matrix, after the golden cases: its own state location, shared by the processes
       // each scenario starts (several at once, killed, frozen and restarted). An implementation
       // that could not even be started is not started again for each scenario (its items are
       // errors already).
-      const faultsRun = faults.length > 0 && !unreachable;
+      const faultsRun = faults.length > 0 && unreachable === null;
       if (faultsRun)
         await display.phase(
           `Fault matrix: ${faults.length} scenario${faults.length === 1 ? '' : 's'}`,
@@ -603,12 +604,13 @@ export const conformCommand: Command = {
         durationMs: Date.now() - started,
         counts: countOutcomes(results.filter((r) => !isExploreLine(r))),
         ...(exploring ? { explore: countOutcomes(results.filter(isExploreLine)) } : {}),
-        conforms: verdict.conforms && !unreachable && runViolations.count === 0,
+        conforms: verdict.conforms && unreachable === null && runViolations.count === 0,
         unexpectedFailures: verdict.unexpectedFailures,
         warnings: verdict.warnings,
         strict,
         stalePassing: verdict.stalePassing,
         ...(runViolations.count ? { runViolations } : {}),
+        scope: verdictScope(run, caseLines),
       };
       const lines = [
         JSON.stringify(run),
@@ -634,7 +636,7 @@ export const conformCommand: Command = {
       if (explored) await io.out(explored);
       // A shard in which nothing applied observed nothing: it is no verdict, neither a pass nor a
       // failure, so it does not turn a CI shard matrix red (D-GEN-14).
-      if (shard !== null && emptyShard(summary) && !unreachable && !judgedNowhere) return 0;
+      if (shard !== null && emptyShard(summary) && unreachable === null && !judgedNowhere) return 0;
       // A defect of the kit is a harness error (exit 2), whatever the implementation did.
       if (verdict.harnessErrors.length) return 2;
       return summary.conforms ? 0 : 1;
