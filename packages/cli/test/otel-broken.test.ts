@@ -5,12 +5,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadOtelCases } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
-import { loadOtelCases, type OtelChecker, observed } from '../src/otel/cases.ts';
+import { type OtelChecker, observed } from '../src/otel/cases.ts';
 import { parseOtlpText } from '../src/otel/input.ts';
 
 const BROKEN = fileURLToPath(new URL('../../../examples/broken/', import.meta.url));
-const cases = loadOtelCases(fileURLToPath(new URL('../../../conformance/otel/', import.meta.url)));
+const cases = loadOtelCases(fileURLToPath(new URL('../../../conformance/', import.meta.url)));
 const mutants = readdirSync(BROKEN).filter((n) => existsSync(join(BROKEN, n, 'mapper.json')));
 
 function requestsOf(c: (typeof cases)[number]): unknown[] {

@@ -1,10 +1,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { printable, truncated } from '@agent-contracts/harness';
-import { intOption, usageError } from '../../args.js';
+import { commandArgs, intOption } from '../../args.js';
 import type { Command } from '../../command.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
@@ -33,16 +31,7 @@ be judged; 2 usage error, or a malformed mutant.json.
 const OPTIONS = {
   jobs: { type: 'string' },
   timeout: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
-
-function parse(args: readonly string[]) {
-  try {
-    return parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw usageError('mutants', err, OPTIONS);
-  }
-}
 
 /** `items` through `work`, at most `jobs` at a time, results in input order. */
 async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -79,11 +68,9 @@ export const mutantsCommand: Command = {
   summary: 'run the kit against broken implementations and print the mutation score',
   help: HELP,
   async run(args: readonly string[], io: Io): Promise<number> {
-    const { values, positionals } = parse(args);
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    const parsed = await commandArgs(io, 'mutants', HELP, args, OPTIONS);
+    if (!parsed) return 0;
+    const { values, positionals } = parsed;
     if (positionals.length > 1)
       throw new CliError(
         'USAGE_BAD_VALUE',
