@@ -154,7 +154,11 @@ export async function exportCommand(args: readonly string[], io: Io): Promise<nu
   }
   for (const [i, t] of exported.entries()) {
     const notes = [
-      ...(t.open ? ['open: its invoke_agent span has no end'] : []),
+      ...(t.open
+        ? [
+            `open: its invoke_agent span${t.openToolSpans ? ` and ${t.openToolSpans} tool span(s)` : ''} written without an end, marked agent_contracts.span.open`,
+          ]
+        : []),
       ...(t.unwritten
         ? [`${t.unwritten} tool completion(s) whose start the bounds dropped not written`]
         : []),

@@ -99,8 +99,9 @@ async function check(args: readonly string[], io: Io): Promise<number> {
   }
   for (const run of verdict.runs) {
     if (run.ok) {
+      const open = (run.trace as { status?: string } | null)?.status === 'open';
       await io.out(
-        `PASS ${run.id}  ${run.toolSpans} tool call(s), ${run.chatSpans} model call(s)${run.dropped ? `, ${run.dropped} event(s) dropped by the bounds` : ''}\n`,
+        `PASS ${run.id}  ${run.toolSpans} tool call(s), ${run.chatSpans} model call(s)${run.dropped ? `, ${run.dropped} event(s) dropped by the bounds` : ''}${open ? '; open: the run has not ended (its agent span is marked agent_contracts.span.open), so no terminal is shown' : ''}\n`,
       );
       continue;
     }
