@@ -511,7 +511,7 @@ const SCENARIOS: readonly Scenario[] = [
     title:
       'a correlated PostToolUse with the body of each mandatory source completes the receipt; consuming it makes it completed',
     anchor: 'state-machine',
-    requirements: ['CAG-001', 'CAG-017', 'CAG-018', 'CAG-500'],
+    requirements: ['CAG-001', 'CAG-016', 'CAG-017', 'CAG-018', 'CAG-500'],
     run: (m) => {
       const { plan } = opened(m);
       readAll(m, plan);
@@ -577,7 +577,7 @@ const SCENARIOS: readonly Scenario[] = [
       name: `receipt/uncorrelated/${name}`,
       title: `a PostToolUse that carries ${what} satisfies nothing: the testing document stays missing`,
       anchor: 'observation-records',
-      requirements: ['CAG-017', 'CAG-018'],
+      requirements: ['CAG-017', 'CAG-018', ...(name === 'plan-id' ? ['CAG-015'] : [])],
       run: (m) => {
         const { plan } = opened(m);
         m.advance();
@@ -620,30 +620,10 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     family: 'receipt',
-    name: 'receipt/plan-call-after-plan',
-    title: "a plan call whose PreToolUse is after the plan was made is back-filled: the receipt is refused",
-    anchor: 'state-machine',
-    requirements: [],
-    run: (m) => {
-      const plan = m.plan(planParams());
-      m.advance();
-      m.open(
-        plan.planId,
-        {
-          verificationMode: 'structured-plan',
-          hostSessionId: SESSION,
-          planCall: { toolCallId: PLAN_CALL, attemptedAt: new Date(m.clock.now()).toISOString() },
-        },
-        'CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED',
-      );
-    },
-  },
-  {
-    family: 'receipt',
     name: 'receipt/unknown-plan',
     title: 'a receipt of a plan the session never made is refused',
     anchor: 'contextreadbindingv1',
-    requirements: [],
+    requirements: ['CAG-015'],
     run: (m) => m.unknownPlan('plan-000000000000000000000000'),
   },
   // reuse ------------------------------------------------------------------------------------
@@ -688,7 +668,7 @@ const SCENARIOS: readonly Scenario[] = [
       name,
       title,
       anchor: 'ordered-checks',
-      requirements: ['CAG-015', ...extra],
+      requirements: ['CAG-025', ...extra],
       run: (m) => {
         const first = opened(m);
         const complete = readAll(m, first.plan);
@@ -717,7 +697,7 @@ const SCENARIOS: readonly Scenario[] = [
     title:
       'a writer holding an older snapshot (before the testing document was read) writes it last: the ledger keeps every delivered record',
     anchor: 'merge-rule',
-    requirements: ['PROTO-013'],
+    requirements: ['CAG-024', 'PROTO-013'],
     run: (m) => {
       const { plan } = opened(m);
       m.advance();
@@ -783,7 +763,7 @@ const SCENARIOS: readonly Scenario[] = [
     name: 'ledger/snapshot-of-another-plan',
     title: "a snapshot of another plan's ledger is never merged into this plan's ledger: refused",
     anchor: 'merge-rule',
-    requirements: ['PROTO-013'],
+    requirements: ['CAG-024', 'PROTO-013'],
     run: (m) => {
       const other = m.plan(planParams({ invocationNonce: 'nonce-0000-0000-0009' }));
       const { plan } = opened(m);
