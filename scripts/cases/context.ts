@@ -147,7 +147,11 @@ class Model {
       return undefined as never;
     }
     const { seed: _s, catalogue, ...rest } = json(params);
-    const r = planContext(catalogue, { ...rest, seed: seed.seed } as unknown as ContextPlanRequest, this.clock);
+    const r = planContext(
+      catalogue,
+      { ...rest, seed: seed.seed } as unknown as ContextPlanRequest,
+      this.clock,
+    );
     if (!r.ok) {
       this.refused('context.plan', params, r.code, means);
       return undefined as never;
@@ -190,7 +194,8 @@ class Model {
       this.refused('context.observe', params, r.code, means);
       return h.receipt!;
     }
-    if (r.receipt.status !== means) this.fail(`${event.event} leaves the receipt ${r.receipt.status}, not ${means}`);
+    if (r.receipt.status !== means)
+      this.fail(`${event.event} leaves the receipt ${r.receipt.status}, not ${means}`);
     this.steps.push({
       method: 'context.observe',
       params: json(params),
@@ -211,7 +216,9 @@ class Model {
     const h = this.held(planId);
     const prior =
       inputs.priorReceipt && '$fixture' in inputs.priorReceipt
-        ? (JSON.parse(readFileSync(`${fixturesDir}${inputs.priorReceipt.$fixture}`, 'utf8')) as ContextReadReceiptV1)
+        ? (JSON.parse(
+            readFileSync(`${fixturesDir}${inputs.priorReceipt.$fixture}`, 'utf8'),
+          ) as ContextReadReceiptV1)
         : inputs.priorReceipt;
     const decision = decideReuse(h.plan, json({ ...inputs, priorReceipt: prior }), this.clock);
     if (decision.delivery.reasonCode !== means)
@@ -231,7 +238,10 @@ class Model {
   }
 
   /** A writer's snapshot of the plan's ledger, made from `records` (the writer's own slice). */
-  snapshotOf(planId: string, records: ContextReadReceiptV2['observations']): ContextSourceObservationLedgerV1 {
+  snapshotOf(
+    planId: string,
+    records: ContextReadReceiptV2['observations'],
+  ): ContextSourceObservationLedgerV1 {
     const h = this.held(planId);
     const r = writeLedger(
       null,
@@ -279,7 +289,8 @@ class Model {
     }
     if (r.receipt.status !== means) this.fail(`the replayed receipt is ${r.receipt.status}, not ${means}`);
     const ledgerIds = new Set(h.ledger!.observations.map((o) => o.observationId));
-    if (r.replayed.some((id) => !ledgerIds.has(id))) this.fail('the replay made a record the ledger does not hold');
+    if (r.replayed.some((id) => !ledgerIds.has(id)))
+      this.fail('the replay made a record the ledger does not hold');
     h.receipt = r.receipt;
     this.steps.push({
       method: 'context.ledger',
@@ -308,7 +319,9 @@ const pre = (plan: ContextReadPlanV2, sourceId: string, call: string, over: obje
 });
 const memory = (sourceId: string) => sourceId.startsWith('memory:');
 const post = (plan: ContextReadPlanV2, sourceId: string, call: string, over: object = {}): ContextEvent => {
-  const body = memory(sourceId) ? { value: { status: 'idle' }, contractVersion: '1' } : { text: TESTING_BODY };
+  const body = memory(sourceId)
+    ? { value: { status: 'idle' }, contractVersion: '1' }
+    : { text: TESTING_BODY };
   return {
     event: 'PostToolUse',
     toolCallId: call,
@@ -483,7 +496,8 @@ const SCENARIOS: readonly Scenario[] = [
   {
     family: 'plan',
     name: 'plan/low-confidence-full-read',
-    title: 'a low-confidence seed (0.4) is planned as a full read: every readable catalogued document is selected',
+    title:
+      'a low-confidence seed (0.4) is planned as a full read: every readable catalogued document is selected',
     anchor: 'invariants',
     requirements: ['CAG-007', 'PROTO-010'],
     run: (m) => void m.plan(planParams({}, { confidence: 0.4 })),
@@ -492,7 +506,8 @@ const SCENARIOS: readonly Scenario[] = [
   {
     family: 'receipt',
     name: 'receipt/pre-tool-use-alone',
-    title: 'PreToolUse events alone never satisfy a source: the receipt stays attempted with both sources missing',
+    title:
+      'PreToolUse events alone never satisfy a source: the receipt stays attempted with both sources missing',
     anchor: 'state-machine',
     requirements: ['CAG-001', 'CAG-018'],
     run: (m) => {
@@ -522,7 +537,8 @@ const SCENARIOS: readonly Scenario[] = [
   {
     family: 'receipt',
     name: 'receipt/cache-hit-never-completes',
-    title: 'a computation-cache hit (cache: true) with the right body satisfies nothing: the receipt never completes',
+    title:
+      'a computation-cache hit (cache: true) with the right body satisfies nothing: the receipt never completes',
     anchor: 'observation-records',
     requirements: ['CAG-018'],
     run: (m) => {
@@ -601,15 +617,24 @@ const SCENARIOS: readonly Scenario[] = [
     run: (m) => {
       const { plan } = opened(m);
       m.advance();
-      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-act-0', { actionClass: 'release' }), 'stale');
+      m.observe(
+        plan.planId,
+        pre(plan, 'profile:testing.md', 'toolu-act-0', { actionClass: 'release' }),
+        'stale',
+      );
       m.advance();
-      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-act-1', { actionClass: 'release' }), 'stale');
+      m.observe(
+        plan.planId,
+        pre(plan, 'profile:testing.md', 'toolu-act-1', { actionClass: 'release' }),
+        'stale',
+      );
     },
   },
   {
     family: 'receipt',
     name: 'receipt/attempt-above-risk-ceiling',
-    title: 'an attempt whose risk is above the plan ceiling is incompatible: the receipt is stale (scope-drift)',
+    title:
+      'an attempt whose risk is above the plan ceiling is incompatible: the receipt is stale (scope-drift)',
     anchor: 'state-machine',
     requirements: ['CAG-501', 'CAG-502'],
     run: (m) => {
@@ -708,7 +733,11 @@ const SCENARIOS: readonly Scenario[] = [
       m.advance();
       m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
       m.advance();
-      const complete = m.observe(plan.planId, post(plan, 'profile:testing.md', 'toolu-read-1'), 'relevant-complete');
+      const complete = m.observe(
+        plan.planId,
+        post(plan, 'profile:testing.md', 'toolu-read-1'),
+        'relevant-complete',
+      );
       m.advance();
       m.write(plan.planId, m.snapshotOf(plan.planId, complete.observations), 'written');
       m.advance();
@@ -728,7 +757,11 @@ const SCENARIOS: readonly Scenario[] = [
       m.advance();
       m.write(plan.planId, m.snapshotOf(plan.planId, complete.observations), 'written');
       m.advance();
-      m.observe(plan.planId, { event: 'drift', trigger: 'source-digest', reasonCode: 'writer-drift' }, 'stale');
+      m.observe(
+        plan.planId,
+        { event: 'drift', trigger: 'source-digest', reasonCode: 'writer-drift' },
+        'stale',
+      );
       m.advance();
       m.replay(
         plan.planId,
@@ -819,5 +852,7 @@ export function contextCaseFiles(): Map<string, { $comment: string; cases: Case[
     list.push(contextCase(s));
     byFamily.set(s.family, list);
   }
-  return new Map([...byFamily].map(([family, cases]) => [`context/${family}.json`, { $comment: comment, cases }]));
+  return new Map(
+    [...byFamily].map(([family, cases]) => [`context/${family}.json`, { $comment: comment, cases }]),
+  );
 }

@@ -86,7 +86,8 @@ function engine<T>(method: string, run: () => T): T {
   try {
     return run();
   } catch (e) {
-    if (e instanceof TypeError) throw new InvalidParams(`${method}: params break their schema (${e.message})`);
+    if (e instanceof TypeError)
+      throw new InvalidParams(`${method}: params break their schema (${e.message})`);
     throw e;
   }
 }
@@ -156,8 +157,14 @@ export function createContext(clock: Clock) {
       const p = objectParams(params, 'context.receipt');
       closed(p, ['planId', 'open'], 'params');
       plainStrings(p, 'params');
+      const open = p.open === undefined ? undefined : obj(p, 'open', 'params');
+      if (open) {
+        closed(open, ['verificationMode', 'hostSessionId', 'planCall', 'baselineDelivered'], 'params.open');
+        if (!MODES.includes(open.verificationMode as string))
+          throw new InvalidParams(`params.open.verificationMode must be one of ${MODES.join(', ')}`);
+      }
       const h = held(p);
-      if (p.open === undefined) {
+      if (!open) {
         if (!h.receipt)
           throw new Refusal(
             'CONTEXT_BINDING_REQUIRED',
@@ -166,10 +173,6 @@ export function createContext(clock: Clock) {
           );
         return h.receipt;
       }
-      const open = obj(p, 'open', 'params');
-      closed(open, ['verificationMode', 'hostSessionId', 'planCall', 'baselineDelivered'], 'params.open');
-      if (!MODES.includes(open.verificationMode as string))
-        throw new InvalidParams(`params.open.verificationMode must be one of ${MODES.join(', ')}`);
       if (h.receipt)
         throw new Refusal(
           'CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID',
@@ -185,10 +188,10 @@ export function createContext(clock: Clock) {
       const p = objectParams(params, 'context.observe');
       closed(p, ['planId', 'event'], 'params');
       plainStrings(p, 'params');
-      const h = held(p);
       const event = obj(p, 'event', 'params');
       if (!EVENTS.includes(event.event as string))
         throw new InvalidParams(`params.event.event must be one of ${EVENTS.join(', ')}`);
+      const h = held(p);
       if (!h.receipt)
         throw new Refusal(
           'CONTEXT_BINDING_REQUIRED',
@@ -219,7 +222,6 @@ export function createContext(clock: Clock) {
         'params',
       );
       plainStrings(p, 'params');
-      const h = held(p);
       const mode = p.executionOptimizationMode;
       if (mode !== 'safe-auto' && mode !== 'full-only')
         throw new InvalidParams('params.executionOptimizationMode must be safe-auto or full-only');
@@ -229,6 +231,9 @@ export function createContext(clock: Clock) {
         throw new InvalidParams('params.currentSourceIdentities must be an array or null');
       const priorPlan = nullableObj(p, 'priorPlan', 'params');
       const priorReceipt = nullableObj(p, 'priorReceipt', 'params');
+      const call = p.planCall === undefined ? undefined : obj(p, 'planCall', 'params');
+      if (call) closed(call, ['toolCallId', 'attemptedAt', 'argsDigest'], 'params.planCall');
+      const h = held(p);
       const decision = engine('context.reuse', () =>
         decideReuse(
           h.plan,
@@ -244,9 +249,7 @@ export function createContext(clock: Clock) {
       );
       checkedAnswer('context.reuse', decision, { computed: ['/decisionId', '/computation', '/delivery'] });
       let receipt: ContextReadReceiptV2 | null = null;
-      if (p.planCall !== undefined && decision.delivery.reuse) {
-        const call = obj(p, 'planCall', 'params');
-        closed(call, ['toolCallId', 'attemptedAt', 'argsDigest'], 'params.planCall');
+      if (call && decision.delivery.reuse) {
         if (h.receipt)
           throw new Refusal(
             'CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID',
@@ -258,7 +261,10 @@ export function createContext(clock: Clock) {
             h.plan,
             decision,
             priorReceipt as unknown as ContextReadReceiptV2,
-            { toolCallId: str(call, 'toolCallId', 'params.planCall'), attemptedAt: str(call, 'attemptedAt', 'params.planCall') },
+            {
+              toolCallId: str(call, 'toolCallId', 'params.planCall'),
+              attemptedAt: str(call, 'attemptedAt', 'params.planCall'),
+            },
             clock,
           ),
         );
@@ -273,12 +279,16 @@ export function createContext(clock: Clock) {
       plainStrings(p, 'params');
       if (p.op === 'write') {
         closed(p, ['op', 'planId', 'snapshot'], 'params');
-        const h = held(p);
         const snapshot = obj(p, 'snapshot', 'params');
         const records = arrayOf(snapshot, 'observations', 'params.snapshot');
         const binding = obj(snapshot, 'identity', 'params.snapshot');
+        const h = held(p);
         const b = h.plan.contextBinding;
-        if ((['contextEpoch', 'planId', 'planContentId', 'activeRoot', 'project'] as const).some((f) => binding[f] !== b[f]))
+        if (
+          (['contextEpoch', 'planId', 'planContentId', 'activeRoot', 'project'] as const).some(
+            (f) => binding[f] !== b[f],
+          )
+        )
           throw new Refusal(
             'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH',
             "context.ledger: the snapshot's identity is not the plan's binding; write the ledger of this plan.",
@@ -292,13 +302,15 @@ export function createContext(clock: Clock) {
           ),
         );
         if (!r.ok) throw Refusal.from(r, 'context.ledger: ');
-        h.ledger = checkedAnswer('context.ledger', r.ledger, { computed: ['/ledgerDigest', '/fold', '/revision'] });
+        h.ledger = checkedAnswer('context.ledger', r.ledger, {
+          computed: ['/ledgerDigest', '/fold', '/revision'],
+        });
         return { ledger: h.ledger, dropped: [...r.dropped], receipt: null, replayed: [] };
       }
       if (p.op === 'replay') {
         closed(p, ['op', 'planId', 'liveRefs'], 'params');
-        const h = held(p);
         const liveRefs = obj(p, 'liveRefs', 'params');
+        const h = held(p);
         const { ledger, receipt } = h;
         if (!ledger || !receipt)
           throw new Refusal(

@@ -70,6 +70,7 @@ describe('agent-contracts mutants', () => {
         'crash-points',
         'policy',
         'delegation',
+        'context',
       ])
         expect(run.stdout).toMatch(new RegExp(`per capability: .*\\b${capability} [1-9]`));
       expect(run.status, run.stderr).toBe(0);

@@ -16,6 +16,7 @@ export const MUTANT_CAPABILITIES = [
   'run',
   'policy',
   'delegation',
+  'context',
 ] as const;
 
 export type MutantCapability = (typeof MUTANT_CAPABILITIES)[number];
