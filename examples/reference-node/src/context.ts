@@ -78,6 +78,12 @@ const nullableObj = (o: Record<string, unknown>, key: string, where: string) => 
   return obj(o, key, where);
 };
 
+/** An engine refusal whose `path` points into a member of the params (`/seed`, `/event`, ...). */
+const under = <R extends { readonly code: string; readonly message: string; readonly path: string }>(
+  member: string,
+  r: R,
+): R => ({ ...r, path: `${member}${r.path}` });
+
 /**
  * Run an engine on params the checks above let through; a TypeError the engine meets in a
  * member of the wrong shape is the caller's malformed params, never a crash.
@@ -143,7 +149,7 @@ export function createContext(clock: Clock) {
       str(p, 'host', 'params');
       str(p, 'invocationNonce', 'params');
       const seed = formIntentSeed(seedInput, clock);
-      if (!seed.ok) throw Refusal.from({ ...seed, path: `/seed${seed.path}` }, 'context.plan: ');
+      if (!seed.ok) throw Refusal.from(under('/seed', seed), 'context.plan: ');
       const { seed: _s, catalogue: _c, ...rest } = p;
       const request = { ...rest, seed: seed.seed } as unknown as ContextPlanRequest;
       const r = engine('context.plan', () => planContext(catalogue, request, clock));
@@ -180,7 +186,7 @@ export function createContext(clock: Clock) {
           { path: '/open' },
         );
       const r = engine('context.receipt', () => openReceipt(h.plan, open as unknown as ReceiptOpen, clock));
-      if (!r.ok) throw Refusal.from({ ...r, path: `/open${r.path}` }, 'context.receipt: ');
+      if (!r.ok) throw Refusal.from(under('/open', r), 'context.receipt: ');
       h.receipt = checkedAnswer('context.receipt', r.receipt, { computed: ['/receiptId'] });
       return h.receipt;
     },
@@ -202,7 +208,7 @@ export function createContext(clock: Clock) {
       const r = engine('context.observe', () =>
         observeReceipt(receipt, h.plan, event as unknown as ContextEvent, clock),
       );
-      if (!r.ok) throw Refusal.from({ ...r, path: `/event${r.path}` }, 'context.observe: ');
+      if (!r.ok) throw Refusal.from(under('/event', r), 'context.observe: ');
       h.receipt = checkedAnswer('context.observe', r.receipt, { computed: ['/receiptId'] });
       return { receipt: h.receipt, changed: r.changed };
     },
