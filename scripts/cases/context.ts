@@ -7,6 +7,7 @@
 // the rules they check are listed on docs/spec/context-acquisition-gate.md#protocol-scenarios.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { canonicalize } from '@agent-contracts/digest';
 import {
   type ContextCatalogue,
   type ContextEvent,
@@ -139,7 +140,7 @@ class Model {
     this.steps.push({ method: 'clock.advance', params: { ms }, expect: { result: { now } } });
   }
 
-  /** `context.plan`; the plan is compared without its planning telemetry (the caller's input size). */
+  /** `context.plan`: the plan the engine makes, with the planning telemetry docs/protocol.md defines. */
   plan(params: PlanParams, means: 'plan' | string = 'plan'): ContextReadPlanV2 {
     const seed = formIntentSeed(json(params.seed), this.clock);
     if (!seed.ok) {
@@ -157,10 +158,20 @@ class Model {
       return undefined as never;
     }
     if (means !== 'plan') this.fail(`context.plan makes a plan, not ${means}`);
-    const { planningTelemetry: _t, ...compared } = r.plan;
-    this.steps.push({ method: 'context.plan', params: json(params), expect: { match: json(compared) } });
-    this.plans.set(r.plan.planId, { plan: r.plan, receipt: null, ledger: null });
-    return r.plan;
+    // docs/protocol.md: the planning telemetry measures the params' RFC 8785 form.
+    const jcs = canonicalize(json(params));
+    const plan: ContextReadPlanV2 = {
+      ...r.plan,
+      planningTelemetry: {
+        inputBytes: new TextEncoder().encode(jcs).length,
+        inputChars: [...jcs].length,
+        latencyMs: null,
+        inputTokens: null,
+      },
+    };
+    this.steps.push({ method: 'context.plan', params: json(params), expect: { result: json(plan) } });
+    this.plans.set(plan.planId, { plan, receipt: null, ledger: null });
+    return plan;
   }
 
   open(planId: string, open: ReceiptOpen, means: string): ContextReadReceiptV2 {

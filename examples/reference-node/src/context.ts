@@ -3,6 +3,7 @@
 // and, per plan, its receipt and its observation ledger kept in memory (D-GEN-62). Malformed
 // params are -32602; what the page refuses is the engine's to say (-32000, one refusal value
 // through Refusal.from); a document the engine writes that breaks its contract is -32603.
+import { canonicalize } from '@agent-contracts/digest';
 import {
   type Clock,
   type ContextCatalogue,
@@ -85,6 +86,21 @@ const under = <R extends { readonly code: string; readonly message: string; read
 ): R => ({ ...r, path: `${member}${r.path}` });
 
 /**
+ * The planning telemetry of a `context.plan` request as docs/protocol.md defines it: the UTF-8
+ * bytes and code points of the params' RFC 8785 form, no latency, no tokens. It is not part of a
+ * plan's ids, and it is the same for every implementation given the same request.
+ */
+function planningTelemetryOf(params: unknown): ContextReadPlanV2['planningTelemetry'] {
+  const jcs = canonicalize(params);
+  return {
+    inputBytes: new TextEncoder().encode(jcs).length,
+    inputChars: [...jcs].length,
+    latencyMs: null,
+    inputTokens: null,
+  };
+}
+
+/**
  * Run an engine on params the checks above let through; a TypeError the engine meets in a
  * member of the wrong shape is the caller's malformed params, never a crash.
  */
@@ -154,7 +170,11 @@ export function createContext(clock: Clock) {
       const request = { ...rest, seed: seed.seed } as unknown as ContextPlanRequest;
       const r = engine('context.plan', () => planContext(catalogue, request, clock));
       if (!r.ok) throw Refusal.from(r, 'context.plan: ');
-      const plan = checkedAnswer('context.plan', r.plan, { computed: ['/planId', '/planContentId'] });
+      const plan = checkedAnswer(
+        'context.plan',
+        { ...r.plan, planningTelemetry: planningTelemetryOf(p) },
+        { computed: ['/planId', '/planContentId'] },
+      );
       if (plans.size >= PLAN_LIMIT) plans.delete(plans.keys().next().value as string);
       plans.set(plan.planId, { plan, receipt: null, ledger: null });
       return plan;

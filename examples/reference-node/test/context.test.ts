@@ -4,6 +4,7 @@
 // params are those of the golden scenarios (conformance/cases/context/).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { canonicalize } from '@agent-contracts/digest';
 import { InvalidParams, Refusal } from '@agent-contracts/protocol';
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../src/handler.ts';
@@ -58,6 +59,22 @@ describe('reference-node: the context capability', () => {
       if ('result' in s.expect) expect(got).toEqual(s.expect.result);
       else expect(got).toMatchObject(s.expect.match as object);
     }
+  });
+
+  it("measures the planning telemetry on the params' RFC 8785 form, whatever the member order", async () => {
+    const h = await handler();
+    const p = planStep().params;
+    const reordered = Object.fromEntries(Object.entries(p).reverse());
+    const a = (await h.handle('context.plan', p)) as { planId: string; planningTelemetry: unknown };
+    const b = (await h.handle('context.plan', reordered)) as { planId: string; planningTelemetry: unknown };
+    const jcs = canonicalize(p);
+    expect(a.planningTelemetry).toEqual({
+      inputBytes: Buffer.byteLength(jcs, 'utf8'),
+      inputChars: [...jcs].length,
+      latencyMs: null,
+      inputTokens: null,
+    });
+    expect([b.planId, b.planningTelemetry]).toEqual([a.planId, a.planningTelemetry]);
   });
 
   it('refuses a plan the session never made, and a replay without a stored ledger', async () => {
