@@ -10,10 +10,11 @@
 // bundle.json, the digest of every input. It is rebuilt only when an input changed, so the main
 // job pays for it once (about 1 s of CPU) after a change of the sources.
 //
-// Usage: node scripts/bundle-reference.mjs [reference|cli|fault-store-fake] [--force] [--quiet];
-// prints the path of the bundle's entry. The `cli` target is the CLI for the tests
-// (packages/cli/.bundle/), `fault-store-fake` the fault-matrix tests' broken store
-// (packages/store/.fault-fake/).
+// Usage: node scripts/bundle-reference.mjs [reference|cli|fault-store-fake|store-children]
+// [--force] [--quiet]; prints the path of the bundle's entry. The `cli` target is the CLI for the
+// tests (packages/cli/.bundle/), `fault-store-fake` the fault-matrix tests' broken store
+// (packages/store/.fault-fake/), `store-children` the child processes of the store's tests
+// (packages/store/.test-children/, one `<name>.mjs` each; it prints the first).
 // As a module: `await ensureReferenceBundle()` resolves to that path.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,6 +85,21 @@ const TARGETS = {
     external: ['better-sqlite3', 'pg', 'pg-native'],
     plugins: [],
   },
+  // The child processes of the store's crash, race and evidence tests
+  // (packages/store/test/helpers/*-child.ts), which those tests start about sixty times: one
+  // module each (`<name>.mjs`), the same code without a TypeScript loader in every process. They
+  // go into the store's package, whose node_modules hold the drivers they load at run time.
+  'store-children': {
+    entry: join(repo, 'packages/store/test/helpers/crash-child.ts'),
+    entries: ['crash-child', 'race-child', 'evidence-child'].map((n) =>
+      join(repo, `packages/store/test/helpers/${n}.ts`),
+    ),
+    dir: join(repo, 'packages/store/.test-children'),
+    main: join(repo, 'packages/store/.test-children/crash-child.mjs'),
+    staging: (tag) => join(repo, `packages/store/.test-children-${tag}`),
+    external: ['better-sqlite3', 'pg', 'pg-native'],
+    plugins: [],
+  },
 };
 
 /** Every workspace package.json: their exports decide what the bundle resolves. */
@@ -144,7 +160,7 @@ export async function ensureBundle(name, { force = false, quiet = true } = {}) {
   try {
     const result = await esbuild.build({
       absWorkingDir: repo,
-      entryPoints: [target.entry],
+      entryPoints: target.entries ?? [target.entry],
       outdir: staging,
       bundle: true,
       splitting: true,

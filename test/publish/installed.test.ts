@@ -226,6 +226,50 @@ describe('the tarballs, linted as a registry receives them', () => {
   }, 300_000);
 });
 
+describe('mutants as an installed project meets it (issue 24, item 8)', () => {
+  it('without a directory: USAGE_MISSING_ARGUMENT and what to give, not a path inside node_modules', () => {
+    const r = npx('mutants');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('USAGE_MISSING_ARGUMENT');
+    expect(r.stderr).toContain('agent-contracts mutants <dir>');
+    expect(r.stderr).toMatch(
+      /node_modules\/@agent-contracts\/kit\/docs\/conformance-quality\.md#the-manifest/,
+    );
+    expect(r.stderr).not.toContain('INPUT_NOT_FOUND');
+  });
+
+  it("a user's directory with a broken OpenTelemetry checker in plain JavaScript is judged and caught", () => {
+    const dir = join(project, 'broken', 'otel-drops-every-issue');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'checker.mjs'),
+      [
+        '// The reference checker, but every run passes.',
+        'export function check(requests, reference) {',
+        '  const verdict = reference.checkRequests(requests);',
+        '  return { ...verdict, runs: verdict.runs.map((r) => ({ ...r, ok: true, issues: [] })) };',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'mutant.json'),
+      JSON.stringify({
+        capability: 'otel',
+        rule: 'a run that breaks a mapping rule fails',
+        spec: 'docs/spec/opentelemetry-mapping.md#mapping-rules',
+        cases: ['otel/broken/tool-without-end'],
+        impl: 'checker.mjs',
+      }),
+    );
+    const r = npx('mutants', 'broken');
+    expect(r.stdout, r.stderr).toMatch(/^CAUGHT +otel-drops-every-issue +otel /m);
+    expect(r.stdout).toContain('caught by: otel/broken/tool-without-end');
+    expect(r.stdout).toContain('mutation score: 1/1 caught (100%)');
+    expect(r.status).toBe(0);
+  });
+});
+
 describe('the docs as an installed project meets them (issue 24, part A)', () => {
   const installedDocs = join(project, 'node_modules/@agent-contracts/kit/docs');
 

@@ -15,10 +15,10 @@ import {
 } from '@agent-contracts/harness';
 import { INVALID_PARAMS, METHOD_NOT_FOUND, SPEC_ERROR, toJsonRpcError } from '@agent-contracts/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFERENCE } from '../../../tooling/test-helpers/reference.ts';
 import { createHandler } from '../src/handler.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const REFERENCE = `node --conditions=@agent-contracts/source --import tsx ${join(repo, 'examples/reference-node/src/main.ts')}`;
 
 /** The replies of the stdio server to raw request lines. */
 async function rawReplies(requests: readonly unknown[]): Promise<unknown[]> {

@@ -59,12 +59,11 @@ const RUNS = 40;
 /** The store's sequences need more to reach a settled set or a reopen with the wrong key. */
 const RUNS_OF: Record<string, number> = { store: 300 };
 /**
- * Not caught yet, even in 300 sequences: the liveness model sends no continuation acknowledgement
- * to a turn that is awaiting continuation, and the run model never retries a step whose outcome
- * is unknown. Held here so that the list is exact: a model that catches one fails this test until
- * the entry is removed (docs/conformance-quality.md#explore-and-the-broken-implementations).
+ * Not caught within the bounded runs. Held here so that the list is exact: a model that catches
+ * one fails this test until the entry is removed
+ * (docs/conformance-quality.md#explore-and-the-broken-implementations). Empty: every one is caught.
  */
-const NOT_CAUGHT = new Set(['liveness-ack-keeps-awaiting', 'run-blind-retry-allowed']);
+const NOT_CAUGHT = new Set<string>([]);
 
 const mutants = readdirSync(brokenDir)
   .filter((n) => {

@@ -2,12 +2,10 @@
 // golden cases of conformance/cases/{liveness,checkpoint,trace} in process and through a real
 // `agent-contracts conform` run, and the turn state and trace surviving a kill -9 of the process
 // (restart-rehydrate: the same bytes are read back, and reading them writes nothing).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import {
   type Implementation,
   loadCases,
@@ -18,6 +16,7 @@ import {
 } from '@agent-contracts/harness';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../../tooling/test-helpers/reference.ts';
+import { runCli } from '../../../tooling/test-helpers/run-cli.ts';
 import { createHandler } from '../src/handler.ts';
 import { TURN_STATE_FILE } from '../src/liveness.ts';
 import { TRACE_FILE } from '../src/trace.ts';
@@ -135,10 +134,7 @@ describe('reference-node: liveness, checkpoints and the trace', () => {
 
   it('a memory: state location keeps the turn state in memory, writing nothing where it runs', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'ac-ref-cwd-'));
-    // tsx by its file URL: `--import tsx` would be looked up from the temporary directory.
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const command = `node --conditions=@agent-contracts/source --import ${tsx} ${join(repo, 'examples/reference-node/src/main.ts')}`;
-    open = await startSubprocess({ command, stateLocation: 'memory:', localDirectory: null, cwd });
+    open = await startSubprocess({ command: REFERENCE, stateLocation: 'memory:', localDirectory: null, cwd });
     await open
       .request('liveness.event', { event: { type: 'UserPromptSubmit', turnKey: 'turn-1' } })
       .catch(() => {});
@@ -150,13 +146,8 @@ describe('reference-node: liveness, checkpoints and the trace', () => {
 
   it('passes through a real `agent-contracts conform` subprocess run', () => {
     const report = join(mkdtempSync(join(tmpdir(), 'ref-conform-')), 'report.jsonl');
-    const r = spawnSync(
-      process.execPath,
+    const r = runCli(
       [
-        '--conditions=@agent-contracts/source',
-        '--import',
-        'tsx',
-        join(repo, 'packages/cli/src/bin.ts'),
         'conform',
         '--impl',
         REFERENCE,
@@ -169,7 +160,7 @@ describe('reference-node: liveness, checkpoints and the trace', () => {
         '--report',
         report,
       ],
-      { cwd: repo, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
+      { env: { NO_COLOR: '1' } },
     );
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     const parsed = parseReport(readFileSync(report, 'utf8'));

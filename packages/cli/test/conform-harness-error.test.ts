@@ -5,9 +5,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseReport } from '@agent-contracts/harness';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli, tempDir } from './helpers.ts';
+import { REFERENCE, runCli, tempDir } from './helpers.ts';
 
-const REFERENCE = `node --conditions=@agent-contracts/source --import tsx ${join(repoRoot, 'examples/reference-node/src/main.ts')}`;
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 

@@ -5,9 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkRequests } from '../src/otel/judge.ts';
-import { repoRoot, runCli, tempDir } from './helpers.ts';
+import { REFERENCE, runCli, tempDir } from './helpers.ts';
 
-const REFERENCE = `node --conditions=@agent-contracts/source --import tsx ${join(repoRoot, 'examples/reference-node/src/main.ts')}`;
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 

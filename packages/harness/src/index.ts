@@ -16,6 +16,7 @@ export * from './explore/index.js';
 export * from './faults/index.js';
 export * from './implementation.js';
 export * from './json-diff.js';
+export * from './otel-cases.js';
 export * from './report.js';
 export * from './report-check.js';
 export * from './report-html.js';

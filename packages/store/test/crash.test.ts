@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Fence } from '@agent-contracts/engines';
 import { checkFencedInvariants, type HistoryEvent } from '@agent-contracts/history';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exited, readLines, spawnTsChild } from './helpers/child-process.js';
+import { exited, readLines, spawnChild } from './helpers/child-process.js';
 import { taskKey } from './helpers/envelopes.js';
 import { type BackendTarget, openBackend, targetEnv } from './helpers/open-backend.js';
 import { dropSchema, freshSchema, PG_SKIP, requirePgUrl } from './helpers/postgres-env.js';
@@ -53,7 +53,7 @@ type Line = {
 };
 
 async function runChild(env: Record<string, string>, killOnAck?: number) {
-  const child = spawnTsChild(CHILD, env);
+  const child = spawnChild(CHILD, env);
   const lines: Line[] = [];
   let acks = 0;
   const io = readLines(child, (m) => {

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { TaskTerminalEvidenceItemV1 } from '@agent-contracts/schemas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_EVIDENCE_BYTES, evidenceVerifier } from '../src/evidence.ts';
-import { exited, readLines, spawnTsChild } from './helpers/child-process.js';
+import { exited, readLines, spawnChild } from './helpers/child-process.js';
 
 const CHILD = fileURLToPath(new URL('./helpers/evidence-child.ts', import.meta.url));
 const GIB = 1024 * 1024 * 1024;
@@ -34,7 +34,7 @@ async function verifyInChild(
   root: string,
   claimed: TaskTerminalEvidenceItemV1,
 ): Promise<{ result: Record<string, unknown>; maxRssBytes: number } | 'blocked'> {
-  const child = spawnTsChild(CHILD, { EVIDENCE_ROOT: root, EVIDENCE_ITEM: JSON.stringify(claimed) });
+  const child = spawnChild(CHILD, { EVIDENCE_ROOT: root, EVIDENCE_ITEM: JSON.stringify(claimed) });
   let answer: { result: Record<string, unknown>; maxRssBytes: number } | null = null;
   const out = readLines(child, (line) => {
     answer = line as never;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Fence } from '@agent-contracts/engines';
 import { checkFencedInvariants, checkLinearizable, type HistoryEvent } from '@agent-contracts/history';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exited, readLines, spawnTsChild } from './helpers/child-process.js';
+import { exited, readLines, spawnChild } from './helpers/child-process.js';
 import { acquire, fenceOf, taskKey } from './helpers/envelopes.js';
 import { type BackendTarget, openBackend, targetEnv } from './helpers/open-backend.js';
 import { dropSchema, freshSchema, PG_SKIP, requirePgUrl } from './helpers/postgres-env.js';
@@ -39,12 +39,19 @@ function mailbox(child: ChildProcess) {
     dead = `child exited (${code ?? signal}) early: ${io.stderr()}`;
   });
   return {
-    next: (): Promise<Msg> =>
+    /**
+     * The child's next message. `waitMs` is a safety net only (a child that hangs); the first
+     * message, which follows the process's start, gets more on a loaded machine.
+     */
+    next: (waitMs = 20_000): Promise<Msg> =>
       new Promise((resolve, reject) => {
         const m = queue.shift();
         if (m) return resolve(m);
         if (dead) return reject(new Error(dead));
-        const timer = setTimeout(() => reject(new Error(`no message within 20 s: ${io.stderr()}`)), 20_000);
+        const timer = setTimeout(
+          () => reject(new Error(`no message within ${waitMs / 1000} s: ${io.stderr()}`)),
+          waitMs,
+        );
         waiters.push((msg) => {
           clearTimeout(timer);
           resolve(msg);
@@ -78,13 +85,13 @@ async function race(target: BackendTarget, taskSeed: string) {
   ];
 
   const children = Array.from({ length: WRITERS }, (_, i) =>
-    spawnTsChild(CHILD, { ...targetEnv(target), RACE_WRITER: String(i), RACE_TASK: taskSeed }),
+    spawnChild(CHILD, { ...targetEnv(target), RACE_WRITER: String(i), RACE_TASK: taskSeed }),
   );
   const boxes = children.map(mailbox);
   const winners: number[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const ready = await Promise.all(boxes.map((b) => b.next()));
+      const ready = await Promise.all(boxes.map((b) => b.next(round === 0 ? 60_000 : 20_000)));
       const fences = ready.map((m) => m.fence as Fence);
       // Every writer read the same fence: the previous round's winner.
       expect(new Set(fences.map((f) => `${f.stateSequence}:${f.writerGeneration}`)).size).toBe(1);
@@ -184,7 +191,7 @@ describe('race: processes released by a barrier on one task', () => {
 
   it(`SQLite file: ${WRITERS} processes x ${ROUNDS} rounds, exactly one winner per fence`, async () => {
     assertRace(await race({ kind: 'sqlite', path: join(dir, 'race.db') }, 'race-sqlite'));
-  });
+  }, 120_000);
 
   describe.skipIf(PG_SKIP)('PostgreSQL', () => {
     const schema = freshSchema('race');
@@ -193,6 +200,6 @@ describe('race: processes released by a barrier on one task', () => {
       const target = { kind: 'postgres' as const, url: requirePgUrl(), schema };
       await (await openBackend(target)).close(); // create the schema before the children open it
       assertRace(await race(target, 'race-postgres'));
-    });
+    }, 120_000);
   });
 });

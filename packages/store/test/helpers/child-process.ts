@@ -1,18 +1,30 @@
-// Spawning the TypeScript child processes of the race and crash tests (node + tsx, source
-// condition) and reading their NDJSON output line by line.
+// Spawning the child processes of the race, crash and evidence tests (helpers/*-child.ts) and
+// reading their NDJSON output line by line. A child runs from its bundle, built once per test run
+// by the global setup (tooling/vitest/bundles.ts, `store-children`): the same code without a
+// TypeScript loader in each of the sixty or so processes these tests start. Outside the configured
+// vitest (no bundle) it runs from its source through tsx, with the source condition.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-export function spawnTsChild(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--conditions=@agent-contracts/source', '--import', 'tsx', script], {
+/** The command line of the child whose source is `script`: its bundle, or its source through tsx. */
+export function childArgs(script: string): string[] {
+  const dir = process.env.AGENT_CONTRACTS_TEST_STORE_CHILDREN;
+  const bundled = dir ? join(dir, basename(script).replace(/\.ts$/, '.mjs')) : null;
+  if (bundled && existsSync(bundled)) return [bundled];
+  return ['--conditions=@agent-contracts/source', '--import', 'tsx', script];
+}
+
+export function spawnChild(script: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, childArgs(script), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }
-
 /** Calls `onLine` with every parsed JSON line of the child's stdout; collects stderr for failures. */
 export function readLines(
   child: ChildProcess,

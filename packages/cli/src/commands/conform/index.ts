@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { sha256Hex } from '@agent-contracts/digest';
 import {
   type Baseline,
@@ -49,11 +48,10 @@ import {
   type StateLocation,
   StateLocationError,
 } from '@agent-contracts/protocol';
-import { intOption, usageError } from '../../args.js';
+import { commandArgs, intOption } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
 import { kitVersion } from '../../conformance-dir.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
@@ -138,17 +136,8 @@ const OPTIONS = {
   env: { type: 'string', multiple: true },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
   ...EXPLORE_OPTIONS,
 } as const;
-
-function parse(args: readonly string[]) {
-  try {
-    return parseArgs({ args: [...args], allowPositionals: false, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw usageError('conform', err, OPTIONS);
-  }
-}
 
 /**
  * `--state-url`: a PostgreSQL URL whose `schema` parameter is made unique per job (`<s>_<job>`),
@@ -208,11 +197,9 @@ export const conformCommand: Command = {
   summary: 'run the conformance kit against an implementation (a subprocess speaking protocol v1)',
   help: HELP,
   async run(args, io) {
-    const { values } = parse(args);
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    const parsed = await commandArgs(io, 'conform', HELP, args, OPTIONS, false);
+    if (!parsed) return 0;
+    const { values } = parsed;
     if (!values.impl?.trim()) {
       throw new CliError(
         'USAGE_MISSING_ARGUMENT',

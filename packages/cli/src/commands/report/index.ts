@@ -5,11 +5,11 @@ import {
   renderJunit,
   renderMarkdown,
 } from '@agent-contracts/harness';
+import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
 import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
-import { parseCommandArgs, readReport, requireComplete, warnDisagreements } from '../report-io.js';
+import { readReport, requireComplete, warnDisagreements } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts report --format junit|markdown|html <run.jsonl>...
 
@@ -38,14 +38,12 @@ export const reportCommand: Command = {
   summary: 'render JSONL reports as JUnit XML, Markdown or HTML',
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('report', args, {
+    const parsed = await commandArgs(io, 'report', HELP, args, {
       format: { type: 'string' },
       'allow-incomplete': { type: 'boolean' },
     });
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    if (!parsed) return 0;
+    const { values, positionals } = parsed;
     const format = typeof values.format === 'string' ? values.format : '';
     if (!['junit', 'markdown', 'html'].includes(format)) {
       throw new CliError('USAGE_BAD_VALUE', '--format must be junit, markdown or html.');

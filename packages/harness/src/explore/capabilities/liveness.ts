@@ -1,7 +1,10 @@
 // Exploration of `liveness.*`: host events of one turn (prompts with good and malformed keys,
 // allowed and blocked tool calls, outputs matched and unmatched, compaction, terminals), event
 // times before and after the last one, classification, evidence, watchdog ticks, lease requests
-// and rehydration of the state read back, with the clock moved across every threshold.
+// and rehydration of the state read back, with the clock moved across every threshold. A turn is
+// also driven straight to awaiting-continuation (a prompt, an allowed call and its output) and then
+// sent the event that acknowledges the continuation, or one that does not: random events alone
+// almost never line up into that edge.
 import fc from 'fast-check';
 import { type CapabilityExplorer, clockCommands, command, iso } from '../command.js';
 
@@ -48,6 +51,42 @@ const context = fc.option(
   ),
   { nil: undefined, freq: 2 },
 );
+
+/** What follows a tool output: the events that acknowledge the continuation, and two that do not. */
+const afterOutput = fc.constantFrom<Record<string, unknown>>(
+  { type: 'PreCompact' },
+  { type: 'UnknownHostEvent' },
+  {
+    type: 'PreToolUse',
+    operationId: 'op-2',
+    toolName: 'shell.run',
+    hostDecision: 'allowed',
+    mutating: false,
+  },
+  { type: 'PreToolUse', operationId: 'op-2', toolName: 'shell.run', hostDecision: 'blocked', mutating: true },
+  { type: 'Stop' },
+);
+
+/** A prompt, an allowed tool call and its output (awaiting-continuation), then `next`. */
+const awaitingThen = fc
+  .tuple(fc.constantFrom('req_1', 'req_2'), fc.constantFrom('success', 'error'), afterOutput)
+  .map(([turnKey, outcome, next]) =>
+    command(`liveness.event a turn awaiting continuation, then ${JSON.stringify(next)}`, () =>
+      [
+        { type: 'UserPromptSubmit', turnKey, sessionKey: 'session-1', taskTraceId: 'trace-1' },
+        {
+          type: 'PreToolUse',
+          operationId: 'op-1',
+          toolName: 'repo.write_file',
+          hostDecision: 'allowed',
+          mutating: true,
+          targetPaths: ['src/app.ts'],
+        },
+        { type: 'PostToolUse', operationId: 'op-1', outcome },
+        next,
+      ].map((event) => ({ method: 'liveness.event', params: { event } })),
+    ),
+  );
 
 export const livenessExplorer: CapabilityExplorer = {
   name: 'liveness',
@@ -118,6 +157,7 @@ export const livenessExplorer: CapabilityExplorer = {
         { method: 'liveness.rehydrate', params: { state: { $var: 'turn' } } },
       ]),
     ),
+    awaitingThen,
     ...clockCommands(),
   ],
 };

@@ -1,7 +1,9 @@
 // Exploration of `run.step`: runs started with small budgets, steps, tool calls and results of
 // every error class, queries, retries (blind, queried, of unknown calls), pauses and their ends,
 // cancel, takeover and completion, each event applied to the state the previous step returned
-// (captured), with the clock moved past the run's duration.
+// (captured), with the clock moved past the run's duration. A call is also driven straight to an
+// unknown outcome and retried, queried first or not: random events alone almost never line up
+// into a call, its unknown-outcome result and a retry of it by the same tool.
 import fc from 'fast-check';
 import { type CapabilityExplorer, clockCommands, command, hex, iso } from '../command.js';
 
@@ -108,6 +110,30 @@ const event = fc.oneof(
   },
 );
 
+/** A call, its unknown-outcome result, a query of it or none, and a retry of it. */
+const unknownThenRetry = fc
+  .record({
+    ids: fc.constantFrom<[string, string]>(['u-1', 'u-2'], ['u-3', 'u-4']),
+    toolName: fc.constantFrom('run_tests', 'create_pull_request'),
+    resolution: fc.constantFrom(null, null, 'no-effect', 'still-unknown', 'effect-applied'),
+  })
+  .map(({ ids: [callId, retryId], toolName, resolution }) => {
+    const actionDigest = hex(`action ${toolName}`);
+    return [
+      { type: 'tool-called', callId, toolName, actionDigest, retryOf: null },
+      {
+        type: 'tool-result',
+        callId,
+        outcome: 'failed',
+        errorClass: 'unknown-outcome',
+        errorCode: 'TIMEOUT',
+        costMicros: 0,
+      },
+      ...(resolution === null ? [] : [{ type: 'tool-queried', callId, resolution }]),
+      { type: 'tool-called', callId: retryId, toolName, actionDigest, retryOf: callId },
+    ];
+  });
+
 const stepOf = (e: { type: string }) => ({
   method: 'run.step',
   params: { state: e.type === 'start' ? null : { $var: 'run' }, event: e },
@@ -134,6 +160,11 @@ export const runExplorer: CapabilityExplorer = {
     ),
     event.map((e) =>
       command(`run.step ${JSON.stringify(e)}`, (_ctx, s) => (s.bound('run') ? [stepOf(e)] : [])),
+    ),
+    unknownThenRetry.map((events) =>
+      command(`run.step ${events.map((e) => JSON.stringify(e)).join(', ')}`, (_ctx, s) =>
+        s.bound('run') ? events.map(stepOf) : [],
+      ),
     ),
     ...clockCommands(),
   ],
