@@ -821,6 +821,45 @@ describe('conform --isolate (issue 20, finding 9)', () => {
     expect(r.report.cases.map((c) => [c.id, c.outcome])).toEqual([['explore/store', 'pass']]);
   });
 
+  it('under --isolate, the --otel trace file is covered like the report, even inside the working directory', async () => {
+    const marker = `snoop-${Math.random().toString(36).slice(2)}`;
+    const project = join(tmp.dir, `${marker}-project`);
+    mkdirSync(project);
+    const state = join(tmp.dir, marker);
+    const trace = join(project, 'run.otlp.json');
+    // The trace of an earlier run, in the directory the sandbox shows: the implementation must
+    // neither read it nor leave anything in it.
+    writeFileSync(trace, 'an earlier trace\n');
+    // The implementation lives in the project (the sandbox shows the working directory only).
+    cpSync(SNOOP, join(project, 'snoop-impl.mjs'));
+    const impl = `node snoop-impl.mjs ${join(repoRoot, 'conformance')} ${trace} ${homedir()} ${marker}`;
+    const r = runCli(
+      [
+        'conform',
+        '--impl',
+        impl,
+        '--no-faults',
+        '--filter',
+        CASES,
+        '--state',
+        state,
+        '--otel',
+        'run.otlp.json',
+        '--isolate',
+      ],
+      { cwd: project },
+    );
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    const job = readdirSync(state).find((n) => n.startsWith('s-'))!;
+    const seen = JSON.parse(readFileSync(join(state, job, 'seen.json'), 'utf8'));
+    expect([0, 'refused: EACCES']).toContain(seen.report);
+    const written = readFileSync(trace, 'utf8');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(carrying(marker)).toEqual([]);
+    expect(readFileSync(trace, 'utf8')).toBe(written);
+    expect(JSON.parse(written).resourceSpans.length).toBeGreaterThan(0);
+  });
+
   it('where bubblewrap cannot run, --isolate is a clear coded error', () => {
     const r = runCli(['conform', '--impl', SOURCE_REFERENCE, '--isolate', '--no-faults', '--filter', CASES], {
       env: { AGENT_CONTRACTS_BWRAP: '/nonexistent/bwrap' },

@@ -351,6 +351,7 @@ export const conformCommand: Command = {
             conformanceDir,
             ...(reportPath === undefined ? {} : { reportPath }),
             ...(baselinePath === undefined ? {} : { baselinePath }),
+            ...(otelPath === undefined ? {} : { otelPath }),
             binds: values.bind ?? [],
           })
         : null;
