@@ -72,6 +72,7 @@ describe('agent-contracts mutants', () => {
         'policy',
         'delegation',
         'otel',
+        'context',
       ])
         expect(run.stdout).toMatch(new RegExp(`per capability: .*\\b${capability} [1-9]`));
       expect(run.status, run.stderr).toBe(0);

@@ -39,6 +39,7 @@ export const CAPABILITIES = [
   { key: 'run', kind: 'flag', token: 'run', optional: true },
   { key: 'policy', kind: 'flag', token: 'policy', optional: true },
   { key: 'delegation', kind: 'flag', token: 'delegation', optional: true },
+  { key: 'context', kind: 'flag', token: 'context', optional: true },
 ] as const satisfies readonly CapabilityEntry[];
 
 // Compile-time: the list names every member of `Capabilities` and nothing else.

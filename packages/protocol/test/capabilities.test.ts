@@ -47,6 +47,7 @@ const ALL: Capabilities = {
   crashPoints: ['commit-before-write'],
   policy: true,
   delegation: true,
+  context: true,
 };
 
 describe('capability vocabulary', () => {
@@ -74,6 +75,7 @@ describe('capability vocabulary', () => {
       'run',
       'policy',
       'delegation',
+      'context',
     ]);
     expect(new Set(CAPABILITIES.map((c) => c.token)).size).toBe(CAPABILITIES.length);
   });
@@ -137,17 +139,19 @@ describe('capability vocabulary', () => {
       'run',
       'policy',
       'delegation',
+      'context',
     ]);
     // A v1 declaration written before the optional capabilities existed is well-formed without them.
-    const { policy: _p, delegation: _d, ...v1 } = ALL;
+    const { policy: _p, delegation: _d, context: _c, ...v1 } = ALL;
     expect('run' in v1).toBe(false);
     expect(capabilitiesProblem(v1)).toBeNull();
-    expect(missingCapabilities(['run', 'policy', 'delegation', 'clock'], v1)).toEqual([
+    expect(missingCapabilities(['run', 'policy', 'delegation', 'context', 'clock'], v1)).toEqual([
       'run',
       'policy',
       'delegation',
+      'context',
     ]);
-    expect(missingCapabilities(['policy', 'delegation'], ALL)).toEqual([]);
+    expect(missingCapabilities(['policy', 'delegation', 'context'], ALL)).toEqual([]);
     expect(missingCapabilities(['run'], { ...v1, run: true })).toEqual([]);
     expect(missingCapabilities(['run'], { ...v1, run: false })).toEqual(['run']);
     // Declared, each must still be a boolean.
@@ -156,6 +160,7 @@ describe('capability vocabulary', () => {
     expect(capabilitiesProblem({ ...v1, delegation: null })).toBe(
       '"capabilities.delegation" must be a boolean',
     );
+    expect(capabilitiesProblem({ ...v1, context: 1 })).toBe('"capabilities.context" must be a boolean');
   });
 });
 

@@ -20,6 +20,7 @@ export const MUTANT_CAPABILITIES = [
   'policy',
   'delegation',
   'otel',
+  'context',
 ] as const;
 
 export type MutantCapability = (typeof MUTANT_CAPABILITIES)[number];
