@@ -201,6 +201,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 `,
       );
       const report = join(dir, 'run.jsonl');
+      const wire = join(dir, 'run.wire.jsonl');
       const child = spawn(
         process.execPath,
         [
@@ -218,6 +219,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
           CASES,
           '--report',
           report,
+          '--wire',
+          wire,
         ],
         { cwd: repoRoot, env: { ...process.env, TMPDIR: join(dir, 'tmp'), NO_COLOR: '1' } },
       );
@@ -240,6 +243,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       expect(lines.map((l) => l.type)).toEqual(['run', 'case', 'case', 'interrupted']);
       expect(lines[3]).toMatchObject({ type: 'interrupted', signal, finished: 2, total: 13 });
       expect(stderr).toContain('marked interrupted');
+      // The wire log is whole: every line JSON, the case in flight kept with its unanswered request.
+      expect(stderr).toContain(`the messages are in ${wire}`);
+      const wired = readFileSync(wire, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(wired[0].type).toBe('wire');
+      const third = wired.filter((l) => l.type === 'message' && l.item !== null).at(-1);
+      expect(third).toMatchObject({ direction: 'sent', step: 1 });
+      expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     },
   );
 });

@@ -34,3 +34,4 @@ export * from './transport/sandbox.js';
 export * from './wire/message-schemas.js';
 export * from './wire/reply.js';
 export * from './wire/request.js';
+export * from './wire-log.js';

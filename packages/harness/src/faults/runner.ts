@@ -11,6 +11,7 @@ import { type Implementation, startSubprocess } from '../implementation.js';
 import { DIFFERENCES_LISTED, type Difference } from '../json-diff.js';
 import { type CaseResult, harnessDefectText, type Outcome, withViolations } from '../runner.js';
 import type { ReplyViolation } from '../wire/reply.js';
+import type { WireTap } from '../wire-log.js';
 import { FaultCheckFailure, FaultNotApplicable } from './check.js';
 import type { FaultRoutine } from './kinds/common.js';
 import * as field from './kinds/field.js';
@@ -64,6 +65,8 @@ export interface FaultRunOptions extends FaultTarget {
   readonly onHello?: (hello: HelloResult) => void;
   /** How many scenarios run at once (default 1); each has its own processes and state. */
   readonly jobs?: number;
+  /** The wire tap of one scenario's processes (`conform --wire`, wire-log.ts). */
+  readonly wireFor?: (scenarioId: string) => WireTap;
 }
 
 /**
@@ -138,6 +141,7 @@ export async function runFaultScenario(
     ...options,
     stateLocation: scenarioStateLocation(options.stateLocation),
     ...(ownLocal ? { localDirectory: ownLocal } : {}),
+    ...(options.wireFor ? { wire: options.wireFor(scenario.id) } : {}),
   });
   let result = await runIn(world, routine, scenario, options, done);
   await world.close();

@@ -41,6 +41,7 @@ import {
   type SummaryLine,
   startSubprocess,
   verdictScope,
+  WireLog,
 } from '@agent-contracts/harness';
 import { conformanceDirectory } from '@agent-contracts/kit';
 import {
@@ -94,6 +95,10 @@ Options:
   --report <file>         write the canonical JSONL report there
   --otel <file>           also write the run as an OTLP JSON trace: a span per case and
                           fault scenario (outcome, requirements, differences)
+  --wire <file>           also write every JSON-RPC message of the cases and fault scenarios
+                          that did not pass (both directions, with the item, step and time) to
+                          this JSONL file; bounded, written whole or not at all
+  --wire-all              with --wire, the messages of every case and scenario
   --state <dir>           durable state location for the implementation (default: a temp dir);
                           it must be empty or absent (STATE_NOT_EMPTY), see --clean-state
   --clean-state           delete what the --state directory holds before the run
@@ -127,6 +132,8 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   report: { type: 'string' },
   otel: { type: 'string' },
+  wire: { type: 'string' },
+  'wire-all': { type: 'boolean' },
   state: { type: 'string' },
   'clean-state': { type: 'boolean' },
   isolate: { type: 'boolean' },
@@ -229,6 +236,28 @@ export const conformCommand: Command = {
       values.conformance === undefined ? conformanceDirectory : resolve(here, values.conformance);
     const reportPath = values.report === undefined ? undefined : resolve(here, values.report);
     const otelPath = values.otel === undefined ? undefined : resolve(here, values.otel);
+    const wirePath = values.wire === undefined ? undefined : resolve(here, values.wire);
+    if (values['wire-all'] && wirePath === undefined)
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        '--wire-all records every message to the --wire file; give --wire <file> too.',
+      );
+    if (wirePath !== undefined && [reportPath, otelPath].includes(wirePath))
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        '--wire needs a file of its own, not that of --report or --otel.',
+      );
+    const wire = wirePath === undefined ? null : new WireLog({ all: values['wire-all'] ?? false });
+    /** Write the wire log; a failure to is a warning, never the end of the run. */
+    const writeWire = (): string => {
+      if (!wire || wirePath === undefined) return '';
+      try {
+        wire.write(wirePath);
+        return `the messages are in ${wirePath}`;
+      } catch (e) {
+        return `the --wire file could not be written (${(e as Error).message})`;
+      }
+    };
     const baselinePath = values.baseline === undefined ? undefined : resolve(here, values.baseline);
     const implEnv = envOption(values.env ?? [], io);
     const colorFlag = values['no-color'] ? false : values.color ? true : undefined;
@@ -370,6 +399,7 @@ export const conformCommand: Command = {
     let shown = Promise.resolve();
     const finishedAt = new Map<CaseResult, number>();
     const progress = (r: CaseResult) => {
+      wire?.finish(r);
       results.push(r);
       finishedAt.set(r, Date.now());
       shown = shown.then(() => display.result(r));
@@ -427,8 +457,9 @@ export const conformCommand: Command = {
           where = `the report could not be written (${(e as Error).message})`;
         }
       }
+      const wired = writeWire();
       process.stderr.write(
-        `\nagent-contracts: interrupted by ${signal} after ${results.length} of ${total} items; ${printable(where)}.\n`,
+        `\nagent-contracts: interrupted by ${signal} after ${results.length} of ${total} items; ${printable(where)}${wired ? `; ${printable(wired)}` : ''}.\n`,
       );
       process.exit(signal === 'SIGINT' ? 130 : 143);
     };
@@ -452,6 +483,8 @@ export const conformCommand: Command = {
       // cannot be started stops the run at once, every item an error carrying the reason and the
       // implementation's stderr, in the report as on the console (no progress mark per case).
       let startTail = '';
+      // Each job's session of the wire log: its processes' tap, and the case it is on.
+      const sessions = parts.map(() => wire?.session());
       const processes = await Promise.all(
         parts.map(async (_, i): Promise<Implementation | null> => {
           // The job's directory: its durable state, or (with --state-url) its host-local state;
@@ -469,6 +502,7 @@ export const conformCommand: Command = {
               cwd: here,
               run: ledger,
               ...sandbox,
+              ...(sessions[i] ? { wire: sessions[i].tap } : {}),
             });
           } catch (e) {
             if (unreachable === null) {
@@ -516,6 +550,12 @@ export const conformCommand: Command = {
                 onResult: progress,
                 run: ledger,
                 sessionName: `golden session ${i + 1}`,
+                ...(sessions[i]
+                  ? {
+                      onCaseStart: (c: Case) => sessions[i]!.begin(c.id),
+                      onStep: (n: number) => sessions[i]!.step(n),
+                    }
+                  : {}),
               });
             } finally {
               await impl.close().catch(() => {});
@@ -550,6 +590,7 @@ export const conformCommand: Command = {
           run: ledger,
           ...(ledger.hello ? { hello: ledger.hello } : {}),
           onStart: (f) => display.started(f.id),
+          ...(wire ? { wireFor: (id: string) => wire.scenario(id) } : {}),
           onResult: (r) => void progress(r),
         });
       }
@@ -606,6 +647,9 @@ export const conformCommand: Command = {
         JSON.stringify(summary),
       ];
       const reportText = `${lines.join('\n')}\n`;
+      const wired = writeWire();
+      if (wired.startsWith('the --wire file'))
+        await io.err(`agent-contracts: warning: ${printable(wired)}.\n`);
       if (reportPath !== undefined) writeFileSync(reportPath, reportText);
       if (otelPath !== undefined)
         writeOtelTrace(
@@ -618,7 +662,10 @@ export const conformCommand: Command = {
       const coverage = runCoverage(catalogue, results);
       await io.out(
         runViolationsText(summary, paint) +
-          renderSummary(run, caseLines, summary, paint, unreachable, requires, coverage, judgedNowhere) +
+          renderSummary(run, caseLines, summary, paint, unreachable, requires, coverage, judgedNowhere, {
+            path: wired.startsWith('the messages') ? (wirePath ?? null) : null,
+            all: values['wire-all'] ?? false,
+          }) +
           (reportPath === undefined ? '' : reportDigestLine(reportPath, reportText)),
       );
       if (explored) await io.out(explored);

@@ -363,6 +363,8 @@ export function renderSummary(
   coverage: readonly GateCoverage[] = [],
   /** Nothing the run selects, in any shard, applies to the implementation (no NO VERDICT then). */
   judgedNowhere = false,
+  /** Where `--wire` wrote the messages (null: it was not given, or could not write). */
+  wire: { readonly path: string | null; readonly all: boolean } = { path: null, all: false },
 ): string {
   const impl = run.implementation;
   const who =
@@ -420,6 +422,11 @@ export function renderSummary(
     // An implementation that never started failed every item alike: its one cause is said above.
     const causes = unreachable !== null ? { lines: [], index: new Map() } : causeLines(bad);
     out.push(...causes.lines, '', 'Not passing:', ...notPassing(bad, summary.strict ?? false, causes.index));
+    out.push(
+      wire.path
+        ? `  Every message ${wire.all ? 'of the run' : 'of these'}, both ways, by case and step: ${printable(wire.path)} (--wire; ${docPath('docs/cli.md#the-wire-log')})`
+        : `  To see every message these sent and received, run them again with --wire <file> (${docPath('docs/cli.md#the-wire-log')}); \`agent-contracts explain <case-id>\` shows what a case sends and expects.`,
+    );
   }
   out.push(...notApplicableLines(cases, requires, impl.capabilities));
   const gaps = capabilityGaps(cases, requires, impl.capabilities);

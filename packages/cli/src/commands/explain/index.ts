@@ -166,6 +166,10 @@ export const explainCommand: Command = {
         if (s.capture) out.push(`    captures: ${json(s.capture)}`);
       });
     }
+    out.push(
+      '',
+      `What an implementation sent and answered in it: agent-contracts conform --impl "<command>" --filter '${printable(item.id)}' --wire <file> (${docPath('docs/cli.md#the-wire-log')}).`,
+    );
     await io.out(`${out.join('\n')}\n`);
     return 0;
   },
