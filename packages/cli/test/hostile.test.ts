@@ -879,6 +879,45 @@ describe('conform --isolate (issue 20, finding 9)', () => {
     expect(JSON.parse(written).resourceSpans.length).toBeGreaterThan(0);
   });
 
+  it('under --isolate, the --wire log is covered like the report, even inside the working directory', async () => {
+    const marker = `snoop-${Math.random().toString(36).slice(2)}`;
+    const project = join(tmp.dir, `${marker}-project`);
+    mkdirSync(project);
+    const state = join(tmp.dir, marker);
+    const trace = join(project, 'run.wire.jsonl');
+    // The wire log of an earlier run, in the directory the sandbox shows: the implementation must
+    // neither read it nor leave anything in it.
+    writeFileSync(trace, 'an earlier log\n');
+    // The implementation lives in the project (the sandbox shows the working directory only).
+    cpSync(SNOOP, join(project, 'snoop-impl.mjs'));
+    const impl = `node snoop-impl.mjs ${join(repoRoot, 'conformance')} ${trace} ${homedir()} ${marker}`;
+    const r = runCli(
+      [
+        'conform',
+        '--impl',
+        impl,
+        '--no-faults',
+        '--filter',
+        CASES,
+        '--state',
+        state,
+        '--wire',
+        'run.wire.jsonl',
+        '--isolate',
+      ],
+      { cwd: project },
+    );
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    const job = readdirSync(state).find((n) => n.startsWith('s-'))!;
+    const seen = JSON.parse(readFileSync(join(state, job, 'seen.json'), 'utf8'));
+    expect([0, 'refused: EACCES']).toContain(seen.report);
+    const written = readFileSync(trace, 'utf8');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(carrying(marker)).toEqual([]);
+    expect(readFileSync(trace, 'utf8')).toBe(written);
+    expect(JSON.parse(written.split('\n')[0]!).type).toBe('wire');
+  });
+
   it('where bubblewrap cannot run, --isolate is a clear coded error', () => {
     const r = runCli(['conform', '--impl', SOURCE_REFERENCE, '--isolate', '--no-faults', '--filter', CASES], {
       env: { AGENT_CONTRACTS_BWRAP: '/nonexistent/bwrap' },

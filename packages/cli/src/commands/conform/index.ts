@@ -382,6 +382,7 @@ export const conformCommand: Command = {
             ...(reportPath === undefined ? {} : { reportPath }),
             ...(baselinePath === undefined ? {} : { baselinePath }),
             ...(otelPath === undefined ? {} : { otelPath }),
+            ...(wirePath === undefined ? {} : { wirePath }),
             binds: values.bind ?? [],
           })
         : null;

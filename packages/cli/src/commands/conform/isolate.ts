@@ -39,6 +39,8 @@ export function isolation(o: {
   readonly baselinePath?: string;
   /** `--otel`'s trace file: the run's results, written at the end, as the report is. */
   readonly otelPath?: string;
+  /** `--wire`'s log: what crossed the pipes, written at the end, as the report is. */
+  readonly wirePath?: string;
   readonly binds: readonly string[];
 }): Isolation {
   const bwrap = o.env.AGENT_CONTRACTS_BWRAP || 'bwrap';
@@ -68,6 +70,7 @@ export function isolation(o: {
       ...(o.reportPath === undefined ? [] : [o.reportPath]),
       ...(o.baselinePath === undefined ? [] : [o.baselinePath]),
       ...(o.otelPath === undefined ? [] : [o.otelPath]),
+      ...(o.wirePath === undefined ? [] : [o.wirePath]),
     ],
     binds: o.binds,
     path: (o.env.PATH ?? '').split(':').filter((p) => p.startsWith('/')),
