@@ -57,9 +57,8 @@ import { kitVersion } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
-import { EXPLORE_HELP, EXPLORE_OPTIONS, exploreSettings, runExploration } from './explore.js';
+import { EXPLORE_HELP, EXPLORE_OPTIONS, exploreSettings } from './explore.js';
 import { type Isolation, isolation } from './isolate.js';
-import { runTrace, writeOtelTrace } from './otel.js';
 import { progressFor } from './progress.js';
 import { opaqueDirectory, prepareStateRoot } from './state.js';
 import { emptyShard, renderSummary } from './summary.js';
@@ -599,6 +598,8 @@ export const conformCommand: Command = {
       if (faultsRun) await display.endPhase();
       let explored = '';
       if (exploring?.capabilities.length) {
+        // Loaded here: fast-check and the reference engines are for --explore only.
+        const { runExploration } = await import('./explore-run.js');
         const found = await runExploration(
           exploring,
           {
@@ -652,11 +653,14 @@ export const conformCommand: Command = {
       if (wired.startsWith('the --wire file'))
         await io.err(`agent-contracts: warning: ${printable(wired)}.\n`);
       if (reportPath !== undefined) writeFileSync(reportPath, reportText);
-      if (otelPath !== undefined)
+      if (otelPath !== undefined) {
+        // Loaded here: the OpenTelemetry packages are for --otel only.
+        const { runTrace, writeOtelTrace } = await import('./otel.js');
         writeOtelTrace(
           otelPath,
           runTrace(run, results, finishedAt, { ms: Date.now(), conforms: summary.conforms }),
         );
+      }
 
       const judgedNowhere = ledger.hello !== null && !appliesAnywhere(requiresOfAllShards, ledger.hello);
       const requires = new Map([...cases, ...faults].map((c) => [c.id, c.requires]));
