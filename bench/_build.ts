@@ -13,7 +13,7 @@ export const CLI_BIN = join(repo, 'packages/cli/bin/agent-contracts.js');
  * given; a missing build is always made. The measurement is of the sources as they are now.
  */
 export function ensureBuilt(): void {
-  const missing = !existsSync(join(repo, 'packages/cli/dist/bin.js'));
+  const missing = !existsSync(join(repo, 'packages/cli/dist/bin.mjs'));
   if (!missing && process.argv.includes('--no-build')) return;
   console.log('building the packages (pnpm build; --no-build skips it when a build exists) ...');
   execFileSync('corepack', ['pnpm', 'build'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });

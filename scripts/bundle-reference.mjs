@@ -10,15 +10,17 @@
 // bundle.json, the digest of every input. It is rebuilt only when an input changed, so the main
 // job pays for it once (about 1 s of CPU) after a change of the sources.
 //
-// Usage: node scripts/bundle-reference.mjs [reference|cli|fault-store-fake|store-children]
-// [--force] [--quiet]; prints the path of the bundle's entry. The `cli` target is the CLI for the
-// tests (packages/cli/.bundle/), `fault-store-fake` the fault-matrix tests' broken store
+// Usage: node scripts/bundle-reference.mjs
+// [reference|cli|cli-published|fault-store-fake|store-children] [--force] [--quiet]; prints the
+// path of the bundle's entry. The `cli` target is the CLI for the tests (packages/cli/.bundle/),
+// `cli-published` the CLI as packages/cli's build publishes it (packages/cli/dist/, always
+// rebuilt: it keeps no bundle.json), `fault-store-fake` the fault-matrix tests' broken store
 // (packages/store/.fault-fake/), `store-children` the child processes of the store's tests
 // (packages/store/.test-children/, one `<name>.mjs` each; it prints the first).
 // As a module: `await ensureReferenceBundle()` resolves to that path.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -50,6 +52,61 @@ const sourceUrls = {
   },
 };
 
+/** The package.json of the workspace package a file of the repository belongs to, with its directory. */
+function owningPackage(file) {
+  for (let dir = dirname(file); dir.startsWith(repo) && dir !== repo; dir = dirname(dir)) {
+    const p = join(dir, 'package.json');
+    if (existsSync(p)) return { dir, pkg: JSON.parse(readFileSync(p, 'utf8')) };
+  }
+  return null;
+}
+
+const CLI_DIR = join(repo, 'packages/cli');
+/** Where the published CLI's bundle goes: packages/cli/dist/ (bin/agent-contracts.js imports its bin.mjs). */
+const CLI_PUBLISHED_DIR = join(CLI_DIR, 'dist');
+
+/**
+ * `import.meta.url` of a module of the published CLI, as where that module is installed: the CLI
+ * finds the kit, its package.json and examples/broken relative to its own files. A file of the
+ * CLI is where tsc would write it (packages/cli/src/<path>.ts as packages/cli/dist/<path>.js; the
+ * bundle's files are in packages/cli/dist/ itself); a file of another workspace package is that package's file where it
+ * is installed, found by package resolution from the bundle (`import.meta.resolve` of its
+ * package.json, which every package exports). Nothing of the machine that built it is kept.
+ */
+const installedUrls = {
+  name: 'installed-import-meta-url',
+  setup(build) {
+    build.onLoad({ filter: /\.(ts|mjs|js)$/ }, async (args) => {
+      if (args.path.includes(`${join('/', 'node_modules', '/')}`) || !args.path.startsWith(repo))
+        return undefined;
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      let url;
+      if (args.path.startsWith(join(CLI_DIR, 'src/'))) {
+        const rel = relative(join(CLI_DIR, 'src'), args.path).replace(/\.ts$/, '.js');
+        url = `new URL(${JSON.stringify(`./${rel.split(sep).join('/')}`)}, import.meta.url).href`;
+      } else {
+        const owner = owningPackage(args.path);
+        if (!owner?.pkg.name || !owner.pkg.exports?.['./package.json'] || owner.pkg.private)
+          return {
+            errors: [
+              {
+                text: `${relative(repo, args.path)} reads import.meta.url but is not in a published package that exports ./package.json`,
+              },
+            ],
+          };
+        const rel = relative(owner.dir, args.path).split(sep).join('/');
+        url = `new URL(${JSON.stringify(rel)}, import.meta.resolve(${JSON.stringify(`${owner.pkg.name}/package.json`)})).href`;
+      }
+      return {
+        contents: text.replaceAll('import.meta.url', `(${url})`),
+        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+      };
+    });
+  },
+};
+
 /** What can be bundled, where it goes and what stays a runtime import. */
 const TARGETS = {
   // The reference implementation, for the main job (and the tests that start it).
@@ -73,6 +130,22 @@ const TARGETS = {
     // The CommonJS packages it bundles (cli-progress) require Node's modules.
     banner:
       "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+  },
+  // The published CLI (packages/cli's build): the same code as one bundle, so that a command
+  // loads only the modules it uses (the packages' barrels are tree-shaken) from a few files
+  // instead of hundreds, with no path of the machine that built it (see installedUrls).
+  'cli-published': {
+    entry: join(CLI_DIR, 'src/bin.ts'),
+    dir: CLI_PUBLISHED_DIR,
+    main: join(CLI_PUBLISHED_DIR, 'bin.mjs'),
+    staging: (tag) => join(CLI_DIR, `.dist-${tag}`),
+    // The kit is data found where it is installed (its own index.js), not bundled.
+    external: ['better-sqlite3', 'pg', 'pg-native', 'playwright-core', '@agent-contracts/kit'],
+    plugins: [installedUrls],
+    banner:
+      "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    // What a user installs holds no record of the machine that built it.
+    manifest: false,
   },
   // The fault-matrix tests' broken store (packages/harness/test/fakes/fault-store-impl.ts), which
   // their scenarios start dozens of times: the same code without a TypeScript loader in each.
@@ -179,17 +252,19 @@ export async function ensureBundle(name, { force = false, quiet = true } = {}) {
       metafile: true,
       logLevel: 'warning',
     });
-    const inputs = {};
-    for (const rel of Object.keys(result.metafile.inputs)) {
-      inputs[rel] = digestOf(join(repo, rel));
+    if (target.manifest !== false) {
+      const inputs = {};
+      for (const rel of Object.keys(result.metafile.inputs)) {
+        inputs[rel] = digestOf(join(repo, rel));
+      }
+      for (const p of packageJsons()) inputs[relative(repo, p)] = digestOf(p);
+      // This script too: its options make the bundle.
+      inputs[relative(repo, fileURLToPath(import.meta.url))] = digestOf(fileURLToPath(import.meta.url));
+      writeFileSync(
+        join(staging, MANIFEST),
+        `${JSON.stringify({ esbuild: esbuild.version, entry: relative(repo, target.entry), inputs }, null, 1)}\n`,
+      );
     }
-    for (const p of packageJsons()) inputs[relative(repo, p)] = digestOf(p);
-    // This script too: its options make the bundle.
-    inputs[relative(repo, fileURLToPath(import.meta.url))] = digestOf(fileURLToPath(import.meta.url));
-    writeFileSync(
-      join(staging, MANIFEST),
-      `${JSON.stringify({ esbuild: esbuild.version, entry: relative(repo, target.entry), inputs }, null, 1)}\n`,
-    );
     // Into place: the old bundle aside first, then ours; a concurrent builder that won keeps its own.
     const old = `${staging}-old`;
     if (existsSync(target.dir)) renameSync(target.dir, old);
@@ -205,7 +280,7 @@ export async function ensureBundle(name, { force = false, quiet = true } = {}) {
   }
   if (!quiet)
     process.stderr.write(
-      `bundled ${{ cli: 'the CLI', reference: 'the reference implementation' }[name] ?? name} into ${relative(repo, target.dir)}/ in ${Math.round(performance.now() - started)} ms\n`,
+      `bundled ${{ cli: 'the CLI', 'cli-published': 'the published CLI', reference: 'the reference implementation' }[name] ?? name} into ${relative(repo, target.dir)}/ in ${Math.round(performance.now() - started)} ms\n`,
     );
   return target.main;
 }

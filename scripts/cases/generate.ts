@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type Case, headingAnchor } from '@agent-contracts/harness';
 import { CONTRACTS, GATES } from '@agent-contracts/schemas';
 import { KEYWORD_CODES } from '@agent-contracts/validators';
+import { CONTEXT_CASE_GROUPS, contextCaseFiles } from './context.ts';
 import { caseIndex, INDEX_FILE } from './index.ts';
 import { LIVENESS_CASE_GROUPS, livenessCaseFiles } from './liveness.ts';
 import { POLICY_CASE_GROUPS, policyCaseFiles } from './policy.ts';
@@ -29,6 +30,7 @@ const GENERATED = [
   'run',
   ...LIVENESS_CASE_GROUPS,
   ...POLICY_CASE_GROUPS,
+  ...CONTEXT_CASE_GROUPS,
 ];
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
@@ -197,6 +199,7 @@ files.set(
 
 for (const [f, data] of livenessCaseFiles()) files.set(f, json(data));
 for (const [f, data] of policyCaseFiles()) files.set(f, json(data));
+for (const [f, data] of contextCaseFiles()) files.set(f, json(data));
 for (const [f, text] of await storeCaseFiles()) files.set(f, text);
 for (const [f, data] of runCaseFiles()) files.set(f, json(data));
 

@@ -4,7 +4,7 @@
 // cases and `cases:check` fails when it differs, so it never lags the cases it lists.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { type CaseFile, FAULT_KIND_NAMES, loadFaultScenarios } from '@agent-contracts/harness';
+import { type CaseFile, FAULT_KIND_NAMES, loadFaultScenarios, loadOtelCases } from '@agent-contracts/harness';
 
 /** Path of the index, relative to the conformance directory. */
 export const INDEX_FILE = 'index.tsv';
@@ -36,20 +36,6 @@ function caseFilesOnDisk(casesDir: string): string[] {
   return out;
 }
 
-/** The golden cases of the OpenTelemetry mapping (conformance/otel, read by `otel check`'s tests). */
-function otelCases(dir: string): Row[] {
-  const out: Row[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const abs = join(d, e.name);
-      if (e.isDirectory()) walk(abs);
-      else if (e.name.endsWith('.json')) out.push(JSON.parse(readFileSync(abs, 'utf8')) as Row);
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out.map(({ id, level, requirements, title }) => ({ id, level, requirements, title }));
-}
-
 /**
  * The text of the index. `generated` maps a case file (relative to conformance/cases) to the text
  * the generators produce for it: those files are read from it, every other case file from disk
@@ -67,10 +53,7 @@ export function caseIndex(
     const text = generated.get(f) ?? readFileSync(join(casesDir, f), 'utf8');
     for (const c of (JSON.parse(text) as CaseFile).cases) rows.push(c);
   }
-  rows.push(
-    ...loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES),
-    ...otelCases(join(conformanceDir, 'otel')),
-  );
+  rows.push(...loadFaultScenarios(conformanceDir, FAULT_KIND_NAMES), ...loadOtelCases(conformanceDir));
   rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const seen = new Set<string>();
   for (const r of rows) {

@@ -91,8 +91,8 @@ const TRACE_REFUSAL = ['PROTO-721'];
 /**
  * Requirements whose sentence names a code without a case that expects it checking the sentence:
  * CAG-502 names `CONTEXT_RECEIPT_SCOPE_DRIFT` as the `lastError` an engine writes with the stale
- * escalation, which no protocol method drives; the bundle case expecting the code checks
- * invariant 22 of the validator. TCW-507 names the codes of malformed members, which also refuse
+ * escalation; the bundle case expecting the code checks invariant 22 of the validator, and the
+ * context scenarios that drive a stale transition (context/receipt/attempt-*) name it themselves. TCW-507 names the codes of malformed members, which also refuse
  * well-formed requests the tables refuse (and validators use them for envelope sequences); the
  * cases that send malformed members name it below. ARC-030, ARC-031 and ARC-034 state V2's
  * use of codes the V1 report shares; the V2 cases name them below, so V1 cases do not.

@@ -5,9 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FAULT_KIND_NAMES, loadCases, loadFaultScenarios } from '@agent-contracts/harness';
+import { FAULT_KIND_NAMES, loadCases, loadFaultScenarios, loadOtelCases } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
-import { loadOtelCases } from '../../packages/cli/src/otel/cases.ts';
 import { caseIndex, INDEX_COLUMNS, INDEX_FILE } from '../../scripts/cases/index.ts';
 
 const conformance = fileURLToPath(new URL('../../conformance/', import.meta.url));
@@ -17,7 +16,7 @@ describe('the case index', () => {
   it('has one line per case and scenario, in id order, as the corpus states them', () => {
     const [header, ...lines] = committed.trimEnd().split('\n');
     expect(header).toBe(INDEX_COLUMNS.join('\t'));
-    const otel = loadOtelCases(join(conformance, 'otel'));
+    const otel = loadOtelCases(conformance);
     expect(otel.length).toBeGreaterThanOrEqual(21);
     const all = [
       ...loadCases(conformance),

@@ -129,6 +129,14 @@ describe('installed with npm into a fresh project', () => {
     expect(jcs).toBeGreaterThan(40);
     expect(r.stdout).toMatch(new RegExp(`jcs\\s+${jcs}/${jcs}\\b`));
     expect(r.status).toBe(0);
+    // The verdict is scoped to what it declared, on the console and in the report's summary line.
+    const lines = readFileSync(join(work, 'run.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const total = lines.filter((l) => l.type === 'case').length;
+    expect(r.stdout).toContain(`\nCONFORMS: digest; ${jcs} of ${total} cases applicable\n`);
+    expect(lines.at(-1).scope).toEqual({ capabilities: ['digest'], applicable: jcs, total });
   });
 
   it('conform --conformance still overrides, and an empty directory is CASES_INVALID', () => {
@@ -153,6 +161,7 @@ describe('installed with npm into a fresh project', () => {
     expect(r.status).toBe(0);
     expect(r.stdout.startsWith('<!doctype html>')).toBe(true);
     expect(r.stdout).toContain('python-digest');
+    expect(r.stdout).toMatch(/>conforms: digest; \d+ of \d+ cases applicable</);
   });
 
   it('schema-diff classifies against the installed schemas, which resolve by $id', () => {
@@ -197,8 +206,12 @@ describe('examples/ci/agent-contracts.yml, run as written in that project', () =
     const out = (job: string, step: string) =>
       results.find((s) => s.job === job && s.step.startsWith(step))?.output ?? '';
     expect(out('schemas', 'schema-diff')).toContain('1 editorial');
-    expect(out('conform (1)', 'conform')).toMatch(/CONFORMS|NO VERDICT/);
-    expect(out('conform (2)', 'conform')).toMatch(/CONFORMS|NO VERDICT/);
+    expect(out('conform (1)', 'conform')).toMatch(
+      /^(CONFORMS|NO VERDICT .*): digest; \d+ of \d+ cases applicable$/m,
+    );
+    expect(out('conform (2)', 'conform')).toMatch(
+      /^(CONFORMS|NO VERDICT .*): digest; \d+ of \d+ cases applicable$/m,
+    );
     expect(out('conform (1)', 'JUnit')).toContain('|');
     expect(out('report', 'mikepenz/action-junit-report')).toBe('read 2 JUnit files');
     expect(out('report', 'actions/upload-artifact')).toBe('uploaded conformance.html as conformance-html');
@@ -226,6 +239,50 @@ describe('the tarballs, linted as a registry receives them', () => {
     expect(r.stdout + r.stderr).toMatch(/\d+ packages: \d+ ok, 0 failing/);
     expect(r.status).toBe(0);
   }, 300_000);
+});
+
+describe('mutants as an installed project meets it (issue 24, item 8)', () => {
+  it('without a directory: USAGE_MISSING_ARGUMENT and what to give, not a path inside node_modules', () => {
+    const r = npx('mutants');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('USAGE_MISSING_ARGUMENT');
+    expect(r.stderr).toContain('agent-contracts mutants <dir>');
+    expect(r.stderr).toMatch(
+      /node_modules\/@agent-contracts\/kit\/docs\/conformance-quality\.md#the-manifest/,
+    );
+    expect(r.stderr).not.toContain('INPUT_NOT_FOUND');
+  });
+
+  it("a user's directory with a broken OpenTelemetry checker in plain JavaScript is judged and caught", () => {
+    const dir = join(project, 'broken', 'otel-drops-every-issue');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'checker.mjs'),
+      [
+        '// The reference checker, but every run passes.',
+        'export function check(requests, reference) {',
+        '  const verdict = reference.checkRequests(requests);',
+        '  return { ...verdict, runs: verdict.runs.map((r) => ({ ...r, ok: true, issues: [] })) };',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'mutant.json'),
+      JSON.stringify({
+        capability: 'otel',
+        rule: 'a run that breaks a mapping rule fails',
+        spec: 'docs/spec/opentelemetry-mapping.md#mapping-rules',
+        cases: ['otel/broken/tool-without-end'],
+        impl: 'checker.mjs',
+      }),
+    );
+    const r = npx('mutants', 'broken');
+    expect(r.stdout, r.stderr).toMatch(/^CAUGHT +otel-drops-every-issue +otel /m);
+    expect(r.stdout).toContain('caught by: otel/broken/tool-without-end');
+    expect(r.stdout).toContain('mutation score: 1/1 caught (100%)');
+    expect(r.status).toBe(0);
+  });
 });
 
 describe('the docs as an installed project meets them (issue 24, part A)', () => {

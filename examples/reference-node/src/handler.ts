@@ -33,6 +33,7 @@ import {
   validateBundle,
 } from '@agent-contracts/validators';
 import { checkpointMethods } from './checkpoint.js';
+import { createContext } from './context.js';
 import { CRASH_POINTS, createCrashPoints } from './crash.js';
 import { delegationMethods } from './delegation.js';
 import { createLiveness } from './liveness.js';
@@ -138,6 +139,7 @@ export function createHandler(
   const liveness = createLiveness(clock);
   const trace = createTrace(clock);
   const policy = createPolicy(clock);
+  const context = createContext(clock);
 
   const methods: Record<string, (params: unknown) => unknown> = {
     async hello(params): Promise<HelloResult> {
@@ -176,6 +178,7 @@ export function createHandler(
           run: true,
           policy: true,
           delegation: true,
+          context: true,
         },
       };
     },
@@ -288,6 +291,7 @@ export function createHandler(
     ...trace.methods,
     ...policy.methods,
     ...delegationMethods(clock),
+    ...context.methods,
   };
 
   return {
@@ -302,6 +306,7 @@ export function createHandler(
       // by the next hello, on the same location.
       clock.set(systemClock.now());
       policy.clear();
+      context.clear();
       await closeStore();
     },
     async close() {

@@ -1,7 +1,11 @@
-// The usage error for arguments a command does not take: one place, so every command answers a
-// typo the same way, with the closest option it does know.
+// A command's arguments: one parser for every command (node:util parseArgs with `-h, --help`),
+// one usage error for arguments a command does not take, so every command answers a typo the
+// same way, with the closest option it does know, and prints its help the same way.
+import { parseArgs } from 'node:util';
 import { closest, distance } from 'fastest-levenshtein';
+import { docRefs } from './doc-path.js';
 import { CliError } from './errors.js';
+import type { Io } from './io.js';
 
 /** The options of a command, in node:util parseArgs form. */
 export type OptionSpec = Readonly<
@@ -55,4 +59,60 @@ export function intOption(
     );
   }
   return n;
+}
+
+/** `-h, --help`, which every command takes. */
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+
+/** What parseArgs gives for `options` plus `--help`. */
+export type ParsedArgs<O extends OptionSpec, P extends boolean = true> = ReturnType<
+  typeof parseArgs<{
+    args: string[];
+    allowPositionals: P;
+    strict: true;
+    options: O & typeof HELP_OPTION;
+  }>
+>;
+
+/**
+ * Parse a command's arguments: `options` plus `-h, --help`, positionals unless `positionals` is
+ * false; malformed arguments become the usage codes (USAGE_UNKNOWN_OPTION, USAGE_BAD_VALUE).
+ */
+export function parseCommandArgs<const O extends OptionSpec, P extends boolean = true>(
+  command: string,
+  args: readonly string[],
+  options: O,
+  positionals: P = true as P,
+): ParsedArgs<O, P> {
+  const all = { ...options, ...HELP_OPTION };
+  try {
+    return parseArgs({
+      args: [...args],
+      allowPositionals: positionals,
+      strict: true,
+      options: all,
+    }) as ParsedArgs<O, P>;
+  } catch (err) {
+    throw usageError(command, err, all);
+  }
+}
+
+/**
+ * `parseCommandArgs`, and the command's help on standard output when `--help` is given: null
+ * then, and the command returns 0.
+ */
+export async function commandArgs<const O extends OptionSpec, P extends boolean = true>(
+  io: Io,
+  command: string,
+  help: string,
+  args: readonly string[],
+  options: O,
+  positionals: P = true as P,
+): Promise<ParsedArgs<O, P> | null> {
+  const parsed = parseCommandArgs(command, args, options, positionals);
+  if ((parsed.values as { help?: boolean }).help) {
+    await io.out(docRefs(help));
+    return null;
+  }
+  return parsed;
 }

@@ -6,11 +6,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { CaseResult } from '@agent-contracts/harness';
 import { afterAll, describe, expect, it } from 'vitest';
 import { suggestOption } from '../src/args.ts';
 import { progressFor } from '../src/commands/conform/progress.ts';
 import type { Io } from '../src/io.ts';
-import { REFERENCE, repoRoot, runCli, tempDir } from './helpers.ts';
+import { memoryIo, REFERENCE, repoRoot, runCli, tempDir } from './helpers.ts';
 
 const FAKE = join(repoRoot, 'packages/harness/test/fakes/fake-conform-impl.mjs');
 const tmp = tempDir();
@@ -204,5 +205,36 @@ describe('progress on a terminal', () => {
     expect(text).toContain('Fault matrix: 2 scenarios');
     expect(text).toContain('running faults/store/stale-fence');
     expect(text).toMatch(/1\/2 {2}1 not passing {2}\S+ elapsed, ~\S+ left/);
+  });
+});
+
+describe('progress in a log', () => {
+  const item = (id: string, outcome: CaseResult['outcome']): CaseResult => ({
+    id,
+    gate: 'G',
+    subject: 'fault-matrix',
+    level: 'MUST',
+    outcome,
+    detail: 'x',
+    durationMs: 100,
+  });
+
+  it('a fault scenario that does not apply is no line of its own: one count at the end of the phase', async () => {
+    const io = memoryIo();
+    const p = progressFor(io);
+    await p.phase('Fault matrix: 4 scenarios', 4);
+    await p.result(item('faults/a', 'not-applicable'));
+    await p.result(item('faults/b', 'pass'));
+    await p.result(item('faults/c', 'not-applicable'));
+    await p.result(item('faults/d', 'not-applicable'));
+    await p.endPhase();
+    expect(io.stderr).toBe(
+      [
+        'Fault matrix: 4 scenarios',
+        '  pass           faults/b (0.1 s) [2/4]',
+        '  not-applicable 3 scenarios [4/4] (what each needs: "Not applicable" in the summary)',
+        '',
+      ].join('\n'),
+    );
   });
 });

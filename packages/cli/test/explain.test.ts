@@ -35,6 +35,42 @@ describe('agent-contracts explain', () => {
     expect(io.stdout).toContain(sentence('TCW-525'));
   });
 
+  it('shows a case of the OpenTelemetry mapping: its spans and the verdict otel check must give', async () => {
+    const c = JSON.parse(
+      readFileSync(join(repoRoot, 'conformance/otel/broken/tool-without-end.json'), 'utf8'),
+    );
+    const io = memoryIo();
+    expect(await main(['explain', c.id], io), io.stderr).toBe(0);
+    expect(io.stdout).toContain(`otel/broken/tool-without-end: ${c.title}`);
+    expect(io.stdout).toContain('gate OpenTelemetryMapping; checked by `agent-contracts otel check`');
+    expect(io.stdout).toContain(`  spec: ${c.spec}`);
+    expect(io.stdout).toContain('conformance/otel/broken/tool-without-end.json');
+    expect(io.stdout).toContain(`OTL-010 (MUST, `);
+    expect(io.stdout).toContain(sentence('OTL-010'));
+    expect(io.stdout).toContain('"gen_ai.tool.call.id"');
+    const [run] = c.expect.runs;
+    expect(io.stdout).toContain(`  run ${run.id}: fails\n`);
+    expect(io.stdout).toContain(`    OTEL_SPAN_UNFINISHED at ${run.issues[0].pointer}\n`);
+    // A refused input names the input problems; a clean case says the run passes.
+    const refused = memoryIo();
+    expect(await main(['explain', 'otel/input/base64-span-id'], refused)).toBe(0);
+    expect(refused.stdout).toContain('the input is refused, no run is judged:');
+    expect(refused.stdout).toContain('OTEL_INPUT_INVALID at /0/');
+    const clean = memoryIo();
+    expect(await main(['explain', 'otel/clean/support-run'], clean)).toBe(0);
+    expect(clean.stdout).toMatch(/ {2}run otel\/5b8efff798038103d269b633813fc60c\/eee19b7ec3c1b174: passes/);
+  });
+
+  it('says an otel check run id is a run of a trace, not a case', async () => {
+    const io = memoryIo();
+    expect(await main(['explain', 'otel/5b8efff798038103d269b633813fc60c/eee19b7ec3c1b174'], io)).toBe(2);
+    expect(io.stderr).toContain('CASE_UNKNOWN');
+    expect(io.stderr).toContain('That is the id of a run of an OpenTelemetry trace');
+    const near = memoryIo();
+    expect(await main(['explain', 'otel/broken/tool-without-en'], near)).toBe(2);
+    expect(near.stderr).toContain('otel/broken/tool-without-end');
+  });
+
   it('refuses an unknown id with CASE_UNKNOWN and close ids', async () => {
     const io = memoryIo();
     expect(await main(['explain', 'digest/jcs/jcs-negative-zer'], io)).toBe(2);

@@ -99,7 +99,10 @@ describe('a hostile implementation never conforms', () => {
     });
     expect(controls).toEqual([]);
     expect(r.stdout).toContain('Conformance of ref\\u001b[2K\\u000d\\u000a1110 pass');
-    expect(r.stdout.split('\n').filter((l) => l === 'CONFORMS')).toHaveLength(1);
+    // One verdict line, the harness's own: the fake one of the hello is shown escaped, inside its line.
+    const verdicts = r.stdout.split('\n').filter((l) => l.startsWith('CONFORMS'));
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]).toMatch(/^CONFORMS: .+; \d+ of \d+ cases applicable$/);
   });
 
   it('a flood of garbage on stdout and stderr is bounded: the harness stays small and the run fails', () => {
@@ -200,6 +203,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 `,
       );
       const report = join(dir, 'run.jsonl');
+      const wire = join(dir, 'run.wire.jsonl');
       const child = spawn(
         process.execPath,
         [
@@ -214,6 +218,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
           CASES,
           '--report',
           report,
+          '--wire',
+          wire,
         ],
         { cwd: repoRoot, env: { ...process.env, TMPDIR: join(dir, 'tmp'), NO_COLOR: '1' } },
       );
@@ -236,6 +242,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       expect(lines.map((l) => l.type)).toEqual(['run', 'case', 'case', 'interrupted']);
       expect(lines[3]).toMatchObject({ type: 'interrupted', signal, finished: 2, total: 13 });
       expect(stderr).toContain('marked interrupted');
+      // The wire log is whole: every line JSON, the case in flight kept with its unanswered request.
+      expect(stderr).toContain(`the messages are in ${wire}`);
+      const wired = readFileSync(wire, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(wired[0].type).toBe('wire');
+      const third = wired.filter((l) => l.type === 'message' && l.item !== null).at(-1);
+      expect(third).toMatchObject({ direction: 'sent', step: 1 });
+      expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     },
   );
 });
@@ -488,7 +504,10 @@ describe('a baseline expects only fail, and nothing passing never conforms (issu
     expect(r.stdout).toContain(`CONFORMS with ${failing} expected failures`);
     expect(r.report.run.baselineSha256).toBe(sha256Hex(readFileSync(baseline)));
     expect(render('markdown', r.path).stdout).toContain(
-      `**Conforms** to agent-contracts protocol 1, with ${failing} expected failures.`,
+      `**Conforms** to agent-contracts protocol 1, with ${failing} expected failures: `,
+    );
+    expect(render('markdown', r.path).stdout).toMatch(
+      /expected failures: .+; \d+ of \d+ cases applicable\.\n/,
     );
     const junit = render('junit', r.path).stdout;
     expect(junit).not.toMatch(/errors="[1-9]|failures="[1-9]/);
@@ -822,6 +841,84 @@ describe('conform --isolate (issue 20, finding 9)', () => {
     );
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.report.cases.map((c) => [c.id, c.outcome])).toEqual([['explore/store', 'pass']]);
+  });
+
+  it('under --isolate, the --otel trace file is covered like the report, even inside the working directory', async () => {
+    const marker = `snoop-${Math.random().toString(36).slice(2)}`;
+    const project = join(tmp.dir, `${marker}-project`);
+    mkdirSync(project);
+    const state = join(tmp.dir, marker);
+    const trace = join(project, 'run.otlp.json');
+    // The trace of an earlier run, in the directory the sandbox shows: the implementation must
+    // neither read it nor leave anything in it.
+    writeFileSync(trace, 'an earlier trace\n');
+    // The implementation lives in the project (the sandbox shows the working directory only).
+    cpSync(SNOOP, join(project, 'snoop-impl.mjs'));
+    const impl = `node snoop-impl.mjs ${join(repoRoot, 'conformance')} ${trace} ${homedir()} ${marker}`;
+    const r = runCli(
+      [
+        'conform',
+        '--impl',
+        impl,
+        '--no-faults',
+        '--filter',
+        CASES,
+        '--state',
+        state,
+        '--otel',
+        'run.otlp.json',
+        '--isolate',
+      ],
+      { cwd: project },
+    );
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    const job = readdirSync(state).find((n) => n.startsWith('s-'))!;
+    const seen = JSON.parse(readFileSync(join(state, job, 'seen.json'), 'utf8'));
+    expect([0, 'refused: EACCES']).toContain(seen.report);
+    const written = readFileSync(trace, 'utf8');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(carrying(marker)).toEqual([]);
+    expect(readFileSync(trace, 'utf8')).toBe(written);
+    expect(JSON.parse(written).resourceSpans.length).toBeGreaterThan(0);
+  });
+
+  it('under --isolate, the --wire log is covered like the report, even inside the working directory', async () => {
+    const marker = `snoop-${Math.random().toString(36).slice(2)}`;
+    const project = join(tmp.dir, `${marker}-project`);
+    mkdirSync(project);
+    const state = join(tmp.dir, marker);
+    const trace = join(project, 'run.wire.jsonl');
+    // The wire log of an earlier run, in the directory the sandbox shows: the implementation must
+    // neither read it nor leave anything in it.
+    writeFileSync(trace, 'an earlier log\n');
+    // The implementation lives in the project (the sandbox shows the working directory only).
+    cpSync(SNOOP, join(project, 'snoop-impl.mjs'));
+    const impl = `node snoop-impl.mjs ${join(repoRoot, 'conformance')} ${trace} ${homedir()} ${marker}`;
+    const r = runCli(
+      [
+        'conform',
+        '--impl',
+        impl,
+        '--no-faults',
+        '--filter',
+        CASES,
+        '--state',
+        state,
+        '--wire',
+        'run.wire.jsonl',
+        '--isolate',
+      ],
+      { cwd: project },
+    );
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    const job = readdirSync(state).find((n) => n.startsWith('s-'))!;
+    const seen = JSON.parse(readFileSync(join(state, job, 'seen.json'), 'utf8'));
+    expect([0, 'refused: EACCES']).toContain(seen.report);
+    const written = readFileSync(trace, 'utf8');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(carrying(marker)).toEqual([]);
+    expect(readFileSync(trace, 'utf8')).toBe(written);
+    expect(JSON.parse(written.split('\n')[0]!).type).toBe('wire');
   });
 
   it('where bubblewrap cannot run, --isolate is a clear coded error', () => {

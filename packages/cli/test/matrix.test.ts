@@ -91,7 +91,11 @@ describe('agent-contracts matrix', () => {
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines).toContain('| Gate | good-impl 1 (rust) | bad-impl 1 (rust) |');
-    expect(lines).toContain('| Verdict | conforms | does not conform |');
+    // Each verdict with its scope: what was declared, how many cases applied of all (the
+    // punctuation escaped for Markdown).
+    const scope = 'no capability declared (it never answered hello); 7 of 8 cases applicable';
+    const verdicts = lines.find((l) => l.startsWith('| Verdict |'))?.replace(/\\(.)/g, '$1');
+    expect(verdicts).toBe(`| Verdict | conforms: ${scope} | does not conform: ${scope} |`);
     const runRow = lines.find((l) => l.startsWith('| RunControlGate |'));
     // The catalogue is the kit's own: RUN-017 is one of the gate's requirements.
     expect(runRow).toMatch(
@@ -204,7 +208,12 @@ describe.skipIf(skip)('the matrix page in headless Chromium', () => {
     const tab = await browser.newPage();
     await tab.goto(pathToFileURL(page).href);
     const heads = await tab.$$eval('#matrix thead th', (ths) => ths.map((t) => t.textContent));
-    expect(heads).toEqual(['gate', 'good-impl 1rust · conforms', 'bad-impl 1rust · does not conform']);
+    const scope = 'no capability declared (it never answered hello); 7 of 8 cases applicable';
+    expect(heads).toEqual([
+      'gate',
+      `good-impl 1rust · conforms: ${scope}`,
+      `bad-impl 1rust · does not conform: ${scope}`,
+    ]);
     const row = (gate: string) =>
       tab.$$eval(
         '#matrix tbody tr',

@@ -4,6 +4,7 @@
 // its manifest lists (the mutation score CI holds at 100%), and the runner can report survival:
 // an unmodified reference survives, and so does an implementation that only crashes.
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -72,6 +73,8 @@ describe('agent-contracts mutants', () => {
         'crash-points',
         'policy',
         'delegation',
+        'otel',
+        'context',
       ])
         expect(run.stdout).toMatch(new RegExp(`per capability: .*\\b${capability} [1-9]`));
       expect(run.status, run.stderr).toBe(0);
@@ -115,6 +118,81 @@ describe('agent-contracts mutants', () => {
     expect(run.stderr).toContain('MUTANTS_INVALID');
     expect(run.stderr).toContain('belongs in "faults"');
     expect(run.status).toBe(2);
+  });
+
+  it('judges the broken OpenTelemetry checkers on their otel cases, from a directory of the user', () => {
+    // The otel folders of examples/broken and their lib, copied where a user would keep them.
+    const dir = join(temp, 'otel-checkers');
+    const otel = manifests.filter((m) => m.capability === 'otel').map((m) => m.id);
+    expect(otel.length).toBeGreaterThanOrEqual(5);
+    for (const name of [...otel, 'lib']) cpSync(join(broken, name), join(dir, name), { recursive: true });
+    const run = runCli(['mutants', dir]);
+    const rows = run.stdout.split('\n').filter((l) => /^(CAUGHT|SURVIVED|ERROR) /.test(l));
+    expect(rows.map((l) => l.split(/ +/).slice(0, 3).join(' ')).sort(), run.stdout + run.stderr).toEqual(
+      otel.map((id) => `CAUGHT ${id} otel`).sort(),
+    );
+    expect(run.stdout).toMatch(/caught by: otel\/broken\/end-before-start$/m);
+    expect(run.stdout).toContain(`per capability: otel ${otel.length}`);
+    expect(run.stdout).toContain(`mutation score: ${otel.length}/${otel.length} caught (100%)`);
+    expect(run.status, run.stderr).toBe(0);
+  });
+
+  it('an otel checker that is the reference survives; one that throws is no catch; a glob of no case is an error', () => {
+    const dir = join(temp, 'otel-own');
+    const write = (name: string, module: string, cases: string[]) => {
+      mkdirSync(join(dir, name), { recursive: true });
+      writeFileSync(join(dir, name, 'checker.mjs'), module);
+      writeFileSync(
+        join(dir, name, 'mutant.json'),
+        JSON.stringify({
+          capability: 'otel',
+          rule: 'nothing is broken',
+          spec: 'docs/spec/opentelemetry-mapping.md#mapping-rules',
+          cases,
+          impl: 'checker.mjs',
+        }),
+      );
+    };
+    write('reference', 'export const check = (requests, ref) => ref.checkRequests(requests);\n', [
+      'otel/broken/tool-without-*',
+    ]);
+    write('throws', "export function check() { throw new Error('no verdict'); }\n", [
+      'otel/broken/second-terminal',
+    ]);
+    write('no-such-case', 'export const check = (r, ref) => ref.checkRequests(r);\n', [
+      'otel/broken/nothing-*',
+    ]);
+    const run = runCli(['mutants', dir]);
+    expect(run.stdout).toMatch(/^SURVIVED +reference +otel +nothing is broken$/m);
+    expect(run.stdout).toContain('listed but passed: otel/broken/tool-without-end');
+    expect(run.stdout).toMatch(/^SURVIVED +throws /m);
+    expect(run.stdout).toContain(
+      'listed, neither pass nor fail: otel/broken/second-terminal (error: no verdict)',
+    );
+    expect(run.stdout).toMatch(/^ERROR +no-such-case /m);
+    expect(run.stdout).toContain('no case of conformance/otel matches "otel/broken/nothing-*"');
+    expect(run.stdout).toContain('mutation score: 0/3 caught (0%)');
+    expect(run.status).toBe(1);
+  });
+
+  it('refuses an otel case listed for a protocol implementation, and a fault for an otel checker', () => {
+    const dir = join(temp, 'otel-mixed', 'm');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'impl.mjs'), '');
+    const manifest = (m: Record<string, unknown>) =>
+      writeFileSync(
+        join(dir, 'mutant.json'),
+        JSON.stringify({ rule: 'r', spec: 'docs/spec/index.md#x', impl: 'impl.mjs', ...m }),
+      );
+    manifest({ capability: 'trace', cases: ['otel/broken/second-terminal'] });
+    const protocol = runCli(['mutants', join(temp, 'otel-mixed')]);
+    expect(protocol.stderr).toContain('MUTANTS_INVALID');
+    expect(protocol.stderr).toContain('only an otel checker (capability "otel") runs');
+    expect(protocol.status).toBe(2);
+    manifest({ capability: 'otel', cases: ['otel/broken/*'], faults: ['faults/store/stale-fence'] });
+    const checker = runCli(['mutants', join(temp, 'otel-mixed')]);
+    expect(checker.stderr).toContain('an otel checker runs no fault scenario');
+    expect(checker.status).toBe(2);
   });
 
   it('refuses a directory without manifests with MUTANTS_INVALID (exit 2)', () => {

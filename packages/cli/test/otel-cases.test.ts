@@ -3,12 +3,13 @@
 // each input gives exactly the verdict its case states, with the environment variable of the
 // conventions' opt-in unset and set (OTL-004: the checker's environment changes nothing).
 import { fileURLToPath } from 'node:url';
+import { loadOtelCases, type OtelCase } from '@agent-contracts/harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadOtelCases, type OtelCase, observed } from '../src/otel/cases.ts';
+import { observed } from '../src/otel/cases.ts';
 import { parseOtlpText } from '../src/otel/input.ts';
 import { checkRequests } from '../src/otel/judge.ts';
 
-const DIR = fileURLToPath(new URL('../../../conformance/otel/', import.meta.url));
+const DIR = fileURLToPath(new URL('../../../conformance/', import.meta.url));
 const cases = loadOtelCases(DIR);
 const LIMITS = { maxBytes: 16 * 1024 * 1024, maxDepth: 512 };
 

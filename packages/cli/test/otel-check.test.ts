@@ -1,11 +1,12 @@
 // @module-tag integration
 // `agent-contracts otel check` end to end: both input forms, the exit codes, every issue by
 // span pointer, the unverified list (OTL-012), bounded hostile input, and a report that
-// `report` renders as JUnit and HTML.
+// `report` renders as JUnit, Markdown and HTML and `diff` compares.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_SPANS, readSpans } from '../src/otel/otlp.ts';
 import { runCli, tempDir } from './helpers.ts';
 
 const CASES = fileURLToPath(new URL('../../../conformance/otel/', import.meta.url));
@@ -48,7 +49,7 @@ describe('agent-contracts otel check', () => {
     );
   });
 
-  it('writes a report that report renders as JUnit and HTML, with the issue pointers', () => {
+  it('writes a report that report renders as JUnit, Markdown and HTML and diff compares, with the issue pointers', () => {
     const report = join(dir, 'tool-without-end.jsonl');
     const run = runCli(['otel', 'check', fileOf('broken/tool-without-end', 'body'), '--report', report]);
     expect(run.status).toBe(1);
@@ -68,6 +69,22 @@ describe('agent-contracts otel check', () => {
     const html = runCli(['report', report, '--format', 'html']);
     expect(html.status).toBe(0);
     expect(html.stdout).toContain('OTEL_SPAN_UNFINISHED');
+    const markdown = runCli(['report', report, '--format', 'markdown']);
+    expect(markdown.status).toBe(0);
+    expect(markdown.stdout).toContain(
+      'OTEL\\_SPAN\\_UNFINISHED at /0/resourceSpans/0/scopeSpans/0/spans/2/endTimeUnixNano',
+    );
+    // diff reads two otel check reports: the same run (trace and agent span ids) clean, then with
+    // its tool call's end lost, is a broken case, and the other way round a fixed one.
+    const clean = join(dir, 'support-run.jsonl');
+    expect(runCli(['otel', 'check', fileOf('clean/support-run', 'body'), '--report', clean]).status).toBe(0);
+    const id = lines[1].id as string;
+    const broke = runCli(['diff', '--json', clean, report]);
+    expect(broke.status, broke.stderr).toBe(1);
+    expect(JSON.parse(broke.stdout).broken).toEqual([id]);
+    const fixed = runCli(['diff', '--json', report, clean]);
+    expect(fixed.status, fixed.stderr).toBe(0);
+    expect(JSON.parse(fixed.stdout).fixed).toEqual([id]);
   });
 
   it('refuses hostile input with a code and no stack: base64 ids, repeated names, no agent run, not JSON', () => {
@@ -99,5 +116,25 @@ describe('agent-contracts otel check', () => {
     expect(runCli(['otel', 'export']).status).toBe(2);
     expect(runCli(['otel', 'check']).status).toBe(2);
     expect(runCli(['otel', 'check', join(dir, 'missing.json')]).status).toBe(2);
+  });
+});
+
+describe('the span bound (OTL-002)', () => {
+  it(`reads at most ${MAX_SPANS} spans and refuses the next at its pointer`, () => {
+    const span = (i: number) => ({
+      traceId: '5b8efff798038103d269b633813fc60c',
+      spanId: (i + 1).toString(16).padStart(16, '0'),
+      startTimeUnixNano: '1796108405007000000',
+      endTimeUnixNano: '1796108405008000000',
+    });
+    const request = (n: number) => ({
+      resourceSpans: [{ scopeSpans: [{ spans: Array.from({ length: n }, (_, i) => span(i)) }] }],
+    });
+    expect(readSpans([request(MAX_SPANS)]).problems).toEqual([]);
+    const over = readSpans([request(MAX_SPANS + 1)]);
+    expect(over.spans).toHaveLength(MAX_SPANS);
+    expect(over.problems.map((p) => `${p.code} ${p.pointer}`)).toEqual([
+      `OTEL_INPUT_INVALID /0/resourceSpans/0/scopeSpans/0/spans/${MAX_SPANS}`,
+    ]);
   });
 });

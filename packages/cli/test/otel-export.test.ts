@@ -43,20 +43,61 @@ describe('otel export then otel check', () => {
     const calls = (events: { type: string; occurrenceKey: string }[]) =>
       events.filter((e) => e.type === 'ToolLeaseStarted').map((e) => e.occurrenceKey);
     expect(calls(trace.events)).toEqual(calls(doc.events));
+    // Every valid fixture checks clean, an open turn as an open run (OTL-013).
+    expect(run.issues).toEqual([]);
+    expect(run.ok).toBe(true);
+    expect(checked.stdout).toContain('1 passed, 0 failed');
+    expect(checked.status).toBe(0);
+    // Interruption is written as a failure (OTL-012: spans cannot tell them apart).
+    expect(trace.status).toBe(doc.status === 'interrupted' ? 'failed' : doc.status);
     if (doc.status === 'open') {
-      // An open turn's agent span has no end, and check says so, exactly.
-      expect(checked.status).toBe(1);
-      expect(run.issues.map((i) => `${i.code} ${i.pointer}`)).toEqual([
-        'OTEL_SPAN_UNFINISHED /0/resourceSpans/0/scopeSpans/0/spans/0/endTimeUnixNano',
-      ]);
-      expect(exported.stdout).toContain('open: its invoke_agent span has no end');
-    } else {
-      expect(checked.stdout).toContain('1 passed, 0 failed');
-      expect(checked.status).toBe(0);
-      expect(run.ok).toBe(true);
-      // Interruption is written as a failure (OTL-012: spans cannot tell them apart).
-      expect(trace.status).toBe(doc.status === 'interrupted' ? 'failed' : doc.status);
+      expect(exported.stdout).toContain('open: its invoke_agent span');
+      expect(exported.stdout).toContain('marked agent_contracts.span.open');
+      expect(checked.stdout).toContain('open: the run has not ended');
+      const agent = JSON.parse(readFileSync(out, 'utf8')).resourceSpans[0].scopeSpans[0].spans[0];
+      expect(agent.endTimeUnixNano ?? '0').toBe('0');
+      expect(agent.attributes).toContainEqual({
+        key: 'agent_contracts.span.open',
+        value: { boolValue: true },
+      });
     }
+  });
+
+  it('round-trips an open turn with an open lease, and the mark is what makes it open', () => {
+    const doc = docOf('open-with-deferred-duplicate.json') as {
+      events: { type: string; occurrenceKey: string; observedAt: string }[];
+      sequence: number;
+    };
+    // The same turn before its tool call completed: the lease is still open.
+    const cut = doc.events.findIndex((e) => e.type === 'PostToolUse');
+    const events = doc.events.slice(0, cut);
+    const open = { ...doc, events, sequence: events.length };
+    const file = join(dir, 'open-lease.json');
+    writeFileSync(file, JSON.stringify(open));
+    expect(runCli(['validate', file]).status).toBe(0);
+    const out = join(dir, 'open-lease.otlp.json');
+    const exported = runCli(['otel', 'export', file, '--out', out]);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(
+      'open: its invoke_agent span and 1 tool span(s) written without an end',
+    );
+    const body = JSON.parse(readFileSync(out, 'utf8'));
+    const verdict = checkRequests([body]);
+    expect(verdict.runs.map((r) => [r.ok, r.issues])).toEqual([[true, []]]);
+    const trace = verdict.runs[0]!.trace as {
+      status: string;
+      events: { type: string; occurrenceKey: string }[];
+    };
+    expect(trace.status).toBe('open');
+    expect(trace.events.map((e) => e.type)).toEqual(['UserPromptSubmit', 'ToolLeaseStarted']);
+    // Without the mark, the same spans are a run that never ended and a call that never returned.
+    for (const s of body.resourceSpans[0].scopeSpans[0].spans)
+      s.attributes = s.attributes.filter((a: { key: string }) => a.key !== 'agent_contracts.span.open');
+    const unmarked = checkRequests([body]);
+    expect(unmarked.runs[0]!.issues.map((i) => `${i.code} ${i.pointer}`)).toEqual([
+      'OTEL_SPAN_UNFINISHED /0/resourceSpans/0/scopeSpans/0/spans/0/endTimeUnixNano',
+      'OTEL_SPAN_UNFINISHED /0/resourceSpans/0/scopeSpans/0/spans/1/endTimeUnixNano',
+    ]);
   });
 
   it('exports a folder as one request whose runs are the fixtures, byte for byte the same each run', () => {
@@ -70,7 +111,7 @@ describe('otel export then otel check', () => {
       { key: 'service.name', value: { stringValue: 'agent-contracts-export' } },
     ]);
     const verdict = checkRequests([body]);
-    expect(verdict.runs.map((r) => r.ok)).toEqual(fixtures.map((f) => docOf(f).status !== 'open'));
+    expect(verdict.runs.map((r) => r.ok)).toEqual(fixtures.map(() => true));
     const named = runCli(['otel', 'export', join(VALID, fixtures[0]!), '--service-name', 'support-agent']);
     expect(JSON.parse(named.stdout).resourceSpans[0].resource.attributes[0].value.stringValue).toBe(
       'support-agent',
@@ -161,7 +202,7 @@ interface WireSpan {
   startTimeUnixNano: string;
   endTimeUnixNano?: string;
   status?: { code?: number };
-  attributes?: { key: string; value: { stringValue?: string; intValue?: unknown } }[];
+  attributes?: { key: string; value: { stringValue?: string; boolValue?: boolean; intValue?: unknown } }[];
   events?: { name: string }[];
 }
 
@@ -182,7 +223,11 @@ describe('an OpenTelemetry protobuf reader', () => {
         start: s.startTimeUnixNano,
         end: s.endTimeUnixNano ?? '0',
         status: s.status?.code ?? 0,
-        attributes: (s.attributes ?? []).map((a) => [a.key, a.value.stringValue ?? String(a.value.intValue)]),
+        attributes: (s.attributes ?? []).map((a) => [
+          a.key,
+          a.value.stringValue ??
+            (a.value.boolValue === undefined ? String(a.value.intValue) : a.value.boolValue),
+        ]),
         events: (s.events ?? []).map((e) => e.name),
       }));
     const fromProto = plain(decoded.resourceSpans[0].scopeSpans[0].spans as WireSpan[]);

@@ -38,12 +38,20 @@ const MARKDOWN_TAGS = new Set('h1 h2 p strong blockquote table thead tbody tr th
 
 /** Every property of a rendered report that must hold whatever the report says. */
 function checkRendered(report: Report): void {
+  // Not-applicable cases are left out unless asked for (--junit-include-na).
+  const all = parseXml(renderJunit(report, { includeNotApplicable: true }));
+  expect(all.errors).toEqual([]);
+  const everyGate = [...new Set(report.cases.map((c) => c.gate))];
+  expect(
+    all.elements
+      .filter((e) => e.name === 'testcase' && e.attributes.classname !== 'run')
+      .map((t) => t.attributes.name),
+  ).toEqual(everyGate.flatMap((g) => report.cases.filter((c) => c.gate === g)).map((c) => printable(c.id)));
   const junit = renderJunit(report);
   const xml = parseXml(junit);
   expect(xml.errors).toEqual([]);
-  const ordered = [...new Set(report.cases.map((c) => c.gate))].flatMap((g) =>
-    report.cases.filter((c) => c.gate === g),
-  );
+  const judged = report.cases.filter((c) => c.outcome !== 'not-applicable');
+  const ordered = [...new Set(judged.map((c) => c.gate))].flatMap((g) => judged.filter((c) => c.gate === g));
   // The `run` suite's one testcase says why a report does not conform when no case line shows it.
   const testcases = xml.elements.filter((e) => e.name === 'testcase' && e.attributes.classname !== 'run');
   const verdictErrors = xml.elements.filter(

@@ -153,3 +153,47 @@ describe('what report renders is well-formed and shows strings as text', () => {
     expect(r.stdout).toBe('Broken (1):\n  x\\u001b[2J\\u202e\n');
   });
 });
+
+describe('report --format junit leaves out what did not apply', () => {
+  const cases = [
+    kase('a', 'pass'),
+    kase('n/1', 'not-applicable'),
+    kase('n/2', 'not-applicable', { gate: 'RunControlGate', subject: 'RunStateV1' }),
+  ];
+  const counts = { pass: 1, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 2 };
+
+  it('without --junit-include-na: no testcase and no suite of not-applicable cases, a comment counts them', async () => {
+    const r = await cli(['report', '--format', 'junit', file([run, ...cases, summary({ counts })])]);
+    expect(r.status, r.stderr).toBe(0);
+    const xml = parseXml(r.stdout);
+    expect(xml.errors).toEqual([]);
+    expect(xml.elements.filter((e) => e.name === 'testcase').map((e) => e.attributes.name)).toEqual(['a']);
+    expect(xml.elements.filter((e) => e.name === 'testsuite').map((e) => e.attributes.name)).toEqual([
+      'TaskContinuityWriteGate',
+    ]);
+    expect(r.stdout).toContain('tests="1" failures="0" errors="0" skipped="0"');
+    expect(r.stdout).toContain(
+      '<!-- 2 not-applicable cases left out: the report option junit-include-na lists them -->',
+    );
+  });
+
+  it('with --junit-include-na: each is a skipped testcase, as before', async () => {
+    const r = await cli([
+      'report',
+      '--format',
+      'junit',
+      '--junit-include-na',
+      file([run, ...cases, summary({ counts })]),
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseXml(r.stdout).elements.filter((e) => e.name === 'testcase')).toHaveLength(3);
+    expect(r.stdout).toContain('tests="2" failures="0" errors="0" skipped="1"');
+    expect(r.stdout).not.toContain('<!--');
+  });
+
+  it('--junit-include-na with another format is a usage error', async () => {
+    const r = await cli(['report', '--format', 'markdown', '--junit-include-na', file([run, ...cases])]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('USAGE_BAD_VALUE: --junit-include-na goes with --format junit.');
+  });
+});

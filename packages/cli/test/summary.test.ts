@@ -141,3 +141,169 @@ describe('root causes in the console summary', () => {
     expect(text).toContain('shape: /result/m24: breaks StoreReadResult (required) -> (nothing)');
   });
 });
+
+describe('the verdict line says what it covers', () => {
+  const caps = {
+    contracts: [],
+    bundles: [],
+    digest: true,
+    store: false,
+    liveness: false,
+    checkpoint: true,
+    trace: false,
+    clock: false,
+    crashPoints: [],
+  };
+  const declared = { ...run, implementation: { ...run.implementation, capabilities: caps } };
+  const lines = [
+    kase('d/1', 'pass'),
+    kase('d/2', 'pass'),
+    kase('s/1', 'not-applicable'),
+  ] as unknown as CaseLine[];
+  const verdictOf = (
+    over: Record<string, unknown>,
+    unreachable: string | null = null,
+    r: object = declared,
+  ) =>
+    renderSummary(
+      r as unknown as RunLine,
+      lines,
+      summary({
+        counts: { pass: 2, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 1 },
+        ...over,
+      }) as unknown as SummaryLine,
+      painter(false),
+      unreachable,
+      new Map(),
+    )
+      .trimEnd()
+      .split('\n')
+      .at(-1);
+
+  it('conforming: the declared capabilities and how many cases applied, of all', () => {
+    expect(verdictOf({})).toBe('CONFORMS: digest, checkpoint; 2 of 3 cases applicable');
+    expect(verdictOf({ warnings: ['d/1'] })).toBe(
+      'CONFORMS (with 1 warning): digest, checkpoint; 2 of 3 cases applicable',
+    );
+  });
+
+  it('not conforming, and no verdict in a shard, are scoped alike', () => {
+    expect(verdictOf({ conforms: false })).toBe(
+      'DOES NOT CONFORM: digest, checkpoint; 2 of 3 cases applicable',
+    );
+    expect(
+      verdictOf(
+        {
+          conforms: false,
+          counts: { pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 3 },
+        },
+        null,
+        { ...declared, shard: '2/3' },
+      ),
+    ).toBe('NO VERDICT (nothing applicable in this shard): digest, checkpoint; 2 of 3 cases applicable');
+  });
+
+  it('an implementation that never answered hello declared nothing', () => {
+    expect(verdictOf({ conforms: false }, 'IMPL_EXITED: hello: exited', run)).toBe(
+      'DOES NOT CONFORM: no capability declared (it never answered hello); 2 of 3 cases applicable',
+    );
+  });
+});
+
+describe('a start that failed', () => {
+  const render = (unreachable: string) =>
+    renderSummary(
+      run as unknown as RunLine,
+      [
+        kase('d/1', 'error', { detail: 'the implementation could not be started: ' }),
+      ] as unknown as CaseLine[],
+      summary({
+        conforms: false,
+        counts: { pass: 0, fail: 0, error: 1, timeout: 0, crash: 0, 'not-applicable': 0 },
+      }) as unknown as SummaryLine,
+      painter(false),
+      unreachable,
+      new Map(),
+    );
+
+  it('is said under its heading, with the reason', () => {
+    expect(render('IMPL_EXITED: hello: exited with code 1\nCannot find module')).toContain(
+      'The implementation could not be started or did not answer hello:\n  IMPL_EXITED: hello: exited with code 1\n  Cannot find module\n',
+    );
+  });
+
+  it('never prints the heading with nothing under it, even when no reason was given', () => {
+    for (const silent of ['', ' \n\n ']) {
+      const out = render(silent);
+      const at = out.indexOf('could not be started or did not answer hello:\n');
+      expect(at, JSON.stringify(silent)).toBeGreaterThan(-1);
+      const next = out.slice(at).split('\n')[1]!;
+      expect(next.trim()).not.toBe('');
+      expect(next).toContain('no reason was given');
+    }
+  });
+});
+
+describe('what did not apply', () => {
+  const caps = {
+    contracts: ['TaskContractV1'],
+    bundles: [],
+    digest: true,
+    store: false,
+    liveness: false,
+    checkpoint: false,
+    trace: false,
+    clock: false,
+    crashPoints: [],
+  };
+  const declared = { ...run, implementation: { ...run.implementation, capabilities: caps } };
+  const na = (id: string, over: Record<string, unknown> = {}) =>
+    kase(id, 'not-applicable', { gate: 'RunControlGate', subject: 'RunStateV1', ...over });
+  const cases = [
+    kase('d/1', 'pass', { gate: 'Digests', subject: 'jcs' }),
+    na('r/1'),
+    na('r/2'),
+    na('v/1', { gate: 'TaskContractGate', subject: 'ToolContractV1' }),
+    na('v/2', { gate: 'TaskContractGate', subject: 'EvaluationReportV1' }),
+    na('faults/store/x', { subject: 'fault-matrix' }),
+    na('faults/field/pg', { subject: 'fault-matrix', detail: 'it needs a PostgreSQL state location' }),
+  ] as unknown as CaseLine[];
+  const requires = new Map<string, readonly string[]>([
+    ['d/1', ['digest']],
+    ['r/1', ['run']],
+    ['r/2', ['run', 'clock']],
+    ['v/1', ['contract:ToolContractV1']],
+    ['v/2', ['contract:EvaluationReportV1', 'contract:TaskContractV1']],
+    ['faults/store/x', ['store', 'clock']],
+    ['faults/field/pg', ['digest']],
+  ]);
+  const out = renderSummary(
+    declared as unknown as RunLine,
+    cases,
+    summary({
+      counts: { pass: 1, fail: 0, error: 0, timeout: 0, crash: 0, 'not-applicable': 6 },
+    }) as unknown as SummaryLine,
+    painter(false),
+    null,
+    requires,
+  );
+
+  it('is one line per capability not declared, with its cases and fault scenarios, not a row per gate', () => {
+    const at = out.indexOf('\nNot applicable: 6 items');
+    expect(at, out).toBeGreaterThan(-1);
+    expect(out.slice(at).split('\n').slice(1, 8)).toEqual([
+      'Not applicable: 6 items (one that needs several undeclared capabilities is counted under each):',
+      '  n/a: capability "contracts" does not list EvaluationReportV1, ToolContractV1: 2 cases',
+      '  n/a: capability "store" not declared: 1 fault scenario',
+      '  n/a: capability "clock" not declared: 1 case, 1 fault scenario',
+      '  n/a: capability "run" not declared: 2 cases',
+      '  n/a: 1 fault scenario: it needs a PostgreSQL state location',
+      '',
+    ]);
+    // Gates and contracts where nothing applied have no row.
+    expect(out).toContain('Digests');
+    expect(out).not.toContain('RunControlGate');
+    expect(out).not.toContain('TaskContractGate');
+    expect(out).not.toMatch(/ n\/a$/m);
+  });
+});

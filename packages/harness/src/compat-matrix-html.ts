@@ -12,7 +12,7 @@ import {
   type MatrixFailure,
 } from './compat-matrix.js';
 import { escapeMarkup as h } from './escape.js';
-import { VERDICT_TEXT } from './report-verdict.js';
+import { scopedVerdictText } from './report-verdict.js';
 import type { Outcome } from './runner.js';
 
 const OUTCOME_CLASS: Readonly<Record<Outcome, string>> = {
@@ -84,7 +84,7 @@ export function renderMatrixHtml(m: CompatibilityMatrix): string {
   const head = m.implementations
     .map(
       (impl) =>
-        `<th scope="col">${h(impl.name)} ${h(impl.version)}<br><small>${h(impl.language)} · <span class="verdict ${VERDICT_CLASS[impl.verdict]}">${h(VERDICT_TEXT[impl.verdict])}</span></small></th>`,
+        `<th scope="col">${h(impl.name)} ${h(impl.version)}<br><small>${h(impl.language)} · <span class="verdict ${VERDICT_CLASS[impl.verdict]}">${h(scopedVerdictText(impl))}</span></small></th>`,
     )
     .join('');
   const rows = m.rows

@@ -4,7 +4,7 @@
 // text of a report, so the same outcomes always render the same bytes (docs/compatibility.md).
 import { type CompatibilityMatrix, failureAnchor, type MatrixCell } from './compat-matrix.js';
 import { escapeMarkdown as md } from './escape.js';
-import { VERDICT_TEXT } from './report-verdict.js';
+import { scopedVerdictText } from './report-verdict.js';
 import type { Outcome } from './runner.js';
 
 const OUTCOME_TEXT: Readonly<Record<Outcome, string>> = {
@@ -51,7 +51,7 @@ export function renderMatrixMarkdown(m: CompatibilityMatrix, options: MatrixMark
     '',
     `| Gate | ${names.join(' | ')} |`,
     `|---|${names.map(() => '---|').join('')}`,
-    `| Verdict | ${m.implementations.map((i) => VERDICT_TEXT[i.verdict]).join(' | ')} |`,
+    `| Verdict | ${m.implementations.map((i) => md(scopedVerdictText(i))).join(' | ')} |`,
     ...m.rows.map(
       (row, r) =>
         `| ${row.faults ? `**${md(row.gate)}**` : md(row.gate)} | ${row.cells.map((c, i) => cellMarkdown(c, i, r)).join(' | ')} |`,

@@ -5,7 +5,7 @@
 // only; compat-matrix-html.ts and compat-matrix-markdown.ts render it. Everything here still comes
 // from report files: the renderers escape it, and this module bounds how much of it is kept.
 import { isFailure } from './baseline.js';
-import type { CaseLine, Report } from './report.js';
+import type { CaseLine, Report, VerdictScope } from './report.js';
 import { judgeReport, type ReportVerdict } from './report-verdict.js';
 import type { Requirement } from './requirements/catalogue.js';
 import { runCoverage } from './requirements/coverage.js';
@@ -33,6 +33,8 @@ export interface MatrixImplementation {
   readonly version: string;
   readonly language: string;
   readonly verdict: ReportVerdict;
+  /** What the verdict covers (report-verdict.ts). */
+  readonly scope: VerdictScope;
 }
 
 /** A case or scenario that did not pass (fail, error, timeout, crash, harness-error). */
@@ -149,7 +151,7 @@ export function compatibilityMatrix(
         name: truncated(impl.name, MATRIX_LIMITS.maxName),
         version: truncated(impl.version, MATRIX_LIMITS.maxName),
         language: truncated(impl.language, MATRIX_LIMITS.maxName),
-        verdict: judgeReport(r).verdict,
+        ...(({ verdict, scope }) => ({ verdict, scope }))(judgeReport(r)),
       };
     }),
     rows,

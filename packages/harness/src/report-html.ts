@@ -13,7 +13,7 @@ import { type Cause, caseDifferences, causeOf, listedCauses, rootCauses } from '
 import { escapeMarkupLines, escapeMarkup as h } from './escape.js';
 import type { Difference } from './json-diff.js';
 import type { CaseLine, Report } from './report.js';
-import { judgeReport, type ReportJudgement, VERDICT_TEXT } from './report-verdict.js';
+import { judgeReport, type ReportJudgement, scopedVerdictText, VERDICT_TEXT } from './report-verdict.js';
 import type { Requirement } from './requirements/catalogue.js';
 import { runCoverage } from './requirements/coverage.js';
 import type { Outcome, StepResult } from './runner.js';
@@ -222,7 +222,7 @@ function implSummary(
     })
     .join('');
   return `<div class="impl" id="impl-${index}"><h2>${h(impl.name)} ${h(impl.version)} <small>(${h(impl.language)})</small></h2>
-<p class="verdict ${VERDICT_CLASS[j.verdict]}">${h(VERDICT_TEXT[j.verdict])}</p>
+<p class="verdict ${VERDICT_CLASS[j.verdict]}">${h(scopedVerdictText(j))}</p>
 <p class="counts">${n.pass} pass · ${n.fail} fail · ${n.error} error · ${n.timeout} timeout · ${n.crash} crash · ${n['not-applicable']} not applicable</p>${n['harness-error'] ? `\n<p class="warning">${n['harness-error']} ended as harness-error: a defect of the conformance kit (agent-contracts), not of this implementation; the run cannot conform until the kit is fixed.</p>` : ''}
 ${j.warnings.length ? `<p class="warnings">${j.warnings.length} warning${j.warnings.length === 1 ? '' : 's'}: SHOULD case${j.warnings.length === 1 ? '' : 's'} failed (not failing the run)</p>\n` : ''}${coverageBlock(r, catalogue)}
 <table class="gates">${gates}</table></div>`;

@@ -23,10 +23,24 @@ function testcase(gate: string, c: CaseLine): string {
   return `${open}${inner}</testcase>`;
 }
 
-/** JUnit XML: one testsuite per gate, one testcase per case. */
-export function renderJunit(report: Report): string {
+/** Options of {@link renderJunit}. */
+export interface JunitOptions {
+  /**
+   * Also write the not-applicable cases, each a skipped testcase (`report --junit-include-na`).
+   * Without it they are left out, and a comment says how many: a CI's test view then shows what
+   * was judged, not hundreds of skipped cases an implementation never claimed.
+   */
+  readonly includeNotApplicable?: boolean;
+}
+
+/** JUnit XML: one testsuite per gate, one testcase per case (not-applicable ones only if asked). */
+export function renderJunit(report: Report, options: JunitOptions = {}): string {
   const byGate = new Map<string, CaseLine[]>();
-  for (const c of report.cases) {
+  const shown = options.includeNotApplicable
+    ? report.cases
+    : report.cases.filter((c) => c.outcome !== 'not-applicable');
+  const left = report.cases.length - shown.length;
+  for (const c of shown) {
     const list = byGate.get(c.gate);
     if (list) list.push(c);
     else byGate.set(c.gate, [c]);
@@ -57,5 +71,9 @@ export function renderJunit(report: Report): string {
       `  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="run" name="verdict" time="0.000"><error type="does-not-conform" message="${x(why)}"/></testcase>\n  </testsuite>`,
     );
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`agent-contracts conformance: ${report.run.implementation.name}`)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  const note = left
+    ? // No "--" inside a comment (XML 1.0), so the option is named without its dashes.
+      `  <!-- ${left} not-applicable case${left === 1 ? '' : 's'} left out: the report option junit-include-na lists them -->\n`
+    : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`agent-contracts conformance: ${report.run.implementation.name}`)}">\n${note}${suites.join('\n')}${suites.length ? '\n' : ''}</testsuites>\n`;
 }

@@ -2,7 +2,7 @@
 // escaped (escape.ts) and the verdict is derived from the case lines (report-verdict.ts).
 import { escapeMarkdown as md } from './escape.js';
 import { type CaseLine, type Counts, emptyCounts, type Report } from './report.js';
-import { judgeReport, type ReportVerdict } from './report-verdict.js';
+import { judgeReport, type ReportVerdict, scopeText } from './report-verdict.js';
 
 function tally(cases: readonly CaseLine[], key: 'gate' | 'subject'): Array<[string, Counts]> {
   const m = new Map<string, Counts>();
@@ -29,6 +29,11 @@ function expectedNote(report: Report, verdict: ReportVerdict): string {
   return verdict === 'conforms' && n ? `, with ${n} expected failure${n === 1 ? '' : 's'}` : '';
 }
 
+/** `: digest; 52 of 1599 cases applicable` of a report with a verdict (escaped). */
+function scoped(j: ReturnType<typeof judgeReport>): string {
+  return j.verdict === 'conforms' || j.verdict === 'does-not-conform' ? `: ${md(scopeText(j.scope))}` : '';
+}
+
 /** Markdown summary (e.g. for a CI step summary): by gate, then the cases that did not pass. */
 export function renderMarkdown(report: Report): string {
   const impl = report.run.implementation;
@@ -36,7 +41,7 @@ export function renderMarkdown(report: Report): string {
   const lines = [
     `# Conformance: ${md(impl.name)} ${md(impl.version)} (${md(impl.language)})`,
     '',
-    `${HEADLINE[judgement.verdict]} to agent-contracts protocol ${report.run.protocolVersion}${expectedNote(report, judgement.verdict)}.`,
+    `${HEADLINE[judgement.verdict]} to agent-contracts protocol ${report.run.protocolVersion}${expectedNote(report, judgement.verdict)}${scoped(judgement)}.`,
   ];
   if (report.summary?.runViolations)
     lines.push(

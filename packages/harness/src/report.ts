@@ -74,6 +74,33 @@ export type Counts = Record<Outcome, number>;
 /** The counts of a summary line: `harness-error` is absent in reports written before that outcome existed. */
 export type SummaryCounts = Omit<Counts, 'harness-error'> & { readonly 'harness-error'?: number };
 
+/**
+ * What a verdict covers: the capabilities the implementation declared and how many of the run's
+ * cases and fault scenarios applied to it (explorations are not counted). A verdict is only ever
+ * about this much: `CONFORMS: digest; 52 of 1599 cases applicable`.
+ */
+export interface VerdictScope {
+  /**
+   * The capability tokens its `hello` declared, as `requires` names them (`digest`,
+   * `contract:TaskContractV1`, `crash:commit-before-write`), in the order of docs/protocol.md;
+   * null when it never answered `hello` (bounded by the report's line limit, as the run line's
+   * capabilities are).
+   */
+  readonly capabilities: readonly string[] | null;
+  /**
+   * Cases and fault scenarios that applied: every one not `not-applicable`.
+   * @TJS-type integer
+   * @minimum 0
+   */
+  readonly applicable: number;
+  /**
+   * Cases and fault scenarios of the run (its case lines, explorations aside).
+   * @TJS-type integer
+   * @minimum 0
+   */
+  readonly total: number;
+}
+
 export interface SummaryLine {
   readonly type: 'summary';
   readonly finishedAt: string;
@@ -105,6 +132,12 @@ export interface SummaryLine {
    * apart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.
    */
   readonly explore?: SummaryCounts;
+  /**
+   * What the verdict covers (the declared capabilities, applicable and total items); absent in
+   * reports written before it was recorded. A scope that disagrees with the run line and the case
+   * lines makes the report not conform (report-verdict.ts).
+   */
+  readonly scope?: VerdictScope;
 }
 
 /**

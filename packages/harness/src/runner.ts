@@ -159,16 +159,20 @@ const caseIdentity = (c: Case) => ({
   requirements: c.requirements,
 });
 
+/** Options of {@link runCase}. */
+export interface CaseOptions {
+  readonly conformanceDir: string;
+  readonly timeoutMs: number;
+  /** Called before each step's request is sent, with the step's index (from 0). */
+  readonly onStep?: (index: number) => void;
+}
+
 /**
  * Run one case. Never throws: whatever goes wrong, inside the implementation or while judging its
  * reply, ends the case as an outcome other than `pass`. A protocol violation seen while the case
  * ran makes it `error`, even when every reply matched.
  */
-export async function runCase(
-  impl: Implementation,
-  c: Case,
-  options: { conformanceDir: string; timeoutMs: number },
-): Promise<CaseResult> {
+export async function runCase(impl: Implementation, c: Case, options: CaseOptions): Promise<CaseResult> {
   const started = performance.now();
   const base = caseIdentity(c);
   const done: Done = (outcome, detail, withStderr = false, more = {}) => ({
@@ -255,7 +259,7 @@ interface Seen {
 async function runSteps(
   impl: Implementation,
   c: Case,
-  options: { conformanceDir: string; timeoutMs: number },
+  options: CaseOptions,
   done: Done,
 ): Promise<CaseResult> {
   const vars = new Map<string, unknown>();
@@ -348,6 +352,7 @@ async function runSteps(
       return failed();
     }
     let reply: Reply;
+    options.onStep?.(i);
     try {
       reply = await impl.call(step.method, params, {
         timeoutMs: options.timeoutMs,
@@ -473,6 +478,13 @@ export interface SuiteOptions {
   readonly run?: RunLedger;
   /** What the ledger calls this session (default "golden session"). */
   readonly sessionName?: string;
+  /**
+   * Called as an applicable case starts, after the results before it were reported: what the
+   * session sends and reads from then on is this case's (`conform --wire`).
+   */
+  readonly onCaseStart?: (c: Case) => void;
+  /** Called before each step's request is sent, with the step's index (from 0). */
+  readonly onStep?: (index: number) => void;
 }
 
 /**
@@ -515,7 +527,10 @@ export async function runSuite(
       continue;
     }
     const applicable = missingCapabilities(c.requires, impl.hello.capabilities).length === 0;
-    if (applicable) settle();
+    if (applicable) {
+      settle();
+      options.onCaseStart?.(c);
+    }
     let result = await runCase(impl, c, options);
     if (applicable && early) {
       result = withViolations(result, early, impl.stderrTail);

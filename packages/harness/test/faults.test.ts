@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import {
   FAULT_KIND_NAMES,
   FakeTool,
+  faultStartOrder,
   lintFaultScenario,
+  runFaultMatrix,
   runFaultScenario,
   scenarioStateLocation,
 } from '../src/index.js';
@@ -171,5 +173,27 @@ describe('fault driver parts', () => {
     };
     const r = await runFaultScenario(s, hello, target('exit 3'));
     expect(['crash', 'error']).toContain(r.outcome);
+  });
+
+  it('starts the longest routine first and still returns the results in scenario order', async () => {
+    const all = scenarios();
+    const crash = all.findIndex((s) => s.fault === 'crash-points');
+    expect(crash).toBeGreaterThan(0);
+    const order = faultStartOrder(all);
+    expect(order[0]).toBe(crash);
+    expect([...order].sort((a, b) => a - b)).toEqual(all.map((_, i) => i));
+    // The others keep their order.
+    expect(order.slice(1)).toEqual(all.map((_, i) => i).filter((i) => i !== crash));
+    const list = [all[0]!, all[crash]!, all[1]!];
+    const started: string[] = [];
+    // An implementation that cannot start: every scenario is an error, none runs a process.
+    const results = await runFaultMatrix(list, {
+      ...target('exit 3'),
+      jobs: 1,
+      onStart: (s) => started.push(s.id),
+    });
+    expect(started).toEqual([all[crash]!.id, all[0]!.id, all[1]!.id]);
+    expect(results.map((r) => r.id)).toEqual(list.map((s) => s.id));
+    expect(results.map((r) => r.outcome)).toEqual(['error', 'error', 'error']);
   });
 });

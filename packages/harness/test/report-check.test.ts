@@ -104,7 +104,7 @@ describe('JUnit and Markdown agree with the verdict', () => {
       summary(1, 1),
     ]);
     expect(renderMarkdown(report)).toContain(
-      '**Conforms** to agent-contracts protocol 1, with 1 expected failure.',
+      '**Conforms** to agent-contracts protocol 1, with 1 expected failure: no capability declared (it never answered hello); 2 of 2 cases applicable.',
     );
     const junit = renderJunit(report);
     expect(junit).toContain('<skipped message="expected failure (fail): known"/>');

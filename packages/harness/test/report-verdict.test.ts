@@ -1,7 +1,7 @@
 // @module-tag unit
 // A report's verdict comes from its case lines; the summary line can take it away, never give it.
 import { describe, expect, it } from 'vitest';
-import { judgeReport, parseReport } from '../src/index.ts';
+import { judgeReport, parseReport, scopedVerdictText, scopeText, verdictScope } from '../src/index.ts';
 import { caseLine, jsonl, reportText, runLine, summaryLine } from './report-lines.ts';
 
 const judge = (text: string) => judgeReport(parseReport(text));
@@ -16,6 +16,7 @@ describe('judgeReport', () => {
       unexpectedFailures: [],
       warnings: [],
       disagreements: [],
+      scope: { capabilities: null, applicable: 1, total: 2 },
     });
   });
 
@@ -97,5 +98,81 @@ describe('judgeReport', () => {
 
   it('is incomplete without a summary line, however well the cases went', () => {
     expect(judge(jsonl([runLine(), pass])).verdict).toBe('incomplete');
+  });
+});
+
+describe('the scope of a verdict', () => {
+  const caps = {
+    contracts: ['TaskContractV1', 'ToolContractV1', 'EvaluationReportV1', 'TaskRecoveryStateV5'],
+    bundles: ['context-acquisition'],
+    digest: true,
+    store: false,
+    liveness: false,
+    checkpoint: true,
+    trace: false,
+    clock: false,
+    crashPoints: [],
+  };
+  const declared = runLine({ implementation: { ...runLine().implementation, capabilities: caps } });
+  const explored = caseLine('explore/digest', 'pass', { explore: { seed: 1, runs: 1, steps: 1 } });
+
+  it('names what hello declared and counts the applicable cases and scenarios, explorations aside', () => {
+    const cases = [pass, caseLine('n', 'not-applicable'), caseLine('faults/x', 'not-applicable'), explored];
+    const scope = verdictScope(declared, cases);
+    expect(scope).toEqual({
+      capabilities: [
+        'contract:TaskContractV1',
+        'contract:ToolContractV1',
+        'contract:EvaluationReportV1',
+        'contract:TaskRecoveryStateV5',
+        'bundle:context-acquisition',
+        'digest',
+        'checkpoint',
+      ],
+      applicable: 1,
+      total: 3,
+    });
+    // A list of more than three names is counted; up to three are named.
+    expect(scopeText(scope)).toBe(
+      '4 contracts, bundle:context-acquisition, digest, checkpoint; 1 of 3 cases applicable',
+    );
+    expect(scopedVerdictText({ verdict: 'conforms', scope })).toBe(
+      'conforms: 4 contracts, bundle:context-acquisition, digest, checkpoint; 1 of 3 cases applicable',
+    );
+    expect(scopedVerdictText({ verdict: 'incomplete', scope })).toMatch(/^incomplete \(/);
+  });
+
+  it('says when nothing was declared, and when hello was never answered', () => {
+    expect(scopeText({ capabilities: [], applicable: 0, total: 1 })).toBe(
+      'no capability declared; 0 of 1 case applicable',
+    );
+    expect(scopeText({ capabilities: null, applicable: 5, total: 5 })).toBe(
+      'no capability declared (it never answered hello); 5 of 5 cases applicable',
+    );
+  });
+
+  it('bounds what a report file declares: long names cut, at most 24 named', () => {
+    const flags = Array.from({ length: 30 }, (_, i) => `x${i}${'y'.repeat(200)}`);
+    const text = scopeText({ capabilities: flags, applicable: 1, total: 1 });
+    expect(text).toContain(' and 6 more; 1 of 1 case applicable');
+    expect(text.length).toBeLessThan(24 * 82 + 60);
+  });
+
+  it('a summary whose scope disagrees with the run and case lines does not conform', () => {
+    const cases = [pass, caseLine('n', 'not-applicable')];
+    const scope = verdictScope(declared, cases);
+    const agreeing = judge(jsonl([declared, ...cases, summaryLine(cases, { scope })]));
+    expect(agreeing).toMatchObject({ verdict: 'conforms', disagreements: [] });
+    const inflated = judge(
+      jsonl([declared, ...cases, summaryLine(cases, { scope: { ...scope, applicable: 2 } })]),
+    );
+    expect(inflated.verdict).toBe('does-not-conform');
+    expect(inflated.disagreements).toEqual([
+      'the summary scopes the verdict to 4 contracts, bundle:context-acquisition, digest, checkpoint; 2 of 2 cases applicable, the run and case lines to 4 contracts, bundle:context-acquisition, digest, checkpoint; 1 of 2 cases applicable',
+    ]);
+    const other = judge(
+      jsonl([declared, ...cases, summaryLine(cases, { scope: { ...scope, capabilities: ['digest'] } })]),
+    );
+    expect(other.verdict).toBe('does-not-conform');
   });
 });

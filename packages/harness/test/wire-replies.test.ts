@@ -112,6 +112,7 @@ const BROKEN: ReadonlyArray<
     'type',
     'DelegateResult',
   ],
+  ['context', 'context.observe', '/changed', 'wrong-type', '/result/changed', 'type', 'ContextObserveResult'],
 ];
 
 describe('a reply that breaks its schema fails the step, with the pointer and the keyword', () => {

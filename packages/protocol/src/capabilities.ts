@@ -39,6 +39,7 @@ export const CAPABILITIES = [
   { key: 'run', kind: 'flag', token: 'run', optional: true },
   { key: 'policy', kind: 'flag', token: 'policy', optional: true },
   { key: 'delegation', kind: 'flag', token: 'delegation', optional: true },
+  { key: 'context', kind: 'flag', token: 'context', optional: true },
 ] as const satisfies readonly CapabilityEntry[];
 
 // Compile-time: the list names every member of `Capabilities` and nothing else.
@@ -92,3 +93,25 @@ export function capabilitiesProblem(caps: unknown): string | null {
 export const REQUIRED_CAPABILITIES: readonly string[] = (CAPABILITIES as readonly CapabilityEntry[])
   .filter((c) => !c.optional)
   .map((c) => c.key);
+
+/**
+ * The capability tokens a `hello` declares, in the order of {@link CAPABILITIES}: `<token>` for
+ * each flag that is `true`, `<token>:<name>` for each name of a list (as `requires` names them).
+ * Entries of the wrong type declare nothing.
+ *
+ * @example
+ * declaredCapabilities({ ...caps, digest: true, contracts: ['TaskContractV1'] });
+ * // ['contract:TaskContractV1', 'digest']
+ */
+export function declaredCapabilities(caps: Capabilities): string[] {
+  const out: string[] = [];
+  for (const c of CAPABILITIES as readonly CapabilityEntry[]) {
+    const v: unknown = caps[c.key];
+    if (c.kind === 'flag') {
+      if (v === true) out.push(c.token);
+    } else if (Array.isArray(v)) {
+      for (const name of v) if (typeof name === 'string') out.push(`${c.token}:${name}`);
+    }
+  }
+  return out;
+}

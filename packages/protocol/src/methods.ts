@@ -68,6 +68,16 @@ export interface MessageTypes {
   PolicyObserveResult: Messages.PolicyObserveResult;
   DelegateParams: Messages.DelegateParams;
   DelegateResult: Messages.DelegateResult;
+  ContextPlanParams: Messages.ContextPlanParams;
+  ContextPlanResult: Messages.ContextPlanResult;
+  ContextReceiptParams: Messages.ContextReceiptParams;
+  ContextReceiptResult: Messages.ContextReceiptResult;
+  ContextObserveParams: Messages.ContextObserveParams;
+  ContextObserveResult: Messages.ContextObserveResult;
+  ContextReuseParams: Messages.ContextReuseParams;
+  ContextReuseResult: Messages.ContextReuseResult;
+  ContextLedgerParams: Messages.ContextLedgerParams;
+  ContextLedgerResult: Messages.ContextLedgerResult;
   StoreTaskParams: Messages.StoreTaskParams;
   StoreCommitStateParams: Messages.StoreCommitStateParams;
   StoreCommitOperationParams: Messages.StoreCommitOperationParams;
@@ -130,6 +140,16 @@ const LISTED: Record<MessageTypeName, true> = {
   PolicyObserveResult: true,
   DelegateParams: true,
   DelegateResult: true,
+  ContextPlanParams: true,
+  ContextPlanResult: true,
+  ContextReceiptParams: true,
+  ContextReceiptResult: true,
+  ContextObserveParams: true,
+  ContextObserveResult: true,
+  ContextReuseParams: true,
+  ContextReuseResult: true,
+  ContextLedgerParams: true,
+  ContextLedgerResult: true,
   StoreTaskParams: true,
   StoreCommitStateParams: true,
   StoreCommitOperationParams: true,
@@ -194,6 +214,11 @@ export const METHODS: readonly MethodEntry[] = [
   m('policy.observe', 'policy', 'PolicyObserveParams', 'PolicyObserveResult'),
   m('policy.decide', 'policy', 'PolicyDecideParams', 'PolicyDecideResult', ['CodeOnlyErrorData']),
   m('delegate', 'delegation', 'DelegateParams', 'DelegateResult', ['CodeOnlyErrorData']),
+  m('context.plan', 'context', 'ContextPlanParams', 'ContextPlanResult', ['CodeOnlyErrorData']),
+  m('context.receipt', 'context', 'ContextReceiptParams', 'ContextReceiptResult', ['CodeOnlyErrorData']),
+  m('context.observe', 'context', 'ContextObserveParams', 'ContextObserveResult', ['CodeOnlyErrorData']),
+  m('context.reuse', 'context', 'ContextReuseParams', 'ContextReuseResult', ['CodeOnlyErrorData']),
+  m('context.ledger', 'context', 'ContextLedgerParams', 'ContextLedgerResult', ['CodeOnlyErrorData']),
   m('store.read', 'store', 'StoreTaskParams', 'StoreReadResult', STORE_ERRORS),
   m('store.readWriteContext', 'store', 'StoreTaskParams', 'StoreReadWriteContextResult', STORE_ERRORS),
   m('store.commitState', 'store', 'StoreCommitStateParams', 'StoreCommitResult', STORE_ERRORS),

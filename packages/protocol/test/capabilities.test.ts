@@ -8,6 +8,7 @@ import {
   CAPABILITIES,
   type Capabilities,
   capabilitiesProblem,
+  declaredCapabilities,
   isCapabilityToken,
   missingCapabilities,
   REQUIRED_CAPABILITIES,
@@ -47,6 +48,7 @@ const ALL: Capabilities = {
   crashPoints: ['commit-before-write'],
   policy: true,
   delegation: true,
+  context: true,
 };
 
 describe('capability vocabulary', () => {
@@ -74,6 +76,7 @@ describe('capability vocabulary', () => {
       'run',
       'policy',
       'delegation',
+      'context',
     ]);
     expect(new Set(CAPABILITIES.map((c) => c.token)).size).toBe(CAPABILITIES.length);
   });
@@ -137,17 +140,19 @@ describe('capability vocabulary', () => {
       'run',
       'policy',
       'delegation',
+      'context',
     ]);
     // A v1 declaration written before the optional capabilities existed is well-formed without them.
-    const { policy: _p, delegation: _d, ...v1 } = ALL;
+    const { policy: _p, delegation: _d, context: _c, ...v1 } = ALL;
     expect('run' in v1).toBe(false);
     expect(capabilitiesProblem(v1)).toBeNull();
-    expect(missingCapabilities(['run', 'policy', 'delegation', 'clock'], v1)).toEqual([
+    expect(missingCapabilities(['run', 'policy', 'delegation', 'context', 'clock'], v1)).toEqual([
       'run',
       'policy',
       'delegation',
+      'context',
     ]);
-    expect(missingCapabilities(['policy', 'delegation'], ALL)).toEqual([]);
+    expect(missingCapabilities(['policy', 'delegation', 'context'], ALL)).toEqual([]);
     expect(missingCapabilities(['run'], { ...v1, run: true })).toEqual([]);
     expect(missingCapabilities(['run'], { ...v1, run: false })).toEqual(['run']);
     // Declared, each must still be a boolean.
@@ -156,5 +161,38 @@ describe('capability vocabulary', () => {
     expect(capabilitiesProblem({ ...v1, delegation: null })).toBe(
       '"capabilities.delegation" must be a boolean',
     );
+    expect(capabilitiesProblem({ ...v1, context: 1 })).toBe('"capabilities.context" must be a boolean');
+  });
+});
+
+describe('declaredCapabilities', () => {
+  it('lists the tokens a hello declares, in the order of the vocabulary, each as requires names it', () => {
+    expect(declaredCapabilities(ALL)).toEqual([
+      'contract:TaskRecoveryStateV5',
+      'bundle:context-acquisition',
+      'digest',
+      'store',
+      'liveness',
+      'checkpoint',
+      'trace',
+      'clock',
+      'crash:commit-before-write',
+      'policy',
+      'delegation',
+    ]);
+    // Every token it lists is satisfied by the capabilities it was read from.
+    expect(missingCapabilities(declaredCapabilities(ALL), ALL)).toEqual([]);
+  });
+
+  it('declares nothing for a false flag, an empty list or a member of the wrong type', () => {
+    const none = { ...ALL, contracts: [], bundles: 'x', digest: false, store: 'yes', crashPoints: [1] };
+    expect(declaredCapabilities(none as unknown as Capabilities)).toEqual([
+      'liveness',
+      'checkpoint',
+      'trace',
+      'clock',
+      'policy',
+      'delegation',
+    ]);
   });
 });

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import {
   type Baseline,
   checkReport,
@@ -17,7 +16,6 @@ import {
   ReportError,
 } from '@agent-contracts/harness';
 import { conformanceDirectory } from '@agent-contracts/kit';
-import { usageError } from '../args.js';
 import { kitVersion } from '../conformance-dir.js';
 import { CliError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -136,27 +134,5 @@ export function readBaseline(path: string): Baseline {
     return parseBaseline(text);
   } catch (e) {
     throw new CliError('BASELINE_INVALID', `${path}: ${(e as Error).message}`);
-  }
-}
-
-/**
- * Parse a command's arguments: positionals plus the given boolean/string options and `--help`;
- * malformed arguments become the usage codes.
- */
-export function parseCommandArgs(
-  command: string,
-  args: readonly string[],
-  options: Readonly<Record<string, { type: 'boolean' | 'string' }>>,
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  try {
-    const r = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-    });
-    return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
-  } catch (e) {
-    throw usageError(command, e, { ...options, help: { type: 'boolean', short: 'h' } });
   }
 }

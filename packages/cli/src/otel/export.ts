@@ -12,7 +12,13 @@ import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ERROR_TYPE_VALUE_OTHER,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { OPERATIONS, RESOURCE_ATTRIBUTES, SEMCONV_RANGE, SPAN_ATTRIBUTES } from './semconv.js';
+import {
+  OPEN_ATTRIBUTE,
+  OPERATIONS,
+  RESOURCE_ATTRIBUTES,
+  SEMCONV_RANGE,
+  SPAN_ATTRIBUTES,
+} from './semconv.js';
 
 /** The SDK's span type, as the serializer takes it. */
 export type ReadableSpan = Parameters<typeof JsonTraceSerializer.serializeRequest>[0][number];
@@ -42,8 +48,10 @@ export interface ExportedTrace {
   readonly spanEvents: number;
   /** Tool completions whose start the recorder's bounds dropped: not written (#export). */
   readonly unwritten: number;
-  /** The run has no terminal: its agent span is written without an end (#export). */
+  /** The run has no terminal: its agent span is written without an end, marked open (#export). */
   readonly open: boolean;
+  /** Tool calls of an open run that have not completed: written without an end, marked open. */
+  readonly openToolSpans: number;
 }
 
 interface TraceEvent {
@@ -184,6 +192,7 @@ function draftsOf(trace: TraceDocument): { drafts: SpanDraft[]; stats: Omit<Expo
       spanEvents,
       unwritten: completions.size,
       open: terminal === undefined,
+      openToolSpans: [...tools.values()].filter((t) => t.end === null).length,
     },
   };
 }
@@ -212,9 +221,12 @@ export function spansOf(
     for (const d of drafts) {
       const context = { traceId, spanId: d.spanId, traceFlags: 1 };
       const end = d.end === null ? NOT_ENDED : hr(d.end);
-      const attributes = d.error
-        ? { ...d.attributes, [SPAN_ATTRIBUTES.errorType]: d.error.type }
-        : d.attributes;
+      // A span written before it ended says so (docs/spec/opentelemetry-mapping.md#open-spans).
+      const attributes = {
+        ...d.attributes,
+        ...(d.error ? { [SPAN_ATTRIBUTES.errorType]: d.error.type } : {}),
+        ...(d.end === null ? { [OPEN_ATTRIBUTE]: true } : {}),
+      };
       spans.push({
         name: d.name,
         kind: SpanKind.INTERNAL,

@@ -24,6 +24,7 @@ export const UNVERIFIED: readonly string[] = [
   'replay (LocalTaskTraceReplayV1) and its capability boundary',
   "budgets and the run's state (RunStateV1): the conventions define no budget",
   'model calls: chat spans are counted, not mapped',
+  'how an open run ends, and whether it does: an open span was written before it ended',
 ];
 
 /** The verdict of one agent run (or of a tool span outside every run). */

@@ -4,7 +4,7 @@
 // attributes of semconv.ts and never a span's name (OTL-002).
 import { canonicalize, derivedId, digestOf } from '@agent-contracts/digest';
 import { type Span, stringAttribute } from './otlp.js';
-import { OPERATIONS, SPAN_ATTRIBUTES } from './semconv.js';
+import { OPEN_ATTRIBUTE, OPERATIONS, SPAN_ATTRIBUTES } from './semconv.js';
 
 /** Where a mapped event, or a field of the trace, comes from in the input. */
 export interface Origin {
@@ -172,6 +172,37 @@ function mapRun(agent: Span, copies: readonly Span[], tools: readonly Span[], ch
   const problems: MappingProblem[] = [];
   const turnKey = `otel:${agent.traceId}:${agent.spanId}`;
   const pending: Pending[] = [];
+  /**
+   * Whether a span is marked open (OPEN_ATTRIBUTE `true`: written before it ended). Only a
+   * boolValue `true` on a span without an end marks it; any other value, or the mark on a span
+   * that ended, fails the run at the attribute.
+   */
+  const marked = (s: Span): boolean => {
+    const a = s.attributes.get(OPEN_ATTRIBUTE);
+    if (a === undefined) return false;
+    if (a.bool === null) {
+      problems.push({
+        code: 'OTEL_ATTRIBUTE_INVALID',
+        pointer: a.pointer,
+        message: `${OPEN_ATTRIBUTE} must be a boolValue (true: the span was written before it ended)`,
+      });
+      return false;
+    }
+    if (a.bool && s.endNs !== null) {
+      problems.push({
+        code: 'OTEL_ATTRIBUTE_INVALID',
+        pointer: a.pointer,
+        message: `${OPEN_ATTRIBUTE} is true on a span that has an end: a span is open or ended, not both`,
+      });
+      return false;
+    }
+    return a.bool;
+  };
+  // An open run: no copy of its agent span has an end, and each is marked open. Only in an open
+  // run may a tool span be open too (an open lease); in a run that ended, a tool span without its
+  // end is a call that never ended, marked or not.
+  const openCopies = new Set(copies.filter((c) => marked(c) && c.endNs === null));
+  const runOpen = openCopies.size === copies.length;
   const timed = (s: Span, what: string): boolean => {
     if (s.startNs === null) {
       problems.push({
@@ -188,11 +219,18 @@ function mapRun(agent: Span, copies: readonly Span[], tools: readonly Span[], ch
         message: `the ${what} span ends before it starts`,
       });
     }
-    if (s.endNs === null)
+    const open = what === 'agent' ? openCopies.has(s) : marked(s) && runOpen;
+    if (s.endNs === null && !open)
       problems.push({
         code: 'OTEL_SPAN_UNFINISHED',
         pointer: `${s.pointer}/endTimeUnixNano`,
-        message: `the ${what} span has no end: ${what === 'tool' ? 'a tool call that started and never ended' : 'the run never ended'}`,
+        message: `the ${what} span has no end: ${
+          what === 'tool'
+            ? runOpen
+              ? `a tool call that started and never ended, not marked ${OPEN_ATTRIBUTE}`
+              : 'a tool call that started and never ended in a run that ended'
+            : `the run never ended, and the span is not marked ${OPEN_ATTRIBUTE}`
+        }`,
       });
     return true;
   };

@@ -3,7 +3,7 @@
 // exporter's output (one request a line). Everything in the file is untrusted: each member the
 // mapping uses is checked for its type, ids and times are checked for their form, and a problem
 // is reported by JSON Pointer into the list of requests (docs/spec/opentelemetry-mapping.md#input).
-import { SPAN_ATTRIBUTES } from './semconv.js';
+import { OPEN_ATTRIBUTE, SPAN_ATTRIBUTES } from './semconv.js';
 
 /** An attribute value as the mapping reads it, with where it is. */
 export interface SpanAttribute {
@@ -11,6 +11,8 @@ export interface SpanAttribute {
   readonly kind: string | null;
   /** The string, for `stringValue`; null otherwise. */
   readonly text: string | null;
+  /** The boolean, for a `boolValue` that is a JSON boolean; null otherwise. */
+  readonly bool: boolean | null;
   /** JSON Pointer of the attribute's `KeyValue` entry. */
   readonly pointer: string;
 }
@@ -51,7 +53,7 @@ export interface InputProblem {
 /** At most this many spans are read from one input (D-OTL-09). */
 export const MAX_SPANS = 100_000;
 
-const READ_KEYS: ReadonlySet<string> = new Set(Object.values(SPAN_ATTRIBUTES));
+const READ_KEYS: ReadonlySet<string> = new Set([...Object.values(SPAN_ATTRIBUTES), OPEN_ATTRIBUTE]);
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const SPAN_ID = /^[0-9a-f]{16}$/;
 const ZERO_TRACE = '0'.repeat(32);
@@ -172,7 +174,8 @@ class Reader {
         );
         return null;
       }
-      out.set(kv.key, { kind, text, pointer: p });
+      const bool = isObject(value) && typeof value.boolValue === 'boolean' ? value.boolValue : null;
+      out.set(kv.key, { kind, text, bool, pointer: p });
     }
     return out;
   }

@@ -23,6 +23,13 @@ export const SPAN_ATTRIBUTES = {
   errorType: ATTR_ERROR_TYPE,
 } as const;
 
+/**
+ * The kit's one attribute of its own (docs/spec/opentelemetry-mapping.md#open-spans): `true` on a
+ * span written before it ended, as `otel export` writes an open turn. It is honoured only as a
+ * boolValue `true` on a span without an end; no other vendor attribute is read.
+ */
+export const OPEN_ATTRIBUTE = 'agent_contracts.span.open';
+
 /** Resource attributes the report names the traced service by (never part of a verdict). */
 export const RESOURCE_ATTRIBUTES = {
   serviceName: ATTR_SERVICE_NAME,

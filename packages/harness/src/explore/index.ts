@@ -4,6 +4,7 @@ export { agreed, expectationOf, type ModelReply } from './expect.js';
 export { goldenCaseOf, requirementsOfSteps, taskIdOf } from './golden.js';
 export { CONFORMANCE_PROJECT } from './model/store.js';
 export { ModelRefusedRequest, ModelWorld } from './model/world.js';
+export { EXPLORE_CAPABILITY_NAMES, randomSeed } from './names.js';
 export {
   EXPLORE_CAPABILITIES,
   EXPLORERS,
@@ -11,7 +12,6 @@ export {
   type ExploreResult,
   type ExploreTarget,
   explore,
-  randomSeed,
 } from './run.js';
 export {
   ExploreDefect,

@@ -20,6 +20,7 @@ import { storeExplorer } from './capabilities/store.js';
 import { traceExplorer } from './capabilities/trace.js';
 import { type CapabilityExplorer, EXPLORE_T0, type RunContext } from './command.js';
 import { goldenCaseOf } from './golden.js';
+import { randomSeed } from './names.js';
 import {
   ExploreDefect,
   ExploreDifference,
@@ -293,9 +294,6 @@ function result(
     ...Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)),
   } as ExploreResult;
 }
-
-/** A fresh random seed (reported, so that the run can be replayed). */
-export const randomSeed = (): number => (Math.random() * 0x7fffffff) | 0;
 
 /**
  * Explore an implementation: for every capability it declares that has a reference engine (or

@@ -11,6 +11,7 @@ import { type Implementation, startSubprocess } from '../implementation.js';
 import { DIFFERENCES_LISTED, type Difference } from '../json-diff.js';
 import { type CaseResult, harnessDefectText, type Outcome, withViolations } from '../runner.js';
 import type { ReplyViolation } from '../wire/reply.js';
+import type { WireTap } from '../wire-log.js';
 import { FaultCheckFailure, FaultNotApplicable } from './check.js';
 import type { FaultRoutine } from './kinds/common.js';
 import * as field from './kinds/field.js';
@@ -47,6 +48,23 @@ export const FAULT_KINDS: Readonly<Record<string, FaultRoutine>> = {
   'versioned-state': field.versionedState,
 };
 
+/**
+ * How long a routine runs, relative to most (1): the scenarios whose routines run longest are
+ * started first, so that with several jobs the longest one does not start last and finish alone.
+ * `crash-points` drives four crashes one after another (two points, each in a state commit and a
+ * dispatch), each about as long as a whole other scenario (bench/README.md, "The main job").
+ */
+export const FAULT_KIND_WEIGHT: Readonly<Record<string, number>> = { 'crash-points': 4 };
+
+/**
+ * The order {@link runFaultMatrix} starts `scenarios` in, as indices into them: heaviest routine
+ * first ({@link FAULT_KIND_WEIGHT}), otherwise in the order given.
+ */
+export function faultStartOrder(scenarios: readonly Pick<FaultScenario, 'fault'>[]): number[] {
+  const weight = (i: number) => FAULT_KIND_WEIGHT[scenarios[i]!.fault] ?? 1;
+  return scenarios.map((_, i) => i).sort((a, b) => weight(b) - weight(a) || a - b);
+}
+
 /** The names of {@link FAULT_KINDS}. */
 export const FAULT_KIND_NAMES: ReadonlySet<string> = new Set(Object.keys(FAULT_KINDS));
 
@@ -64,6 +82,8 @@ export interface FaultRunOptions extends FaultTarget {
   readonly onHello?: (hello: HelloResult) => void;
   /** How many scenarios run at once (default 1); each has its own processes and state. */
   readonly jobs?: number;
+  /** The wire tap of one scenario's processes (`conform --wire`, wire-log.ts). */
+  readonly wireFor?: (scenarioId: string) => WireTap;
 }
 
 /**
@@ -138,6 +158,7 @@ export async function runFaultScenario(
     ...options,
     stateLocation: scenarioStateLocation(options.stateLocation),
     ...(ownLocal ? { localDirectory: ownLocal } : {}),
+    ...(options.wireFor ? { wire: options.wireFor(scenario.id) } : {}),
   });
   let result = await runIn(world, routine, scenario, options, done);
   await world.close();
@@ -221,8 +242,9 @@ async function probe(options: FaultTarget): Promise<HelloResult> {
 }
 
 /**
- * Run scenarios against an implementation command, `jobs` at a time, and return the results in
- * scenario order. An implementation that cannot even be started makes every scenario `error`.
+ * Run scenarios against an implementation command, `jobs` at a time, longest first
+ * ({@link faultStartOrder}), and return the results in scenario order. An implementation that
+ * cannot even be started makes every scenario `error`.
  */
 export async function runFaultMatrix(
   scenarios: readonly FaultScenario[],
@@ -242,9 +264,11 @@ export async function runFaultMatrix(
       unreachable = e instanceof HarnessError ? `${e.code}: ${e.message}` : String(e);
     }
   }
+  const order = faultStartOrder(scenarios);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < scenarios.length; i = next++) {
+    for (let n = next++; n < order.length; n = next++) {
+      const i = order[n]!;
       const s = scenarios[i]!;
       options.onStart?.(s);
       const r = hello

@@ -6,6 +6,7 @@ import { HarnessError } from '../errors.js';
 import { defaultLocalDirectory, type Implementation, startSubprocess } from '../implementation.js';
 import type { RunLedger } from '../session.js';
 import type { ImplementationProcess, ProtocolViolation } from '../transport/process.js';
+import type { WireTap } from '../wire-log.js';
 import { FaultCheckFailure, show } from './check.js';
 import {
   type Actor,
@@ -41,6 +42,8 @@ export interface FaultTarget {
    * process did (`IMPL_HELLO_CHANGED`), and goes by the run's capabilities, never its own.
    */
   readonly run?: RunLedger;
+  /** Told of every message of the scenario's processes (`conform --wire`, wire-log.ts). */
+  readonly wire?: WireTap;
 }
 
 /** The harness's clock origin for every scenario (docs/spec/turn-liveness-recovery-gate.md: T0). */
@@ -70,6 +73,7 @@ const subprocessOptions = (target: FaultTarget, onProcess: (p: ImplementationPro
   ...(target.env === undefined ? {} : { env: target.env }),
   ...(target.run === undefined ? {} : { run: target.run }),
   ...(target.sandbox === undefined ? {} : { sandbox: target.sandbox }),
+  ...(target.wire === undefined ? {} : { wire: target.wire }),
 });
 
 /** The resources of one scenario run. Create with {@link FaultWorld.open}; always `close()`. */

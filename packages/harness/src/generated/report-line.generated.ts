@@ -4,7 +4,7 @@
 import type { LineValidator } from '../report-read.js';
 
 export const runLine = validate10;
-const schema11 = {"description":"First line: what ran against what.","type":"object","properties":{"type":{"type":"string","const":"run"},"reportVersion":{"type":"number"},"kit":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"additionalProperties":false,"required":["name","version"]},"protocolVersion":{"type":"number"},"implementation":{"additionalProperties":false,"type":"object","properties":{"version":{"description":"The implementation's version (non-empty).","type":"string"},"name":{"description":"The implementation's name (non-empty).","type":"string"},"language":{"description":"Implementation language, e.g. `typescript`, `rust`, `python` (non-empty).","type":"string"},"command":{"type":"string"},"capabilities":{"anyOf":[{"description":"What an implementation supports; cases needing anything else are reported not-applicable.","type":"object","properties":{"contracts":{"description":"Contracts (`schemaVersion` names) whose documents `validate` judges; cases require `contract:<Name>`.","type":"array","items":{"type":"string"}},"bundles":{"description":"Bundle kinds `validateBundle` judges; cases require `bundle:<kind>`.","type":"array","items":{"type":"string"}},"digest":{"description":"Whether `digest` (RFC 8785 JCS + SHA-256) is implemented.","type":"boolean"},"store":{"description":"Whether the `store.*` methods are implemented.","type":"boolean"},"liveness":{"description":"Whether the `liveness.*` methods are implemented.","type":"boolean"},"checkpoint":{"description":"Whether `checkpoint.validate` is implemented.","type":"boolean"},"trace":{"description":"Whether the `trace.*` methods are implemented.","type":"boolean"},"clock":{"description":"Whether `clock.set` / `clock.advance` control the implementation's clock.","type":"boolean"},"crashPoints":{"description":"Named crash points `crash.arm` accepts (a subset of `commit-before-write`, `commit-after-write`); scenarios require `crash:<point>`.","type":"array","items":{"type":"string"}},"run":{"description":"Whether `run.step` (the run controller) is implemented; optional, absent means not declared.","type":"boolean"},"policy":{"description":"Whether `policy.observe` / `policy.decide` (PermissionPolicyGate) are implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"},"delegation":{"description":"Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"}},"additionalProperties":false,"required":["bundles","checkpoint","clock","contracts","crashPoints","digest","liveness","store","trace"]},{"type":"null"}]}},"required":["capabilities","command","language","name","version"]},"startedAt":{"type":"string"},"filter":{"type":"array","items":{"type":"string"}},"shard":{"type":["null","string"]},"baseline":{"type":["null","string"]},"baselineSha256":{"description":"Lowercase hex SHA-256 of the bytes of the baseline file the run read; absent without a\nbaseline (and in reports written before it was recorded, which can then carry no\n`expectedFailure`).","pattern":"^[a-f0-9]{64}$","type":"string"},"noFaults":{"description":"`conform --no-faults`: the fault matrix did not run. Absent means it ran (its filter allowing).","type":"boolean"},"catalogue":{"description":"SHA-256 of the catalogue the run chose from (`catalogueDigest`: the sorted ids of every case\nand fault scenario of its conformance data). A reader of the same kit version holds the case\nlines to its own catalogue when this matches it (or is absent).","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["baseline","filter","implementation","kit","protocolVersion","reportVersion","shard","startedAt","type"]};
+const schema11 = {"description":"First line: what ran against what.","type":"object","properties":{"type":{"type":"string","const":"run"},"reportVersion":{"type":"number"},"kit":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"additionalProperties":false,"required":["name","version"]},"protocolVersion":{"type":"number"},"implementation":{"additionalProperties":false,"type":"object","properties":{"version":{"description":"The implementation's version (non-empty).","type":"string"},"name":{"description":"The implementation's name (non-empty).","type":"string"},"language":{"description":"Implementation language, e.g. `typescript`, `rust`, `python` (non-empty).","type":"string"},"command":{"type":"string"},"capabilities":{"anyOf":[{"description":"What an implementation supports; cases needing anything else are reported not-applicable.","type":"object","properties":{"contracts":{"description":"Contracts (`schemaVersion` names) whose documents `validate` judges; cases require `contract:<Name>`.","type":"array","items":{"type":"string"}},"bundles":{"description":"Bundle kinds `validateBundle` judges; cases require `bundle:<kind>`.","type":"array","items":{"type":"string"}},"digest":{"description":"Whether `digest` (RFC 8785 JCS + SHA-256) is implemented.","type":"boolean"},"store":{"description":"Whether the `store.*` methods are implemented.","type":"boolean"},"liveness":{"description":"Whether the `liveness.*` methods are implemented.","type":"boolean"},"checkpoint":{"description":"Whether `checkpoint.validate` is implemented.","type":"boolean"},"trace":{"description":"Whether the `trace.*` methods are implemented.","type":"boolean"},"clock":{"description":"Whether `clock.set` / `clock.advance` control the implementation's clock.","type":"boolean"},"crashPoints":{"description":"Named crash points `crash.arm` accepts (a subset of `commit-before-write`, `commit-after-write`); scenarios require `crash:<point>`.","type":"array","items":{"type":"string"}},"run":{"description":"Whether `run.step` (the run controller) is implemented; optional, absent means not declared.","type":"boolean"},"policy":{"description":"Whether `policy.observe` / `policy.decide` (PermissionPolicyGate) are implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"},"delegation":{"description":"Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"},"context":{"description":"Whether the `context.*` methods (ContextAcquisitionGate) are implemented; optional, absent means not declared (D-GEN-60).","type":"boolean"}},"additionalProperties":false,"required":["bundles","checkpoint","clock","contracts","crashPoints","digest","liveness","store","trace"]},{"type":"null"}]}},"required":["capabilities","command","language","name","version"]},"startedAt":{"type":"string"},"filter":{"type":"array","items":{"type":"string"}},"shard":{"type":["null","string"]},"baseline":{"type":["null","string"]},"baselineSha256":{"description":"Lowercase hex SHA-256 of the bytes of the baseline file the run read; absent without a\nbaseline (and in reports written before it was recorded, which can then carry no\n`expectedFailure`).","pattern":"^[a-f0-9]{64}$","type":"string"},"noFaults":{"description":"`conform --no-faults`: the fault matrix did not run. Absent means it ran (its filter allowing).","type":"boolean"},"catalogue":{"description":"SHA-256 of the catalogue the run chose from (`catalogueDigest`: the sorted ids of every case\nand fault scenario of its conformance data). A reader of the same kit version holds the case\nlines to its own catalogue when this matches it (or is absent).","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["baseline","filter","implementation","kit","protocolVersion","reportVersion","shard","startedAt","type"]};
 const func0 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("^[a-f0-9]{64}$", "u");
 
@@ -519,22 +519,11 @@ var valid4 = _errs59 === errors;
 else {
 var valid4 = true;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(valid4){
+if(data11.context !== undefined && func0.call(data11, "context")){
+const _errs61 = errors;
+if(typeof data11.context !== "boolean"){
+const err17 = {instancePath:instancePath+"/implementation/capabilities/context",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/0/properties/context/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -543,13 +532,28 @@ vErrors.push(err17);
 }
 errors++;
 }
+var valid4 = _errs61 === errors;
 }
-var _valid0 = _errs28 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs61 = errors;
-if(data11 !== null){
-const err18 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/1/type",keyword:"type",params:{type: "null"}};
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -558,16 +562,31 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid0 = _errs61 === errors;
-valid3 = valid3 || _valid0;
 }
+var _valid0 = _errs28 === errors;
+valid3 = valid3 || _valid0;
 if(!valid3){
-const err19 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf",keyword:"anyOf",params:{}};
+const _errs63 = errors;
+if(data11 !== null){
+const err19 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf/1/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
+}
+errors++;
+}
+var _valid0 = _errs63 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err20 = {instancePath:instancePath+"/implementation/capabilities",schemaPath:"#/properties/implementation/properties/capabilities/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 validate10.errors = vErrors;
@@ -608,31 +627,31 @@ var valid0 = true;
 }
 if(valid0){
 if(data.startedAt !== undefined && func0.call(data, "startedAt")){
-const _errs63 = errors;
+const _errs65 = errors;
 if(typeof data.startedAt !== "string"){
 validate10.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid0 = _errs63 === errors;
+var valid0 = _errs65 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.filter !== undefined && func0.call(data, "filter")){
-let data28 = data.filter;
-const _errs65 = errors;
-if(errors === _errs65){
-if(Array.isArray(data28)){
-var valid8 = true;
-const len3 = data28.length;
-for(let i3=0; i3<len3; i3++){
+let data29 = data.filter;
 const _errs67 = errors;
-if(typeof data28[i3] !== "string"){
+if(errors === _errs67){
+if(Array.isArray(data29)){
+var valid8 = true;
+const len3 = data29.length;
+for(let i3=0; i3<len3; i3++){
+const _errs69 = errors;
+if(typeof data29[i3] !== "string"){
 validate10.errors = [{instancePath:instancePath+"/filter/" + i3,schemaPath:"#/properties/filter/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
-var valid8 = _errs67 === errors;
+var valid8 = _errs69 === errors;
 if(!valid8){
 break;
 }
@@ -643,30 +662,17 @@ validate10.errors = [{instancePath:instancePath+"/filter",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs65 === errors;
+var valid0 = _errs67 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.shard !== undefined && func0.call(data, "shard")){
-let data30 = data.shard;
-const _errs69 = errors;
-if((data30 !== null) && (typeof data30 !== "string")){
-validate10.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/type",keyword:"type",params:{type: schema11.properties.shard.type}}];
-return false;
-}
-var valid0 = _errs69 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.baseline !== undefined && func0.call(data, "baseline")){
-let data31 = data.baseline;
+let data31 = data.shard;
 const _errs71 = errors;
 if((data31 !== null) && (typeof data31 !== "string")){
-validate10.errors = [{instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/type",keyword:"type",params:{type: schema11.properties.baseline.type}}];
+validate10.errors = [{instancePath:instancePath+"/shard",schemaPath:"#/properties/shard/type",keyword:"type",params:{type: schema11.properties.shard.type}}];
 return false;
 }
 var valid0 = _errs71 === errors;
@@ -675,12 +681,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.baselineSha256 !== undefined && func0.call(data, "baselineSha256")){
-let data32 = data.baselineSha256;
+if(data.baseline !== undefined && func0.call(data, "baseline")){
+let data32 = data.baseline;
 const _errs73 = errors;
-if(errors === _errs73){
-if(typeof data32 === "string"){
-if(!pattern0.test(data32)){
+if((data32 !== null) && (typeof data32 !== "string")){
+validate10.errors = [{instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/type",keyword:"type",params:{type: schema11.properties.baseline.type}}];
+return false;
+}
+var valid0 = _errs73 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.baselineSha256 !== undefined && func0.call(data, "baselineSha256")){
+let data33 = data.baselineSha256;
+const _errs75 = errors;
+if(errors === _errs75){
+if(typeof data33 === "string"){
+if(!pattern0.test(data33)){
 validate10.errors = [{instancePath:instancePath+"/baselineSha256",schemaPath:"#/properties/baselineSha256/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}}];
 return false;
 }
@@ -690,30 +709,30 @@ validate10.errors = [{instancePath:instancePath+"/baselineSha256",schemaPath:"#/
 return false;
 }
 }
-var valid0 = _errs73 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.noFaults !== undefined && func0.call(data, "noFaults")){
-const _errs75 = errors;
-if(typeof data.noFaults !== "boolean"){
-validate10.errors = [{instancePath:instancePath+"/noFaults",schemaPath:"#/properties/noFaults/type",keyword:"type",params:{type: "boolean"}}];
-return false;
-}
 var valid0 = _errs75 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.catalogue !== undefined && func0.call(data, "catalogue")){
-let data34 = data.catalogue;
+if(data.noFaults !== undefined && func0.call(data, "noFaults")){
 const _errs77 = errors;
-if(errors === _errs77){
-if(typeof data34 === "string"){
-if(!pattern0.test(data34)){
+if(typeof data.noFaults !== "boolean"){
+validate10.errors = [{instancePath:instancePath+"/noFaults",schemaPath:"#/properties/noFaults/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs77 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.catalogue !== undefined && func0.call(data, "catalogue")){
+let data35 = data.catalogue;
+const _errs79 = errors;
+if(errors === _errs79){
+if(typeof data35 === "string"){
+if(!pattern0.test(data35)){
 validate10.errors = [{instancePath:instancePath+"/catalogue",schemaPath:"#/properties/catalogue/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"}}];
 return false;
 }
@@ -723,7 +742,7 @@ validate10.errors = [{instancePath:instancePath+"/catalogue",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs79 === errors;
 }
 else {
 var valid0 = true;
@@ -1859,7 +1878,7 @@ return errors === 0;
 }
 
 export const summaryLine = validate12;
-const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}},"runViolations":{"description":"Protocol violations no case could be charged with (before the first case of a session, in a\nsession where no case applied, in the fault matrix's probe): the run does not conform. Absent\nwhen there were none.","type":"object","properties":{"count":{"description":"How many were seen.","type":"integer","minimum":1},"first":{"description":"The first ones, with their text.","maxItems":20,"type":"array","items":{"description":"A protocol violation as a report records it.","type":"object","properties":{"code":{"description":"The harness's code (`IMPL_GARBAGE_OUTPUT`, `IMPL_HELLO_CHANGED`, ...).","type":"string"},"message":{"description":"What was seen, and in which session.","type":"string"},"excerpt":{"description":"The first 200 characters of the offending line, if any.","type":"string"}},"additionalProperties":false,"required":["code","message"]}}},"additionalProperties":false,"required":["count","first"]},"explore":{"description":"The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted\napart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
+const schema13 = {"type":"object","properties":{"type":{"type":"string","const":"summary"},"finishedAt":{"type":"string"},"durationMs":{"type":"number"},"counts":{"description":"The counts of a summary line: `harness-error` is absent in reports written before that outcome existed.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"conforms":{"description":"True when every applicable case passed, or failed as the baseline expects, no baseline entry\npassed, and no case ended as `harness-error`.","type":"boolean"},"unexpectedFailures":{"type":"array","items":{"type":"string"}},"warnings":{"description":"Ids of SHOULD items that failed without the baseline expecting it, in a run that was not\nstrict: reported, not failing the run (D-GEN-41). Absent in reports written before levels\ncounted.","type":"array","items":{"type":"string"}},"strict":{"description":"`conform --strict`: SHOULD failures failed the run too. Absent means not strict.","type":"boolean"},"stalePassing":{"type":"array","items":{"type":"string"}},"runViolations":{"description":"Protocol violations no case could be charged with (before the first case of a session, in a\nsession where no case applied, in the fault matrix's probe): the run does not conform. Absent\nwhen there were none.","type":"object","properties":{"count":{"description":"How many were seen.","type":"integer","minimum":1},"first":{"description":"The first ones, with their text.","maxItems":20,"type":"array","items":{"description":"A protocol violation as a report records it.","type":"object","properties":{"code":{"description":"The harness's code (`IMPL_GARBAGE_OUTPUT`, `IMPL_HELLO_CHANGED`, ...).","type":"string"},"message":{"description":"What was seen, and in which session.","type":"string"},"excerpt":{"description":"The first 200 characters of the offending line, if any.","type":"string"}},"additionalProperties":false,"required":["code","message"]}}},"additionalProperties":false,"required":["count","first"]},"explore":{"description":"The outcomes of the exploration lines (`explore/<capability>`, with `explore` set), counted\napart: `counts` counts golden cases and fault scenarios only. Absent when nothing was explored.","additionalProperties":false,"type":"object","properties":{"crash":{"type":"number"},"error":{"type":"number"},"timeout":{"type":"number"},"not-applicable":{"type":"number"},"fail":{"type":"number"},"pass":{"type":"number"},"harness-error":{"type":"number"}},"required":["crash","error","fail","not-applicable","pass","timeout"]},"scope":{"description":"What the verdict covers (the declared capabilities, applicable and total items); absent in\nreports written before it was recorded. A scope that disagrees with the run line and the case\nlines makes the report not conform (report-verdict.ts).","type":"object","properties":{"capabilities":{"description":"The capability tokens its `hello` declared, as `requires` names them (`digest`,\n`contract:TaskContractV1`, `crash:commit-before-write`), in the order of docs/protocol.md;\nnull when it never answered `hello` (bounded by the report's line limit, as the run line's\ncapabilities are).","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"applicable":{"description":"Cases and fault scenarios that applied: every one not `not-applicable`.","type":"integer","minimum":0},"total":{"description":"Cases and fault scenarios of the run (its case lines, explorations aside).","type":"integer","minimum":0}},"additionalProperties":false,"required":["applicable","capabilities","total"]}},"additionalProperties":false,"required":["conforms","counts","durationMs","finishedAt","stalePassing","type","unexpectedFailures"]};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2445,6 +2464,169 @@ var valid0 = _errs57 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.scope !== undefined && func0.call(data, "scope")){
+let data34 = data.scope;
+const _errs74 = errors;
+if(errors === _errs74){
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+let missing5;
+if(((((data34.applicable === undefined) || (!(func0.call(data34, "applicable")))) && (missing5 = "applicable")) || (((data34.capabilities === undefined) || (!(func0.call(data34, "capabilities")))) && (missing5 = "capabilities"))) || (((data34.total === undefined) || (!(func0.call(data34, "total")))) && (missing5 = "total"))){
+validate12.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+const _errs76 = errors;
+for(const key5 of Object.keys(data34)){
+if(!(((key5 === "capabilities") || (key5 === "applicable")) || (key5 === "total"))){
+validate12.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
+return false;
+break;
+}
+}
+if(_errs76 === errors){
+if(data34.capabilities !== undefined && func0.call(data34, "capabilities")){
+let data35 = data34.capabilities;
+const _errs77 = errors;
+const _errs78 = errors;
+let valid10 = false;
+const _errs79 = errors;
+if(errors === _errs79){
+if(Array.isArray(data35)){
+var valid11 = true;
+const len4 = data35.length;
+for(let i4=0; i4<len4; i4++){
+const _errs81 = errors;
+if(typeof data35[i4] !== "string"){
+const err0 = {instancePath:instancePath+"/scope/capabilities/" + i4,schemaPath:"#/properties/scope/properties/capabilities/anyOf/0/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid11 = _errs81 === errors;
+if(!valid11){
+break;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/scope/capabilities",schemaPath:"#/properties/scope/properties/capabilities/anyOf/0/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs79 === errors;
+valid10 = valid10 || _valid0;
+if(!valid10){
+const _errs83 = errors;
+if(data35 !== null){
+const err2 = {instancePath:instancePath+"/scope/capabilities",schemaPath:"#/properties/scope/properties/capabilities/anyOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs83 === errors;
+valid10 = valid10 || _valid0;
+}
+if(!valid10){
+const err3 = {instancePath:instancePath+"/scope/capabilities",schemaPath:"#/properties/scope/properties/capabilities/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate12.errors = vErrors;
+return false;
+}
+else {
+errors = _errs78;
+if(vErrors !== null){
+if(_errs78){
+vErrors.length = _errs78;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid9 = _errs77 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data34.applicable !== undefined && func0.call(data34, "applicable")){
+let data37 = data34.applicable;
+const _errs85 = errors;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+validate12.errors = [{instancePath:instancePath+"/scope/applicable",schemaPath:"#/properties/scope/properties/applicable/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs85){
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+validate12.errors = [{instancePath:instancePath+"/scope/applicable",schemaPath:"#/properties/scope/properties/applicable/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+var valid9 = _errs85 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data34.total !== undefined && func0.call(data34, "total")){
+let data38 = data34.total;
+const _errs87 = errors;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+validate12.errors = [{instancePath:instancePath+"/scope/total",schemaPath:"#/properties/scope/properties/total/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(errors === _errs87){
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+validate12.errors = [{instancePath:instancePath+"/scope/total",schemaPath:"#/properties/scope/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+var valid9 = _errs87 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs74 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

@@ -8,6 +8,7 @@ import { JsonTextError, nestingDepth, parseJsonText } from '@agent-contracts/dig
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
 import { printable, truncated } from '../text.js';
 import type { RawReply } from '../wire/reply.js';
+import type { WireTap } from '../wire-log.js';
 
 /** How to start an implementation and how patient to be with it. */
 export interface ProcessOptions {
@@ -33,6 +34,11 @@ export interface ProcessOptions {
    * (`sandboxCommand` of transport/sandbox.ts, for bwrap). Absent: `/bin/sh -c` directly.
    */
   readonly sandbox?: readonly string[];
+  /**
+   * Told of every line written to the process's stdin and read from its stdout, as it crossed
+   * (`conform --wire`, wire-log.ts). A tap that throws changes nothing.
+   */
+  readonly wire?: WireTap;
 }
 
 /**
@@ -132,8 +138,8 @@ export function killAllImplementations(): void {
  * await impl.close();
  */
 export class ImplementationProcess {
-  readonly options: Required<Omit<ProcessOptions, 'cwd' | 'env' | 'sandbox'>> &
-    Pick<ProcessOptions, 'cwd' | 'env' | 'sandbox'>;
+  readonly options: Required<Omit<ProcessOptions, 'cwd' | 'env' | 'sandbox' | 'wire'>> &
+    Pick<ProcessOptions, 'cwd' | 'env' | 'sandbox' | 'wire'>;
   /** Resolves once, when the process has exited (or failed to start). */
   readonly exited: Promise<ExitInfo>;
   /** The protocol violations seen so far (the first {@link KEPT_VIOLATIONS}; see `violationCount`). */
@@ -263,8 +269,19 @@ export class ImplementationProcess {
       }, timeoutMs);
       this.#pending.set(id, { method, resolve, reject, timer });
       const line = `${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`;
+      this.#tap('sent', id, line.slice(0, -1));
       this.#child.stdin!.write(line);
     });
+  }
+
+  /** Tell the wire tap (if any) of a line; nothing it does can reach the transport. */
+  #tap(direction: 'sent' | 'received', id: number | null, line: string): void {
+    const tap = this.options.wire;
+    if (!tap) return;
+    try {
+      if (direction === 'sent') tap.sent(this.#child.pid, id ?? 0, line);
+      else tap.received(this.#child.pid, id, line);
+    } catch {}
   }
 
   /** Send a signal to the whole process group (SIGKILL, SIGSTOP, SIGCONT, SIGTERM). */
@@ -428,13 +445,24 @@ export class ImplementationProcess {
   #onLine(raw: string): void {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
+    let id: number | null = null;
+    try {
+      id = this.#readLine(line);
+    } finally {
+      // After the line was read (a reply resolves its request, whose continuation runs later).
+      this.#tap('received', id, line);
+    }
+  }
+
+  /** Read one stdout line; the numeric id it carries, if it is a response with one. */
+  #readLine(line: string): number | null {
     if (nestingDepth(line, this.options.maxDepth) > this.options.maxDepth) {
       this.#violation(
         'IMPL_OVERSIZED_OUTPUT',
         `a stdout line nests arrays and objects deeper than ${this.options.maxDepth} levels; replies must be bounded`,
         line,
       );
-      return;
+      return null;
     }
     let msg: unknown;
     try {
@@ -443,14 +471,14 @@ export class ImplementationProcess {
       if (e instanceof JsonTextError && e.problem.kind === 'duplicate-member') {
         // Another reader (first-wins, say) would see other values than this one: no reply.
         this.#violation('IMPL_DUPLICATE_MEMBER', `a response repeats a member name: ${e.message}`, line);
-        return;
+        return null;
       }
       this.#violation(
         'IMPL_GARBAGE_OUTPUT',
         'stdout carried a line that is not JSON (logs belong on stderr)',
         line,
       );
-      return;
+      return null;
     }
     if (
       msg === null ||
@@ -459,7 +487,7 @@ export class ImplementationProcess {
       (msg as { jsonrpc?: unknown }).jsonrpc !== '2.0'
     ) {
       this.#violation('IMPL_GARBAGE_OUTPUT', 'stdout carried a line that is not a JSON-RPC 2.0 object', line);
-      return;
+      return null;
     }
     const m = msg as { id?: unknown; result?: unknown; error?: unknown };
     const hasResult = Object.hasOwn(m, 'result');
@@ -470,17 +498,17 @@ export class ImplementationProcess {
         'a response must carry exactly one of "result" and "error"',
         line,
       );
-      return;
+      return null;
     }
     if (m.id === undefined || m.id === null) {
       this.#violation('IMPL_MISSING_ID', 'a response carried no id', line);
-      return;
+      return null;
     }
     const pending = typeof m.id === 'number' ? this.#pending.get(m.id) : undefined;
     if (!pending && typeof m.id === 'number' && this.#expired.delete(m.id)) {
       // The reply to a request that already timed out: counted, but it answers nobody.
       this.lateReplies++;
-      return;
+      return m.id as number;
     }
     if (!pending) {
       this.#violation(
@@ -488,11 +516,12 @@ export class ImplementationProcess {
         `a response carried id ${JSON.stringify(m.id)}, which no outstanding request has`,
         line,
       );
-      return;
+      return null;
     }
     this.#pending.delete(m.id as number);
     clearTimeout(pending.timer);
     pending.resolve(hasError ? { error: m.error } : { result: m.result });
+    return m.id as number;
   }
 }
 

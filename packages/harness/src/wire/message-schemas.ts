@@ -7,7 +7,7 @@
 // docs/spec/decisions.md D-GEN-30.
 import { type MessageTypeName, PROTOCOL_SCHEMAS, protocolSchemaId } from '@agent-contracts/protocol';
 import { allSchemas } from '@agent-contracts/schemas';
-import { FORMATS } from '@agent-contracts/validators';
+import { FORMATS } from '@agent-contracts/validators/schema-runtime';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { MESSAGE_VALIDATORS } from '../generated/message-validators.generated.js';
 

@@ -120,6 +120,10 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
           "delegation": {
             "description": "Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60).",
             "type": "boolean"
+          },
+          "context": {
+            "description": "Whether the `context.*` methods (ContextAcquisitionGate) are implemented; optional, absent means not declared (D-GEN-60).",
+            "type": "boolean"
           }
         },
         "additionalProperties": false,
@@ -2651,6 +2655,1392 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
     "title": "DelegateResult",
     "description": "The contract one agent hands a sub-agent: the input snapshot, the tools and permissions (a\nsubset of the delegator's), the budget and deadline (within the delegator's), the output\nschema and the acceptance criteria. A delegate never inherits its delegator's permissions.",
     "$ref": "https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json"
+  },
+  "ContextPlanParams": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextPlanParams.schema.json",
+    "title": "ContextPlanParams",
+    "description": "Params of `context.plan`.",
+    "type": "object",
+    "properties": {
+      "seed": {
+        "description": "The seed input record; the implementation forms the IntentSeedV1 from it first.",
+        "type": "object",
+        "properties": {
+          "schemaVersion": {
+            "description": "`IntentSeedV1` when given.",
+            "type": "string"
+          },
+          "contextEpoch": {
+            "description": "The epoch the seed opens; derived when absent.",
+            "type": "string"
+          },
+          "semantic": {
+            "description": "The canonical intent the message was classified into (a word of the message is never one).",
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "intent": {
+            "description": "An alias of `semantic`; equal to it when both are given.",
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "targetHint": {
+            "description": "The target the message names, or null.",
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "continuationHint": {
+            "description": "Whether the message continues earlier work.",
+            "type": "boolean"
+          },
+          "riskHint": {
+            "description": "`normal`, `high` or `critical` (default `normal`).",
+            "type": "string"
+          },
+          "confidence": {
+            "description": "The classifier's confidence, 0 to 1 (default 1).",
+            "type": "number"
+          },
+          "createdAt": {
+            "description": "When the seed was formed (default: the implementation's clock).",
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "catalogue": {
+        "description": "The declared source catalogue.",
+        "type": "object",
+        "properties": {
+          "activeRoot": {
+            "description": "The active root of the target.",
+            "type": "string"
+          },
+          "project": {
+            "description": "The project.",
+            "type": "string"
+          },
+          "index": {
+            "description": "The Profile index (a baseline source).",
+            "type": "object",
+            "properties": {
+              "file": {
+                "description": "Its file name (one path segment).",
+                "type": "string"
+              },
+              "refs": {
+                "description": "Where it lives.",
+                "type": "array",
+                "items": {
+                  "description": "Metadata of one place a source lives, observed without reading its body.",
+                  "type": "object",
+                  "properties": {
+                    "path": {
+                      "description": "Where the source lives (a path or a `memory://` query).",
+                      "type": "string"
+                    },
+                    "layer": {
+                      "description": "The layer it lives in (e.g. `profile-shared`).",
+                      "type": "string"
+                    },
+                    "exists": {
+                      "description": "Whether it exists.",
+                      "type": "boolean"
+                    },
+                    "size": {
+                      "description": "Its size in bytes, or null when unknown.",
+                      "type": [
+                        "null",
+                        "number"
+                      ]
+                    },
+                    "mtimeMs": {
+                      "description": "Its modification time (ms since the epoch), or null when unknown.",
+                      "type": [
+                        "null",
+                        "number"
+                      ]
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "exists",
+                    "layer",
+                    "mtimeMs",
+                    "path",
+                    "size"
+                  ]
+                }
+              },
+              "body": {
+                "description": "Its body, read while planning (the only bodies a planner reads).",
+                "anyOf": [
+                  {
+                    "description": "A delivered body as raw text (hashed as its UTF-8 bytes).",
+                    "type": "object",
+                    "properties": {
+                      "text": {
+                        "description": "The body's text.",
+                        "type": "string"
+                      },
+                      "contractVersion": {
+                        "description": "The version of the body's contract (default `1`).",
+                        "type": "string"
+                      }
+                    },
+                    "additionalProperties": false,
+                    "required": [
+                      "text"
+                    ]
+                  },
+                  {
+                    "description": "A delivered body as a JSON value (hashed in its RFC 8785 form).",
+                    "type": "object",
+                    "properties": {
+                      "value": {
+                        "description": "The body's JSON value."
+                      },
+                      "contractVersion": {
+                        "description": "The version of the body's contract.",
+                        "type": "string"
+                      }
+                    },
+                    "additionalProperties": false,
+                    "required": [
+                      "contractVersion",
+                      "value"
+                    ]
+                  }
+                ]
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "body",
+              "file",
+              "refs"
+            ]
+          },
+          "config": {
+            "description": "The effective non-local configuration (a baseline source).",
+            "type": "object",
+            "properties": {
+              "file": {
+                "description": "Its file name (one path segment).",
+                "type": "string"
+              },
+              "refs": {
+                "description": "Where it lives.",
+                "type": "array",
+                "items": {
+                  "description": "Metadata of one place a source lives, observed without reading its body.",
+                  "type": "object",
+                  "properties": {
+                    "path": {
+                      "description": "Where the source lives (a path or a `memory://` query).",
+                      "type": "string"
+                    },
+                    "layer": {
+                      "description": "The layer it lives in (e.g. `profile-shared`).",
+                      "type": "string"
+                    },
+                    "exists": {
+                      "description": "Whether it exists.",
+                      "type": "boolean"
+                    },
+                    "size": {
+                      "description": "Its size in bytes, or null when unknown.",
+                      "type": [
+                        "null",
+                        "number"
+                      ]
+                    },
+                    "mtimeMs": {
+                      "description": "Its modification time (ms since the epoch), or null when unknown.",
+                      "type": [
+                        "null",
+                        "number"
+                      ]
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "exists",
+                    "layer",
+                    "mtimeMs",
+                    "path",
+                    "size"
+                  ]
+                }
+              },
+              "body": {
+                "description": "Its body, read while planning (the only bodies a planner reads).",
+                "anyOf": [
+                  {
+                    "description": "A delivered body as raw text (hashed as its UTF-8 bytes).",
+                    "type": "object",
+                    "properties": {
+                      "text": {
+                        "description": "The body's text.",
+                        "type": "string"
+                      },
+                      "contractVersion": {
+                        "description": "The version of the body's contract (default `1`).",
+                        "type": "string"
+                      }
+                    },
+                    "additionalProperties": false,
+                    "required": [
+                      "text"
+                    ]
+                  },
+                  {
+                    "description": "A delivered body as a JSON value (hashed in its RFC 8785 form).",
+                    "type": "object",
+                    "properties": {
+                      "value": {
+                        "description": "The body's JSON value."
+                      },
+                      "contractVersion": {
+                        "description": "The version of the body's contract.",
+                        "type": "string"
+                      }
+                    },
+                    "additionalProperties": false,
+                    "required": [
+                      "contractVersion",
+                      "value"
+                    ]
+                  }
+                ]
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "body",
+              "file",
+              "refs"
+            ]
+          },
+          "documents": {
+            "description": "Every other Profile document.",
+            "type": "array",
+            "items": {
+              "description": "One Profile document besides the two baseline sources, as metadata only.",
+              "type": "object",
+              "properties": {
+                "file": {
+                  "description": "Its file name (one path segment).",
+                  "type": "string"
+                },
+                "catalogued": {
+                  "description": "Whether the catalogue (the index) lists it.",
+                  "type": "boolean"
+                },
+                "inventoried": {
+                  "description": "Whether enumerating the store found it.",
+                  "type": "boolean"
+                },
+                "kind": {
+                  "description": "`profile` (shared) or `profile-local` (machine-local).",
+                  "enum": [
+                    "profile",
+                    "profile-local"
+                  ],
+                  "type": "string"
+                },
+                "readable": {
+                  "description": "Whether it has a readable body (`false`: metadata only, never selected).",
+                  "type": "boolean"
+                },
+                "requiredToExist": {
+                  "description": "Whether the catalogue requires it to exist.",
+                  "type": "boolean"
+                },
+                "serves": {
+                  "description": "The change types the catalogue says it serves.",
+                  "type": "array",
+                  "items": {
+                    "description": "Kind of change the message asks for; drives source selection, the action envelope and full reads.",
+                    "enum": [
+                      "architecture",
+                      "code-style",
+                      "config",
+                      "destructive",
+                      "docs",
+                      "feature-state",
+                      "project-info",
+                      "public-contract",
+                      "release",
+                      "security",
+                      "source-code",
+                      "testing"
+                    ],
+                    "type": "string"
+                  }
+                },
+                "refs": {
+                  "description": "Where it lives.",
+                  "type": "array",
+                  "items": {
+                    "description": "Metadata of one place a source lives, observed without reading its body.",
+                    "type": "object",
+                    "properties": {
+                      "path": {
+                        "description": "Where the source lives (a path or a `memory://` query).",
+                        "type": "string"
+                      },
+                      "layer": {
+                        "description": "The layer it lives in (e.g. `profile-shared`).",
+                        "type": "string"
+                      },
+                      "exists": {
+                        "description": "Whether it exists.",
+                        "type": "boolean"
+                      },
+                      "size": {
+                        "description": "Its size in bytes, or null when unknown.",
+                        "type": [
+                          "null",
+                          "number"
+                        ]
+                      },
+                      "mtimeMs": {
+                        "description": "Its modification time (ms since the epoch), or null when unknown.",
+                        "type": [
+                          "null",
+                          "number"
+                        ]
+                      }
+                    },
+                    "additionalProperties": false,
+                    "required": [
+                      "exists",
+                      "layer",
+                      "mtimeMs",
+                      "path",
+                      "size"
+                    ]
+                  }
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "catalogued",
+                "file",
+                "inventoried",
+                "kind",
+                "readable",
+                "refs",
+                "requiredToExist",
+                "serves"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "activeRoot",
+          "config",
+          "documents",
+          "index",
+          "project"
+        ]
+      },
+      "host": {
+        "description": "The host making the plan (`^[a-z0-9][a-z0-9._-]{0,63}$`).",
+        "type": "string"
+      },
+      "invocationNonce": {
+        "description": "A fresh nonce of this planning call (16-128 characters `[A-Za-z0-9._:-]`).",
+        "type": "string"
+      },
+      "planner": {
+        "description": "The planner's `<name>@<major>` (default the implementation's own).",
+        "type": "string"
+      },
+      "contract": {
+        "description": "The plan contract asked for; only `ContextReadPlanV2` is ever written.",
+        "type": "string"
+      },
+      "changeTypes": {
+        "description": "The change types the message asks for.",
+        "type": "array",
+        "items": {
+          "description": "Kind of change the message asks for; drives source selection, the action envelope and full reads.",
+          "enum": [
+            "architecture",
+            "code-style",
+            "config",
+            "destructive",
+            "docs",
+            "feature-state",
+            "project-info",
+            "public-contract",
+            "release",
+            "security",
+            "source-code",
+            "testing"
+          ],
+          "type": "string"
+        }
+      },
+      "fullReadRequest": {
+        "description": "The user's or project's words asking for a full read, or null.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "localSourcesRequested": {
+        "description": "Whether machine-local sources were requested.",
+        "type": "boolean"
+      },
+      "explicitSelectors": {
+        "description": "File names the user or project selected explicitly.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "triggers": {
+        "description": "Triggers the caller supplies (`cross-service`, replan triggers); derived ones are refused.",
+        "type": "array",
+        "items": {
+          "description": "Condition that escalates a plan to a full read, blocks it, or forces a replan.",
+          "enum": [
+            "compact",
+            "config-digest",
+            "cross-service",
+            "destructive",
+            "explicit-full",
+            "host-session-drift",
+            "low-confidence",
+            "missing-reference",
+            "profile-catalog-drift",
+            "profile-drift",
+            "public-contract",
+            "release",
+            "route-consumer-drift",
+            "scope-drift",
+            "security",
+            "source-digest",
+            "tool-schema-drift"
+          ],
+          "type": "string"
+        }
+      },
+      "budget": {
+        "description": "The read budget.",
+        "type": "object",
+        "properties": {
+          "bytes": {
+            "description": "Maximum body bytes to read, or `null` for no limit.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "chars": {
+            "description": "Maximum body characters to read, or `null`.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "tokens": {
+            "description": "Maximum model tokens to spend on context, or `null`.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "latencyMs": {
+            "description": "Maximum wall-clock milliseconds for reading, or `null`.",
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 9007199254740991
+          },
+          "enforcement": {
+            "description": "`advisory` (report overruns) or `hard` (stop reading; the receipt then cannot complete).",
+            "enum": [
+              "advisory",
+              "hard"
+            ],
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "bytes",
+          "chars",
+          "enforcement",
+          "latencyMs",
+          "tokens"
+        ]
+      },
+      "cacheArtifacts": {
+        "description": "Artifacts a computation cache supplied (a hit); absent or empty: no cache.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "readTrace": {
+        "description": "The read trace of the epoch before the plan was returned.",
+        "type": "array",
+        "items": {
+          "description": "A body the host saw read in the epoch before the plan was returned.",
+          "type": "object",
+          "properties": {
+            "sourceId": {
+              "description": "The source read.",
+              "type": "string"
+            },
+            "readAt": {
+              "description": "When it was read.",
+              "type": "string"
+            }
+          },
+          "additionalProperties": false,
+          "required": [
+            "readAt",
+            "sourceId"
+          ]
+        }
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "catalogue",
+      "host",
+      "invocationNonce",
+      "seed"
+    ]
+  },
+  "ContextPlanResult": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextPlanResult.schema.json",
+    "title": "ContextPlanResult",
+    "description": "A bounded, deterministic plan of the context sources one message needs, made from an intent\nseed and bounded metadata only. It partitions every candidate into exactly one of four buckets\n(baseline, selected, excluded, unclassified), states whether and why it is a full read, and\nseparates the stable content identity (`planContentId`) from the invocation identity (`planId`).",
+    "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReadPlanV2.schema.json"
+  },
+  "ContextReceiptParams": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextReceiptParams.schema.json",
+    "title": "ContextReceiptParams",
+    "description": "Params of `context.receipt`.",
+    "type": "object",
+    "properties": {
+      "planId": {
+        "description": "The plan, as `context.plan` returned it.",
+        "type": "string"
+      },
+      "open": {
+        "description": "Open the plan's receipt; absent: return the plan's current receipt.",
+        "type": "object",
+        "properties": {
+          "verificationMode": {
+            "description": "`structured-plan`, or a fallback mode (whose receipt stays `unverified`).",
+            "enum": [
+              "instruction-only",
+              "path-observable",
+              "structured-plan"
+            ],
+            "type": "string"
+          },
+          "hostSessionId": {
+            "description": "The host session, or null when the host cannot observe it.",
+            "type": [
+              "null",
+              "string"
+            ]
+          },
+          "planCall": {
+            "description": "The plan tool call (required for `structured-plan`).",
+            "type": "object",
+            "properties": {
+              "toolCallId": {
+                "description": "The plan call's tool call id.",
+                "type": "string"
+              },
+              "attemptedAt": {
+                "description": "When its PreToolUse was seen.",
+                "type": "string"
+              },
+              "argsDigest": {
+                "description": "The digest of its arguments, or null.",
+                "type": [
+                  "null",
+                  "string"
+                ]
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "attemptedAt",
+              "toolCallId"
+            ]
+          },
+          "baselineDelivered": {
+            "description": "Whether the plan call's result delivered the baseline bodies (default true).",
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "hostSessionId",
+          "verificationMode"
+        ]
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "planId"
+    ]
+  },
+  "ContextReceiptResult": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextReceiptResult.schema.json",
+    "title": "ContextReceiptResult",
+    "description": "Evidence that the mandatory sources of one plan were delivered to the host, built only from\ncorrelated PostToolUse success observations. A new revision (new `receiptId`) is written on\nevery change.",
+    "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV2.schema.json"
+  },
+  "ContextObserveParams": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextObserveParams.schema.json",
+    "title": "ContextObserveParams",
+    "description": "Params of `context.observe`.",
+    "type": "object",
+    "properties": {
+      "planId": {
+        "description": "The plan whose receipt the event is folded into.",
+        "type": "string"
+      },
+      "event": {
+        "description": "A host hook event or a runtime event of the receipt's state machine.",
+        "anyOf": [
+          {
+            "description": "A PreToolUse the host saw: an attempt to read sources of the plan.",
+            "type": "object",
+            "properties": {
+              "event": {
+                "description": "The hook event.",
+                "type": "string",
+                "const": "PreToolUse"
+              },
+              "toolCallId": {
+                "description": "The tool call.",
+                "type": "string"
+              },
+              "sourceIds": {
+                "description": "The sources the call requests.",
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "actionClass": {
+                "description": "The action class of the call.",
+                "enum": [
+                  "analysis-read",
+                  "context-read",
+                  "dangerous",
+                  "docs-mutation",
+                  "release",
+                  "source-mutation",
+                  "test-execution",
+                  "workflow-closeout"
+                ],
+                "type": "string"
+              },
+              "risk": {
+                "description": "The risk the permission layer assigns to the call (default `normal`).",
+                "enum": [
+                  "critical",
+                  "high",
+                  "normal"
+                ],
+                "type": "string"
+              },
+              "hostSessionId": {
+                "description": "The host session, or null.",
+                "type": [
+                  "null",
+                  "string"
+                ]
+              },
+              "argsDigest": {
+                "description": "The digest of the call's arguments, or null.",
+                "type": [
+                  "null",
+                  "string"
+                ]
+              },
+              "contextEpoch": {
+                "description": "The epoch the event carried.",
+                "type": "string"
+              },
+              "planId": {
+                "description": "The plan id the event carried.",
+                "type": "string"
+              },
+              "activeRoot": {
+                "description": "The active root the event carried.",
+                "type": "string"
+              },
+              "planContentId": {
+                "description": "The plan content id the event carried, when it named one.",
+                "type": "string"
+              },
+              "project": {
+                "description": "The project the event carried, when it named one.",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "actionClass",
+              "activeRoot",
+              "contextEpoch",
+              "event",
+              "hostSessionId",
+              "planId",
+              "sourceIds",
+              "toolCallId"
+            ]
+          },
+          {
+            "description": "A PostToolUse the host saw: the result of a read of one source of the plan.",
+            "type": "object",
+            "properties": {
+              "event": {
+                "description": "The hook event.",
+                "type": "string",
+                "const": "PostToolUse"
+              },
+              "toolCallId": {
+                "description": "The tool call.",
+                "type": "string"
+              },
+              "sourceId": {
+                "description": "The source the result is of.",
+                "type": "string"
+              },
+              "hostSessionId": {
+                "description": "The host session, or null.",
+                "type": [
+                  "null",
+                  "string"
+                ]
+              },
+              "argsDigest": {
+                "description": "The digest of the call's arguments, or null.",
+                "type": [
+                  "null",
+                  "string"
+                ]
+              },
+              "sourceLayer": {
+                "description": "The layer the source was read from.",
+                "type": "string"
+              },
+              "liveRefs": {
+                "description": "The source's metadata re-observed at read time; absent: not observed.",
+                "type": "array",
+                "items": {
+                  "description": "Metadata of one place a source lives, observed without reading its body.",
+                  "type": "object",
+                  "properties": {
+                    "path": {
+                      "description": "Where the source lives (a path or a `memory://` query).",
+                      "type": "string"
+                    },
+                    "layer": {
+                      "description": "The layer it lives in (e.g. `profile-shared`).",
+                      "type": "string"
+                    },
+                    "exists": {
+                      "description": "Whether it exists.",
+                      "type": "boolean"
+                    },
+                    "size": {
+                      "description": "Its size in bytes, or null when unknown.",
+                      "type": [
+                        "null",
+                        "number"
+                      ]
+                    },
+                    "mtimeMs": {
+                      "description": "Its modification time (ms since the epoch), or null when unknown.",
+                      "type": [
+                        "null",
+                        "number"
+                      ]
+                    }
+                  },
+                  "additionalProperties": false,
+                  "required": [
+                    "exists",
+                    "layer",
+                    "mtimeMs",
+                    "path",
+                    "size"
+                  ]
+                }
+              },
+              "schemaMatch": {
+                "description": "Whether the result matched the source's declared result schema (a memory query: must be stated).",
+                "type": "boolean"
+              },
+              "targetMatch": {
+                "description": "Whether the result is about the plan's target (a memory query: must be stated).",
+                "type": "boolean"
+              },
+              "sourceOk": {
+                "description": "Whether the source's own result reported success (default true).",
+                "type": "boolean"
+              },
+              "toolResult": {
+                "description": "The extracted tool-result payload; absent: nothing was observable."
+              },
+              "body": {
+                "description": "The delivered body of this source, when the result carried it.",
+                "anyOf": [
+                  {
+                    "description": "A delivered body as raw text (hashed as its UTF-8 bytes).",
+                    "type": "object",
+                    "properties": {
+                      "text": {
+                        "description": "The body's text.",
+                        "type": "string"
+                      },
+                      "contractVersion": {
+                        "description": "The version of the body's contract (default `1`).",
+                        "type": "string"
+                      }
+                    },
+                    "additionalProperties": false,
+                    "required": [
+                      "text"
+                    ]
+                  },
+                  {
+                    "description": "A delivered body as a JSON value (hashed in its RFC 8785 form).",
+                    "type": "object",
+                    "properties": {
+                      "value": {
+                        "description": "The body's JSON value."
+                      },
+                      "contractVersion": {
+                        "description": "The version of the body's contract.",
+                        "type": "string"
+                      }
+                    },
+                    "additionalProperties": false,
+                    "required": [
+                      "contractVersion",
+                      "value"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "contentIdentity": {
+                "description": "An identity the tool claimed for the body; recomputed from `body` when both are given.",
+                "anyOf": [
+                  {
+                    "description": "The identity of one source body as it was actually delivered: which source, under which\ncontract version, and the SHA-256 and length of the exact bytes. Two deliveries are the same\ncontent iff `sourceKey`, `contractVersion`, `digest` and `bytes` are all equal. The identity\nhashes a body that is not part of the document, so a validator can check its shape only; the\nparty holding the bytes recomputes `digest` and `bytes`.",
+                    "$ref": "https://agent-contracts.dev/schemas/contracts/ContentIdentityV1.schema.json"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "cache": {
+                "description": "Whether the result was served from a computation cache.",
+                "type": "boolean"
+              },
+              "hostDeliveredBytes": {
+                "description": "Bytes the host delivered, or null.",
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "latencyMs": {
+                "description": "Latency in ms, or null.",
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "tokens": {
+                "description": "Tokens, or null.",
+                "type": [
+                  "null",
+                  "number"
+                ]
+              },
+              "contextEpoch": {
+                "description": "The epoch the event carried.",
+                "type": "string"
+              },
+              "planId": {
+                "description": "The plan id the event carried.",
+                "type": "string"
+              },
+              "activeRoot": {
+                "description": "The active root the event carried.",
+                "type": "string"
+              },
+              "planContentId": {
+                "description": "The plan content id the event carried, when it named one.",
+                "type": "string"
+              },
+              "project": {
+                "description": "The project the event carried, when it named one.",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "activeRoot",
+              "contextEpoch",
+              "event",
+              "hostSessionId",
+              "planId",
+              "sourceId",
+              "sourceLayer",
+              "toolCallId"
+            ]
+          },
+          {
+            "description": "A drift the runtime observed (a profile, source or configuration digest changed, a compaction, ...).",
+            "type": "object",
+            "properties": {
+              "event": {
+                "description": "The runtime event.",
+                "type": "string",
+                "const": "drift"
+              },
+              "trigger": {
+                "description": "The drift kind.",
+                "enum": [
+                  "compact",
+                  "config-digest",
+                  "cross-service",
+                  "destructive",
+                  "explicit-full",
+                  "host-session-drift",
+                  "low-confidence",
+                  "missing-reference",
+                  "profile-catalog-drift",
+                  "profile-drift",
+                  "public-contract",
+                  "release",
+                  "route-consumer-drift",
+                  "scope-drift",
+                  "security",
+                  "source-digest",
+                  "tool-schema-drift"
+                ],
+                "type": "string"
+              },
+              "reasonCode": {
+                "description": "The reason code (default the trigger); a replayable code when the runtime's own recording failed.",
+                "type": "string"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "event",
+              "trigger"
+            ]
+          },
+          {
+            "description": "The plan was found blocked.",
+            "type": "object",
+            "properties": {
+              "event": {
+                "description": "The runtime event.",
+                "type": "string",
+                "const": "block"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "event"
+            ]
+          },
+          {
+            "description": "The runtime consumed a `relevant-complete` receipt.",
+            "type": "object",
+            "properties": {
+              "event": {
+                "description": "The runtime event.",
+                "type": "string",
+                "const": "consume"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "event"
+            ]
+          }
+        ]
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "event",
+      "planId"
+    ]
+  },
+  "ContextObserveResult": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextObserveResult.schema.json",
+    "title": "ContextObserveResult",
+    "description": "Result of `context.observe`.",
+    "type": "object",
+    "properties": {
+      "receipt": {
+        "description": "The receipt after the event.",
+        "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV2.schema.json"
+      },
+      "changed": {
+        "description": "Whether the event changed the receipt (false: idempotent repeat, or an absorbing status).",
+        "type": "boolean"
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "changed",
+      "receipt"
+    ]
+  },
+  "ContextReuseParams": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextReuseParams.schema.json",
+    "title": "ContextReuseParams",
+    "description": "Params of `context.reuse`.",
+    "type": "object",
+    "properties": {
+      "planId": {
+        "description": "The current plan.",
+        "type": "string"
+      },
+      "executionOptimizationMode": {
+        "description": "`safe-auto`, or `full-only` (which refuses all reuse).",
+        "enum": [
+          "full-only",
+          "safe-auto"
+        ],
+        "type": "string"
+      },
+      "hostSessionId": {
+        "description": "The current host session, or null.",
+        "type": [
+          "null",
+          "string"
+        ]
+      },
+      "currentSourceIdentities": {
+        "description": "The current source identities the caller observed, or null.",
+        "anyOf": [
+          {
+            "type": "array",
+            "items": {
+              "description": "A sealed source identity: the body identity of a source as last delivered successfully.",
+              "type": "object",
+              "properties": {
+                "sourceId": {
+                  "description": "The source.",
+                  "pattern": "^[a-z][a-z0-9-]*:[^\\s]{1,256}$",
+                  "maxLength": 300,
+                  "type": "string"
+                },
+                "contentIdentity": {
+                  "description": "Identity of its last successfully delivered body.",
+                  "$ref": "https://agent-contracts.dev/schemas/contracts/ContentIdentityV1.schema.json"
+                }
+              },
+              "additionalProperties": false,
+              "required": [
+                "contentIdentity",
+                "sourceId"
+              ]
+            }
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "priorPlan": {
+        "description": "The prior plan, or null.",
+        "anyOf": [
+          {
+            "description": "A bounded, deterministic plan of the context sources one message needs, made from an intent\nseed and bounded metadata only. It partitions every candidate into exactly one of four buckets\n(baseline, selected, excluded, unclassified), states whether and why it is a full read, and\nseparates the stable content identity (`planContentId`) from the invocation identity (`planId`).",
+            "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReadPlanV2.schema.json"
+          },
+          {
+            "description": "Read-only compatibility version of the plan, as first-generation runtimes wrote it: no content\nidentity, no binding, baseline bodies embedded. Implementations MUST be able to read and\nvalidate it and MUST NOT write it; a V1 plan never qualifies for reuse.",
+            "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReadPlanV1.schema.json"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "priorReceipt": {
+        "description": "The prior receipt, or null.",
+        "anyOf": [
+          {
+            "description": "Evidence that the mandatory sources of one plan were delivered to the host, built only from\ncorrelated PostToolUse success observations. A new revision (new `receiptId`) is written on\nevery change.",
+            "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV2.schema.json"
+          },
+          {
+            "description": "Read-only compatibility: the receipt V1 writers produced for a `ContextReadPlanV1`. Readers\naccept it; writers never produce it; it is never delivery-reusable and never gate evidence\nfor a new turn.",
+            "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV1.schema.json"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "planCall": {
+        "description": "The current plan's tool call: with it, a granted delivery reuse opens the plan's receipt by reuse.",
+        "type": "object",
+        "properties": {
+          "toolCallId": {
+            "description": "The plan call's tool call id.",
+            "type": "string"
+          },
+          "attemptedAt": {
+            "description": "When its PreToolUse was seen.",
+            "type": "string"
+          },
+          "argsDigest": {
+            "description": "The digest of its arguments, or null.",
+            "type": [
+              "null",
+              "string"
+            ]
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "attemptedAt",
+          "toolCallId"
+        ]
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "currentSourceIdentities",
+      "executionOptimizationMode",
+      "hostSessionId",
+      "planId",
+      "priorPlan",
+      "priorReceipt"
+    ]
+  },
+  "ContextReuseResult": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextReuseResult.schema.json",
+    "title": "ContextReuseResult",
+    "description": "Result of `context.reuse`.",
+    "type": "object",
+    "properties": {
+      "decision": {
+        "description": "The decision.",
+        "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReuseDecisionV1.schema.json"
+      },
+      "receipt": {
+        "description": "The receipt a granted delivery reuse opened (with `planCall`), else null.",
+        "anyOf": [
+          {
+            "description": "Evidence that the mandatory sources of one plan were delivered to the host, built only from\ncorrelated PostToolUse success observations. A new revision (new `receiptId`) is written on\nevery change.",
+            "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV2.schema.json"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "decision",
+      "receipt"
+    ]
+  },
+  "ContextLedgerParams": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextLedgerParams.schema.json",
+    "title": "ContextLedgerParams",
+    "description": "Params of `context.ledger`.",
+    "anyOf": [
+      {
+        "description": "A writer's snapshot is merged into the plan's stored ledger.",
+        "type": "object",
+        "properties": {
+          "op": {
+            "description": "The operation.",
+            "type": "string",
+            "const": "write"
+          },
+          "planId": {
+            "description": "The plan whose ledger is written.",
+            "type": "string"
+          },
+          "snapshot": {
+            "description": "The writer's snapshot (possibly older than the stored one): its records are merged, never replace the stored set.",
+            "$ref": "https://agent-contracts.dev/schemas/contracts/ContextSourceObservationLedgerV1.schema.json"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "op",
+          "planId",
+          "snapshot"
+        ]
+      },
+      {
+        "description": "The plan's receipt is rebuilt from its stored ledger.",
+        "type": "object",
+        "properties": {
+          "op": {
+            "description": "The operation.",
+            "type": "string",
+            "const": "replay"
+          },
+          "planId": {
+            "description": "The plan whose receipt is rebuilt.",
+            "type": "string"
+          },
+          "liveRefs": {
+            "description": "The re-observed metadata of each source, by source id (a memory query absent from it is fresh).",
+            "type": "object",
+            "additionalProperties": {
+              "type": "array",
+              "items": {
+                "description": "Metadata of one place a source lives, observed without reading its body.",
+                "type": "object",
+                "properties": {
+                  "path": {
+                    "description": "Where the source lives (a path or a `memory://` query).",
+                    "type": "string"
+                  },
+                  "layer": {
+                    "description": "The layer it lives in (e.g. `profile-shared`).",
+                    "type": "string"
+                  },
+                  "exists": {
+                    "description": "Whether it exists.",
+                    "type": "boolean"
+                  },
+                  "size": {
+                    "description": "Its size in bytes, or null when unknown.",
+                    "type": [
+                      "null",
+                      "number"
+                    ]
+                  },
+                  "mtimeMs": {
+                    "description": "Its modification time (ms since the epoch), or null when unknown.",
+                    "type": [
+                      "null",
+                      "number"
+                    ]
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "exists",
+                  "layer",
+                  "mtimeMs",
+                  "path",
+                  "size"
+                ]
+              }
+            }
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "liveRefs",
+          "op",
+          "planId"
+        ]
+      }
+    ]
+  },
+  "ContextLedgerResult": {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://agent-contracts.dev/schemas/protocol/ContextLedgerResult.schema.json",
+    "title": "ContextLedgerResult",
+    "description": "Result of `context.ledger`.",
+    "type": "object",
+    "properties": {
+      "ledger": {
+        "description": "The plan's stored ledger after the operation.",
+        "$ref": "https://agent-contracts.dev/schemas/contracts/ContextSourceObservationLedgerV1.schema.json"
+      },
+      "dropped": {
+        "description": "Ids of the snapshot's records that were not written (of another binding, or reuse results); `[]` for a replay.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "receipt": {
+        "description": "The replayed successor receipt (now the plan's receipt); null for a write.",
+        "anyOf": [
+          {
+            "description": "Evidence that the mandatory sources of one plan were delivered to the host, built only from\ncorrelated PostToolUse success observations. A new revision (new `receiptId`) is written on\nevery change.",
+            "$ref": "https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV2.schema.json"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "replayed": {
+        "description": "Ids of the successor's records, every one a ledger record; `[]` for a write.",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      }
+    },
+    "additionalProperties": false,
+    "required": [
+      "dropped",
+      "ledger",
+      "receipt",
+      "replayed"
+    ]
   },
   "StoreTaskParams": {
     "$schema": "http://json-schema.org/draft-07/schema#",

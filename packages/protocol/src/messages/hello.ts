@@ -43,6 +43,8 @@ export interface Capabilities {
   readonly policy?: boolean;
   /** Whether `delegate` (DelegationGate) is implemented; optional, absent means not declared (D-GEN-60). */
   readonly delegation?: boolean;
+  /** Whether the `context.*` methods (ContextAcquisitionGate) are implemented; optional, absent means not declared (D-GEN-60). */
+  readonly context?: boolean;
 }
 
 /** Result of `hello`. */

@@ -1,6 +1,7 @@
 // Every message shape of protocol v1: the source of schemas/protocol/.
 export * from './checkpoint.js';
 export * from './clock.js';
+export * from './context.js';
 export * from './crash.js';
 export * from './delegation.js';
 export * from './digest.js';

@@ -1,9 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { printable, updatedBaseline } from '@agent-contracts/harness';
-import { usageError } from '../../args.js';
+import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import { readBaseline, readReport, requireComplete } from '../report-io.js';
 
@@ -29,40 +27,12 @@ export const baselineCommand: Command = {
   summary: 'write an expected-failures baseline from a conform report (baseline update)',
   help: HELP,
   async run(args, io) {
-    let parsed: ReturnType<
-      typeof parseArgs<{
-        options: {
-          report: { type: 'string' };
-          out: { type: 'string' };
-          help: { type: 'boolean'; short: 'h' };
-        };
-        allowPositionals: true;
-        strict: true;
-      }>
-    >;
-    try {
-      parsed = parseArgs({
-        args: [...args],
-        allowPositionals: true,
-        strict: true,
-        options: {
-          report: { type: 'string' },
-          out: { type: 'string' },
-          help: { type: 'boolean', short: 'h' },
-        },
-      });
-    } catch (e) {
-      throw usageError('baseline', e, {
-        report: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean' },
-      });
-    }
+    const parsed = await commandArgs(io, 'baseline', HELP, args, {
+      report: { type: 'string' },
+      out: { type: 'string' },
+    });
+    if (!parsed) return 0;
     const { values, positionals } = parsed;
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
     if (positionals[0] !== 'update' || positionals.length !== 1) {
       throw new CliError(
         'USAGE_MISSING_ARGUMENT',

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { sha256Hex } from '@agent-contracts/digest';
 import {
   type Baseline,
@@ -41,6 +40,8 @@ import {
   START_TIMEOUT_MS,
   type SummaryLine,
   startSubprocess,
+  verdictScope,
+  WireLog,
 } from '@agent-contracts/harness';
 import { conformanceDirectory } from '@agent-contracts/kit';
 import {
@@ -49,17 +50,15 @@ import {
   type StateLocation,
   StateLocationError,
 } from '@agent-contracts/protocol';
-import { intOption, usageError } from '../../args.js';
+import { commandArgs, intOption } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
 import { kitVersion } from '../../conformance-dir.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
-import { EXPLORE_HELP, EXPLORE_OPTIONS, exploreSettings, runExploration } from './explore.js';
+import { EXPLORE_HELP, EXPLORE_OPTIONS, exploreSettings } from './explore.js';
 import { type Isolation, isolation } from './isolate.js';
-import { runTrace, writeOtelTrace } from './otel.js';
 import { progressFor } from './progress.js';
 import { opaqueDirectory, prepareStateRoot } from './state.js';
 import { emptyShard, renderSummary } from './summary.js';
@@ -95,6 +94,10 @@ Options:
   --report <file>         write the canonical JSONL report there
   --otel <file>           also write the run as an OTLP JSON trace: a span per case and
                           fault scenario (outcome, requirements, differences)
+  --wire <file>           also write every JSON-RPC message of the cases and fault scenarios
+                          that did not pass (both directions, with the item, step and time) to
+                          this JSONL file; bounded, written whole or not at all
+  --wire-all              with --wire, the messages of every case and scenario
   --state <dir>           durable state location for the implementation (default: a temp dir);
                           it must be empty or absent (STATE_NOT_EMPTY), see --clean-state
   --clean-state           delete what the --state directory holds before the run
@@ -128,6 +131,8 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   report: { type: 'string' },
   otel: { type: 'string' },
+  wire: { type: 'string' },
+  'wire-all': { type: 'boolean' },
   state: { type: 'string' },
   'clean-state': { type: 'boolean' },
   isolate: { type: 'boolean' },
@@ -138,17 +143,8 @@ const OPTIONS = {
   env: { type: 'string', multiple: true },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
   ...EXPLORE_OPTIONS,
 } as const;
-
-function parse(args: readonly string[]) {
-  try {
-    return parseArgs({ args: [...args], allowPositionals: false, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw usageError('conform', err, OPTIONS);
-  }
-}
 
 /**
  * `--state-url`: a PostgreSQL URL whose `schema` parameter is made unique per job (`<s>_<job>`),
@@ -208,11 +204,9 @@ export const conformCommand: Command = {
   summary: 'run the conformance kit against an implementation (a subprocess speaking protocol v1)',
   help: HELP,
   async run(args, io) {
-    const { values } = parse(args);
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    const parsed = await commandArgs(io, 'conform', HELP, args, OPTIONS, false);
+    if (!parsed) return 0;
+    const { values } = parsed;
     if (!values.impl?.trim()) {
       throw new CliError(
         'USAGE_MISSING_ARGUMENT',
@@ -241,6 +235,28 @@ export const conformCommand: Command = {
       values.conformance === undefined ? conformanceDirectory : resolve(here, values.conformance);
     const reportPath = values.report === undefined ? undefined : resolve(here, values.report);
     const otelPath = values.otel === undefined ? undefined : resolve(here, values.otel);
+    const wirePath = values.wire === undefined ? undefined : resolve(here, values.wire);
+    if (values['wire-all'] && wirePath === undefined)
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        '--wire-all records every message to the --wire file; give --wire <file> too.',
+      );
+    if (wirePath !== undefined && [reportPath, otelPath].includes(wirePath))
+      throw new CliError(
+        'USAGE_BAD_VALUE',
+        '--wire needs a file of its own, not that of --report or --otel.',
+      );
+    const wire = wirePath === undefined ? null : new WireLog({ all: values['wire-all'] ?? false });
+    /** Write the wire log; a failure to is a warning, never the end of the run. */
+    const writeWire = (): string => {
+      if (!wire || wirePath === undefined) return '';
+      try {
+        wire.write(wirePath);
+        return `the messages are in ${wirePath}`;
+      } catch (e) {
+        return `the --wire file could not be written (${(e as Error).message})`;
+      }
+    };
     const baselinePath = values.baseline === undefined ? undefined : resolve(here, values.baseline);
     const implEnv = envOption(values.env ?? [], io);
     const colorFlag = values['no-color'] ? false : values.color ? true : undefined;
@@ -364,6 +380,8 @@ export const conformCommand: Command = {
             conformanceDir,
             ...(reportPath === undefined ? {} : { reportPath }),
             ...(baselinePath === undefined ? {} : { baselinePath }),
+            ...(otelPath === undefined ? {} : { otelPath }),
+            ...(wirePath === undefined ? {} : { wirePath }),
             binds: values.bind ?? [],
           })
         : null;
@@ -381,6 +399,7 @@ export const conformCommand: Command = {
     let shown = Promise.resolve();
     const finishedAt = new Map<CaseResult, number>();
     const progress = (r: CaseResult) => {
+      wire?.finish(r);
       results.push(r);
       finishedAt.set(r, Date.now());
       shown = shown.then(() => display.result(r));
@@ -438,8 +457,9 @@ export const conformCommand: Command = {
           where = `the report could not be written (${(e as Error).message})`;
         }
       }
+      const wired = writeWire();
       process.stderr.write(
-        `\nagent-contracts: interrupted by ${signal} after ${results.length} of ${total} items; ${printable(where)}.\n`,
+        `\nagent-contracts: interrupted by ${signal} after ${results.length} of ${total} items; ${printable(where)}${wired ? `; ${printable(wired)}` : ''}.\n`,
       );
       process.exit(signal === 'SIGINT' ? 130 : 143);
     };
@@ -463,6 +483,8 @@ export const conformCommand: Command = {
       // cannot be started stops the run at once, every item an error carrying the reason and the
       // implementation's stderr, in the report as on the console (no progress mark per case).
       let startTail = '';
+      // Each job's session of the wire log: its processes' tap, and the case it is on.
+      const sessions = parts.map(() => wire?.session());
       const processes = await Promise.all(
         parts.map(async (_, i): Promise<Implementation | null> => {
           // The job's directory: its durable state, or (with --state-url) its host-local state;
@@ -480,6 +502,7 @@ export const conformCommand: Command = {
               cwd: here,
               run: ledger,
               ...sandbox,
+              ...(sessions[i] ? { wire: sessions[i].tap } : {}),
             });
           } catch (e) {
             if (unreachable === null) {
@@ -527,6 +550,12 @@ export const conformCommand: Command = {
                 onResult: progress,
                 run: ledger,
                 sessionName: `golden session ${i + 1}`,
+                ...(sessions[i]
+                  ? {
+                      onCaseStart: (c: Case) => sessions[i]!.begin(c.id),
+                      onStep: (n: number) => sessions[i]!.step(n),
+                    }
+                  : {}),
               });
             } finally {
               await impl.close().catch(() => {});
@@ -535,12 +564,12 @@ export const conformCommand: Command = {
         );
       }
       await shown;
-      if (cases.length && !unreachable) await display.endPhase();
+      if (cases.length && unreachable === null) await display.endPhase();
       // The fault matrix, after the golden cases: its own state location, shared by the processes
       // each scenario starts (several at once, killed, frozen and restarted). An implementation
       // that could not even be started is not started again for each scenario (its items are
       // errors already).
-      const faultsRun = faults.length > 0 && !unreachable;
+      const faultsRun = faults.length > 0 && unreachable === null;
       if (faultsRun)
         await display.phase(
           `Fault matrix: ${faults.length} scenario${faults.length === 1 ? '' : 's'}`,
@@ -561,6 +590,7 @@ export const conformCommand: Command = {
           run: ledger,
           ...(ledger.hello ? { hello: ledger.hello } : {}),
           onStart: (f) => display.started(f.id),
+          ...(wire ? { wireFor: (id: string) => wire.scenario(id) } : {}),
           onResult: (r) => void progress(r),
         });
       }
@@ -568,6 +598,8 @@ export const conformCommand: Command = {
       if (faultsRun) await display.endPhase();
       let explored = '';
       if (exploring?.capabilities.length) {
+        // Loaded here: fast-check and the reference engines are for --explore only.
+        const { runExploration } = await import('./explore-run.js');
         const found = await runExploration(
           exploring,
           {
@@ -603,12 +635,13 @@ export const conformCommand: Command = {
         durationMs: Date.now() - started,
         counts: countOutcomes(results.filter((r) => !isExploreLine(r))),
         ...(exploring ? { explore: countOutcomes(results.filter(isExploreLine)) } : {}),
-        conforms: verdict.conforms && !unreachable && runViolations.count === 0,
+        conforms: verdict.conforms && unreachable === null && runViolations.count === 0,
         unexpectedFailures: verdict.unexpectedFailures,
         warnings: verdict.warnings,
         strict,
         stalePassing: verdict.stalePassing,
         ...(runViolations.count ? { runViolations } : {}),
+        scope: verdictScope(run, caseLines),
       };
       const lines = [
         JSON.stringify(run),
@@ -616,25 +649,34 @@ export const conformCommand: Command = {
         JSON.stringify(summary),
       ];
       const reportText = `${lines.join('\n')}\n`;
+      const wired = writeWire();
+      if (wired.startsWith('the --wire file'))
+        await io.err(`agent-contracts: warning: ${printable(wired)}.\n`);
       if (reportPath !== undefined) writeFileSync(reportPath, reportText);
-      if (otelPath !== undefined)
+      if (otelPath !== undefined) {
+        // Loaded here: the OpenTelemetry packages are for --otel only.
+        const { runTrace, writeOtelTrace } = await import('./otel.js');
         writeOtelTrace(
           otelPath,
           runTrace(run, results, finishedAt, { ms: Date.now(), conforms: summary.conforms }),
         );
+      }
 
       const judgedNowhere = ledger.hello !== null && !appliesAnywhere(requiresOfAllShards, ledger.hello);
       const requires = new Map([...cases, ...faults].map((c) => [c.id, c.requires]));
       const coverage = runCoverage(catalogue, results);
       await io.out(
         runViolationsText(summary, paint) +
-          renderSummary(run, caseLines, summary, paint, unreachable, requires, coverage, judgedNowhere) +
+          renderSummary(run, caseLines, summary, paint, unreachable, requires, coverage, judgedNowhere, {
+            path: wired.startsWith('the messages') ? (wirePath ?? null) : null,
+            all: values['wire-all'] ?? false,
+          }) +
           (reportPath === undefined ? '' : reportDigestLine(reportPath, reportText)),
       );
       if (explored) await io.out(explored);
       // A shard in which nothing applied observed nothing: it is no verdict, neither a pass nor a
       // failure, so it does not turn a CI shard matrix red (D-GEN-14).
-      if (shard !== null && emptyShard(summary) && !unreachable && !judgedNowhere) return 0;
+      if (shard !== null && emptyShard(summary) && unreachable === null && !judgedNowhere) return 0;
       // A defect of the kit is a harness error (exit 2), whatever the implementation did.
       if (verdict.harnessErrors.length) return 2;
       return summary.conforms ? 0 : 1;

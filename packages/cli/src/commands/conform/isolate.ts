@@ -37,6 +37,10 @@ export function isolation(o: {
   readonly conformanceDir: string;
   readonly reportPath?: string;
   readonly baselinePath?: string;
+  /** `--otel`'s trace file: the run's results, written at the end, as the report is. */
+  readonly otelPath?: string;
+  /** `--wire`'s log: what crossed the pipes, written at the end, as the report is. */
+  readonly wirePath?: string;
   readonly binds: readonly string[];
 }): Isolation {
   const bwrap = o.env.AGENT_CONTRACTS_BWRAP || 'bwrap';
@@ -65,6 +69,8 @@ export function isolation(o: {
       kitCopy(),
       ...(o.reportPath === undefined ? [] : [o.reportPath]),
       ...(o.baselinePath === undefined ? [] : [o.baselinePath]),
+      ...(o.otelPath === undefined ? [] : [o.otelPath]),
+      ...(o.wirePath === undefined ? [] : [o.wirePath]),
     ],
     binds: o.binds,
     path: (o.env.PATH ?? '').split(':').filter((p) => p.startsWith('/')),

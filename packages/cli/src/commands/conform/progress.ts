@@ -1,7 +1,9 @@
 // Live progress of a conform run on stderr, a phase at a time (golden cases, then the fault
 // matrix). On a terminal: a bar per phase (cli-progress) with the running scenario's name, the
 // elapsed time and an estimate of what is left. Without one (CI logs): a heading per phase, one
-// mark per golden case (80 to a line, with the count), and one line per finished scenario.
+// mark per golden case (80 to a line, with the count), and one line per finished scenario that
+// applied (those that did not are one count at the end of the phase: the summary says why, by
+// capability).
 
 import type { CaseResult } from '@agent-contracts/harness';
 import { printable } from '@agent-contracts/harness';
@@ -39,12 +41,14 @@ class LineProgress implements Progress {
   #total = 0;
   #done = 0;
   #faults = false;
+  #notApplicable = 0;
 
   constructor(private readonly io: Io) {}
 
   async phase(title: string, total: number): Promise<void> {
     this.#total = total;
     this.#done = 0;
+    this.#notApplicable = 0;
     this.#faults = title.startsWith('Fault');
     await this.io.err(`${title}\n`);
   }
@@ -53,6 +57,10 @@ class LineProgress implements Progress {
 
   async result(r: CaseResult): Promise<void> {
     this.#done++;
+    if (this.#faults && r.outcome === 'not-applicable') {
+      this.#notApplicable++;
+      return;
+    }
     if (this.#faults) {
       const seconds = (r.durationMs / 1000).toFixed(1);
       await this.io.err(`  ${r.outcome.padEnd(14)} ${r.id} (${seconds} s) [${this.#done}/${this.#total}]\n`);
@@ -65,6 +73,11 @@ class LineProgress implements Progress {
 
   async endPhase(): Promise<void> {
     if (!this.#faults && this.#done % 80 !== 0 && this.#done !== this.#total) await this.io.err('\n');
+    const n = this.#notApplicable;
+    if (n)
+      await this.io.err(
+        `  ${'not-applicable'.padEnd(14)} ${n} ${n === 1 ? 'scenario' : 'scenarios'} [${this.#done}/${this.#total}] (what each needs: "Not applicable" in the summary)\n`,
+      );
   }
 }
 

@@ -8,6 +8,7 @@ import {
   causeOf,
   countOutcomes,
   type Difference,
+  FAULT_SUBJECT,
   type GateCoverage,
   listedCauses,
   printable,
@@ -15,8 +16,11 @@ import {
   type RunLine,
   rootCauses,
   type SummaryLine,
+  scopeText,
+  type VerdictScope,
+  verdictScope,
 } from '@agent-contracts/harness';
-import { type Capabilities, missingCapabilities } from '@agent-contracts/protocol';
+import { CAPABILITIES, type Capabilities, missingCapabilities } from '@agent-contracts/protocol';
 import { GATES } from '@agent-contracts/schemas';
 import type { painter } from '../../color.js';
 import { docPath, docRefs } from '../../doc-path.js';
@@ -56,6 +60,85 @@ export function capabilityGaps(
     ([missing, g]) =>
       `${g.count} ${g.count === 1 ? 'case needs' : 'cases need'} ${[...g.declared].join(', ')}, which the implementation declares, and also ${missing}, which it does not (${docPath('docs/protocol.md#hello')})`,
   );
+}
+
+/** How many missing names of a list capability an n/a line names before it only counts them. */
+const NAMES_SHOWN = 3;
+/** How many n/a lines of other reasons (not a capability) are shown. */
+const OTHER_REASONS = 5;
+
+/**
+ * What was not applicable, one line per capability the implementation does not declare, with how
+ * many cases and fault scenarios need it: `n/a: capability "run" not declared: 212 cases, 3 fault
+ * scenarios` (an item that needs several is counted under each); a list capability names what it
+ * lacks; items not applicable for another reason, one line per reason.
+ */
+export function notApplicableLines(
+  cases: readonly CaseLine[],
+  requires: ReadonlyMap<string, readonly string[]>,
+  caps: Capabilities | null,
+): string[] {
+  const order = CAPABILITIES.map((c) => c.key as string);
+  const byKey = new Map<string, { cases: number; scenarios: number; names: Set<string> }>();
+  const other = new Map<string, { cases: number; scenarios: number }>();
+  let items = 0;
+  let counted = 0;
+  const tally = (t: { cases: number; scenarios: number }, c: CaseLine) => {
+    if (c.subject === FAULT_SUBJECT) t.scenarios++;
+    else t.cases++;
+  };
+  for (const c of cases) {
+    if (c.outcome !== 'not-applicable' || c.explore) continue;
+    items++;
+    const missing = caps ? missingCapabilities(requires.get(c.id) ?? [], caps) : [];
+    const keys = new Set<string>();
+    for (const token of missing) {
+      const colon = token.indexOf(':');
+      const prefix = colon < 0 ? token : token.slice(0, colon);
+      const entry = CAPABILITIES.find((e) => e.token === prefix);
+      const key = entry?.key ?? token;
+      const t = byKey.get(key) ?? { cases: 0, scenarios: 0, names: new Set<string>() };
+      if (colon >= 0) t.names.add(token.slice(colon + 1));
+      if (!keys.has(key)) tally(t, c);
+      keys.add(key);
+      byKey.set(key, t);
+    }
+    counted += keys.size;
+    if (!keys.size) {
+      const why = printable(c.detail);
+      const t = other.get(why) ?? { cases: 0, scenarios: 0 };
+      tally(t, c);
+      other.set(why, t);
+    }
+  }
+  if (!items) return [];
+  const counts = (t: { cases: number; scenarios: number }) =>
+    [
+      t.cases && `${t.cases} ${t.cases === 1 ? 'case' : 'cases'}`,
+      t.scenarios && `${t.scenarios} fault ${t.scenarios === 1 ? 'scenario' : 'scenarios'}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
+  const rank = (k: string) => (order.indexOf(k) === -1 ? order.length : order.indexOf(k));
+  const lines = [...byKey]
+    .sort((a, b) => rank(a[0]) - rank(b[0]))
+    .map(([key, t]) => {
+      const names = [...t.names].sort();
+      const what = names.length
+        ? `does not list ${names.slice(0, NAMES_SHOWN).map(printable).join(', ')}${names.length > NAMES_SHOWN ? ` and ${names.length - NAMES_SHOWN} more` : ''}`
+        : 'not declared';
+      return `  n/a: capability "${printable(key)}" ${what}: ${counts(t)}`;
+    });
+  const reasons = [...other];
+  for (const [why, t] of reasons.slice(0, OTHER_REASONS)) lines.push(`  n/a: ${counts(t)}: ${why}`);
+  if (reasons.length > OTHER_REASONS)
+    lines.push(`  n/a: ... and ${reasons.length - OTHER_REASONS} more reasons (see the JSONL report)`);
+  const overlap = counted > items - [...other.values()].reduce((n, t) => n + t.cases + t.scenarios, 0);
+  return [
+    '',
+    `Not applicable: ${items} ${items === 1 ? 'item' : 'items'}${overlap ? ' (one that needs several undeclared capabilities is counted under each)' : ''}:`,
+    ...lines,
+  ];
 }
 
 /** How many case ids a cause names before it only counts the rest. */
@@ -260,12 +343,13 @@ export function coverageLines(coverage: readonly GateCoverage[]): string[] {
 
 /**
  * The verdict of a conforming run: `CONFORMS`, `CONFORMS with N expected failures` when the
- * baseline expected some, and the warnings in parentheses.
+ * baseline expected some, and the warnings in parentheses; then its scope
+ * (`: digest, checkpoint; 70 of 1569 cases applicable`).
  */
-export function conformsText(expected: number, warnings: number): string {
+export function conformsText(expected: number, warnings: number, scope: VerdictScope): string {
   const e = expected ? ` with ${expected} expected failure${expected === 1 ? '' : 's'}` : '';
   const w = warnings ? ` (with ${warnings} warning${warnings === 1 ? '' : 's'})` : '';
-  return `CONFORMS${e}${w}`;
+  return `CONFORMS${e}${w}: ${printable(scopeText(scope))}`;
 }
 
 /** The summary of a run. */
@@ -279,6 +363,8 @@ export function renderSummary(
   coverage: readonly GateCoverage[] = [],
   /** Nothing the run selects, in any shard, applies to the implementation (no NO VERDICT then). */
   judgedNowhere = false,
+  /** Where `--wire` wrote the messages (null: it was not given, or could not write). */
+  wire: { readonly path: string | null; readonly all: boolean } = { path: null, all: false },
 ): string {
   const impl = run.implementation;
   const who =
@@ -286,12 +372,15 @@ export function renderSummary(
       ? `${printable(impl.command)} (it never answered hello)`
       : `${printable(impl.name)} ${printable(impl.version)} (${printable(impl.language)})`;
   const out: string[] = [`\nConformance of ${who}, protocol v${run.protocolVersion}\n`];
-  if (unreachable)
+  if (unreachable !== null) {
+    // The heading never stands alone: a start that gave no reason says so.
+    const reason = printableLines(unreachable).trim();
     out.push(
       paint.red(
-        `The implementation could not be started or did not answer hello:\n  ${printableLines(unreachable).replace(/\n/g, '\n  ')}\n`,
+        `The implementation could not be started or did not answer hello:\n  ${reason ? reason.replace(/\n/g, '\n  ') : '(no reason was given: no message, and nothing on stderr)'}\n`,
       ),
     );
+  }
   const groups = new Map<string, Map<string, CaseLine[]>>();
   for (const c of cases) {
     const g = groups.get(c.gate) ?? new Map<string, CaseLine[]>();
@@ -313,11 +402,17 @@ export function renderSummary(
     return i === -1 ? GATE_ORDER.length : i;
   };
   // An implementation that never started has nothing to show by gate: every item failed alike.
-  for (const [gate, subjects] of unreachable ? [] : [...groups].sort((a, b) => rank(a[0]) - rank(b[0]))) {
+  // Only what applied is listed by gate: what did not is one line per capability, below.
+  const applied = (list: readonly CaseLine[]) => list.some((c) => c.outcome !== 'not-applicable');
+  for (const [gate, subjects] of unreachable !== null
+    ? []
+    : [...groups].sort((a, b) => rank(a[0]) - rank(b[0]))) {
     const all = [...subjects.values()].flat();
+    if (!applied(all)) continue;
     const g = cell(all);
     out.push(`${paint.bold(gate.padEnd(40))} ${g.ok ? paint.green(g.text) : paint.red(g.text)}${g.extra}`);
     for (const [subject, list] of subjects) {
+      if (!applied(list)) continue;
       const s = cell(list);
       out.push(`  ${subject.padEnd(38)} ${s.ok ? s.text : paint.red(s.text)}${s.extra}`);
     }
@@ -325,9 +420,15 @@ export function renderSummary(
   const bad = cases.filter((c) => !['pass', 'not-applicable'].includes(c.outcome));
   if (bad.length) {
     // An implementation that never started failed every item alike: its one cause is said above.
-    const causes = unreachable ? { lines: [], index: new Map() } : causeLines(bad);
+    const causes = unreachable !== null ? { lines: [], index: new Map() } : causeLines(bad);
     out.push(...causes.lines, '', 'Not passing:', ...notPassing(bad, summary.strict ?? false, causes.index));
+    out.push(
+      wire.path
+        ? `  Every message ${wire.all ? 'of the run' : 'of these'}, both ways, by case and step: ${printable(wire.path)} (--wire; ${docPath('docs/cli.md#the-wire-log')})`
+        : `  To see every message these sent and received, run them again with --wire <file> (${docPath('docs/cli.md#the-wire-log')}); \`agent-contracts explain <case-id>\` shows what a case sends and expects.`,
+    );
   }
+  out.push(...notApplicableLines(cases, requires, impl.capabilities));
   const gaps = capabilityGaps(cases, requires, impl.capabilities);
   if (gaps.length)
     out.push('', 'Not applicable only for want of one more capability:', ...gaps.map((g) => `  ${g}`));
@@ -359,7 +460,9 @@ export function renderSummary(
         `${kitBugs} ${kitBugs === 1 ? 'case' : 'cases'} ended as harness-error: a request of the conformance kit broke its own schema. That is a defect of agent-contracts, not of the implementation under test; the run cannot conform until the kit is fixed (please report it, with the case ids above).`,
       ),
     );
-  const noVerdict = run.shard !== null && emptyShard(summary) && !unreachable && !judgedNowhere;
+  const noVerdict = run.shard !== null && emptyShard(summary) && unreachable === null && !judgedNowhere;
+  const scope = verdictScope(run, cases);
+  const scoped = `: ${printable(scopeText(scope))}`;
   if (judgedNowhere)
     out.push(
       '',
@@ -376,12 +479,12 @@ export function renderSummary(
     '',
     `${cases.length} cases: ${n.pass} pass, ${n.fail} fail, ${n.error} error, ${n.timeout} timeout, ${n.crash} crash, ${n['not-applicable']} not applicable${kitBugs ? `, ${kitBugs} harness-error` : ''} (${(summary.durationMs / 1000).toFixed(1)} s)`,
     noVerdict
-      ? paint.bold('NO VERDICT (nothing applicable in this shard)')
+      ? paint.bold(`NO VERDICT (nothing applicable in this shard)${scoped}`)
       : summary.conforms
-        ? paint.green(conformsText(cases.filter((c) => c.expectedFailure).length, warnings.length))
+        ? paint.green(conformsText(cases.filter((c) => c.expectedFailure).length, warnings.length, scope))
         : kitBugs
-          ? paint.red("DOES NOT CONFORM (a harness error: the kit's bug, not the implementation's)")
-          : paint.red('DOES NOT CONFORM'),
+          ? paint.red(`DOES NOT CONFORM (a harness error: the kit's bug, not the implementation's)${scoped}`)
+          : paint.red(`DOES NOT CONFORM${scoped}`),
     '',
   );
   return out.join('\n');

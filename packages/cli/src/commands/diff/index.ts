@@ -1,8 +1,8 @@
 import { diffReports, printable } from '@agent-contracts/harness';
+import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
-import { parseCommandArgs, readReport, requireComplete } from '../report-io.js';
+import { readReport, requireComplete } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts diff [--json] <before.jsonl> <after.jsonl>
 
@@ -30,11 +30,9 @@ export const diffCommand: Command = {
   summary: 'compare two JSONL reports: fixed, broken and new cases by id',
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('diff', args, { json: { type: 'boolean' } });
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    const parsed = await commandArgs(io, 'diff', HELP, args, { json: { type: 'boolean' } });
+    if (!parsed) return 0;
+    const { values, positionals } = parsed;
     if (positionals.length !== 2)
       throw new CliError(
         'USAGE_MISSING_ARGUMENT',

@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { docsDirectory } from '@agent-contracts/kit';
 import { closest, distance } from 'fastest-levenshtein';
+import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
-import { docPath, docRefs, docsRoot } from '../../doc-path.js';
+import { docPath, docsRoot } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
-import { parseCommandArgs } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts docs [topic] [--print]
 
@@ -91,11 +91,9 @@ export const docsCommand: Command = {
   summary: 'list the installed documentation pages, or print where one is (or the page, --print)',
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('docs', args, { print: { type: 'boolean' } });
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    const parsed = await commandArgs(io, 'docs', HELP, args, { print: { type: 'boolean' } });
+    if (!parsed) return 0;
+    const { values, positionals } = parsed;
     if (positionals.length > 1)
       throw new CliError(
         'USAGE_BAD_VALUE',

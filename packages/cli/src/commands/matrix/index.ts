@@ -6,11 +6,11 @@ import {
   renderMatrixHtml,
   renderMatrixMarkdown,
 } from '@agent-contracts/harness';
+import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
 import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
-import { parseCommandArgs, readReport, requireComplete, warnDisagreements } from '../report-io.js';
+import { readReport, requireComplete, warnDisagreements } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts matrix [--format html|markdown] <report.jsonl>...
 
@@ -45,15 +45,13 @@ export const matrixCommand: Command = {
   summary: 'render the compatibility matrix of several reports (implementations x gates), HTML or Markdown',
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('matrix', args, {
+    const parsed = await commandArgs(io, 'matrix', HELP, args, {
       format: { type: 'string' },
       'no-details': { type: 'boolean' },
       'allow-incomplete': { type: 'boolean' },
     });
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    if (!parsed) return 0;
+    const { values, positionals } = parsed;
     const format = typeof values.format === 'string' ? values.format : 'html';
     if (format !== 'html' && format !== 'markdown')
       throw new CliError('USAGE_BAD_VALUE', '--format must be html or markdown.');

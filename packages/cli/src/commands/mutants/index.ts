@@ -1,25 +1,28 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { printable, truncated } from '@agent-contracts/harness';
-import { intOption, usageError } from '../../args.js';
+import { commandArgs, intOption } from '../../args.js';
 import type { Command } from '../../command.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
 import { readManifests } from './manifest.js';
+import { runOtelMutant } from './otel.js';
 import { type MutantResult, runMutant } from './run.js';
 
 const DEFAULT_DIR = fileURLToPath(new URL('../../../../../examples/broken/', import.meta.url));
 
-const HELP = `Usage: agent-contracts mutants [options] [dir]
+const HELP = `Usage: agent-contracts mutants [options] <dir>
 
 Prove the kit with broken implementations: every folder of <dir> with a mutant.json is an
-implementation with one rule broken (default: examples/broken of a checkout of the repository;
-the installed package has none). The kit runs against each, only on the golden cases and fault
-scenarios its mutant.json lists, and a mutant is caught only when one of those ends as fail
-(not error, timeout or crash, and not another case). Prints a table and the mutation score, caught / total (docs/conformance-quality.md).
+implementation with one rule broken (docs/conformance-quality.md#the-manifest; in a checkout of
+the kit, <dir> defaults to its examples/broken; an installed package has no default). The kit
+runs against each, only on the golden cases and fault scenarios its mutant.json lists, and a
+mutant is caught only when one of those ends as fail (not error, timeout or crash, and not
+another case). A folder whose capability is otel holds a broken OpenTelemetry checker, an ES
+module judged on the otel/... cases it lists. Prints a table and the mutation score, caught /
+total (docs/conformance-quality.md).
 
 Options:
   --jobs <n>        run n broken implementations in parallel (default 2)
@@ -27,22 +30,14 @@ Options:
   -h, --help        show this help
 
 Exit codes: 0 every broken implementation was caught (score 100%); 1 one survived or could not
-be judged; 2 usage error, or a malformed mutant.json.
+be judged; 2 usage error (USAGE_MISSING_ARGUMENT: no <dir> where there is no default), or a
+malformed mutant.json (MUTANTS_INVALID).
 `;
 
 const OPTIONS = {
   jobs: { type: 'string' },
   timeout: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
-
-function parse(args: readonly string[]) {
-  try {
-    return parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw usageError('mutants', err, OPTIONS);
-  }
-}
 
 /** `items` through `work`, at most `jobs` at a time, results in input order. */
 async function pool<T, R>(items: readonly T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -79,11 +74,9 @@ export const mutantsCommand: Command = {
   summary: 'run the kit against broken implementations and print the mutation score',
   help: HELP,
   async run(args: readonly string[], io: Io): Promise<number> {
-    const { values, positionals } = parse(args);
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    const parsed = await commandArgs(io, 'mutants', HELP, args, OPTIONS);
+    if (!parsed) return 0;
+    const { values, positionals } = parsed;
     if (positionals.length > 1)
       throw new CliError(
         'USAGE_BAD_VALUE',
@@ -91,12 +84,17 @@ export const mutantsCommand: Command = {
       );
     const jobs = intOption('jobs', values.jobs, 2, 1, 64);
     const timeout = intOption('timeout', values.timeout, 10_000, 100, 600_000);
+    if (positionals[0] === undefined && !existsSync(DEFAULT_DIR))
+      throw new CliError(
+        'USAGE_MISSING_ARGUMENT',
+        'name the directory of your broken implementations: `agent-contracts mutants <dir>`, a folder per implementation with a mutant.json (docs/conformance-quality.md#the-manifest). Only a checkout of the kit has a default (its examples/broken); the installed package holds none.',
+      );
     const dir = positionals[0] === undefined ? DEFAULT_DIR : resolve(invocationDirectory(io), positionals[0]);
     const mutants = readManifests(dir);
     await io.err(`running the kit against ${mutants.length} broken implementations, ${jobs} at a time\n`);
     let done = 0;
     const results = await pool(mutants, jobs, async (m) => {
-      const r = await runMutant(m, timeout);
+      const r = m.capability === 'otel' ? await runOtelMutant(m) : await runMutant(m, timeout);
       await io.err(`[${++done}/${mutants.length}] ${r.status} ${cell(m.id, 48)}\n`);
       return r;
     });

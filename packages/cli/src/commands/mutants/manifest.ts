@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { printable, truncated } from '@agent-contracts/harness';
 import { CliError } from '../../errors.js';
 
-/** The capabilities a broken implementation can break (hello's capability names). */
+/**
+ * The capabilities a broken implementation can break: hello's capability names, and `otel`, a
+ * broken OpenTelemetry checker (an ES module judged on the cases of conformance/otel, otel.ts).
+ */
 export const MUTANT_CAPABILITIES = [
   'digest',
   'validate',
@@ -16,6 +19,8 @@ export const MUTANT_CAPABILITIES = [
   'run',
   'policy',
   'delegation',
+  'otel',
+  'context',
 ] as const;
 
 export type MutantCapability = (typeof MUTANT_CAPABILITIES)[number];
@@ -93,6 +98,24 @@ export function readManifest(folder: string, id: string): MutantManifest {
   const cases = globs(where, m.cases ?? [], 'cases', null);
   const faults = globs(where, m.faults ?? [], 'faults', 'faults/');
   if (cases.length + faults.length === 0) refuse(where, 'it lists no case and no fault scenario to catch it');
+  if (m.capability === 'otel') {
+    // A broken checker is judged on the mapping's cases alone (conformance/otel).
+    if (faults.length) refuse(where, 'an otel checker runs no fault scenario: "faults" must be empty');
+    const other = cases.find((g) => !g.startsWith('otel/'));
+    if (other !== undefined)
+      refuse(
+        where,
+        `an otel checker's "cases" are otel/... ids, not ${JSON.stringify(printable(truncated(other, 80)))}`,
+      );
+    if (!/\.(mjs|js)$/.test(impl)) refuse(where, 'an otel checker\'s "impl" is an ES module (.mjs or .js)');
+  } else {
+    const otel = cases.find((g) => g.startsWith('otel/'));
+    if (otel !== undefined)
+      refuse(
+        where,
+        `${JSON.stringify(printable(truncated(otel, 80)))} is a case of the OpenTelemetry mapping, which only an otel checker (capability "otel") runs`,
+      );
+  }
   return {
     id,
     folder,

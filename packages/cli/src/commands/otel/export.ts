@@ -3,12 +3,10 @@
 // Every input is read with the bounds of `validate` and judged by the reference validators first:
 // one input that is not a valid LocalTaskTraceV1 stops the command and nothing is written.
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { printable, truncated } from '@agent-contracts/harness/text';
 import { validate } from '@agent-contracts/validators';
-import { usageError } from '../../args.js';
+import { commandArgs } from '../../args.js';
 import { kitVersion } from '../../conformance-dir.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { otlpJson, spansOf } from '../../otel/export.js';
@@ -41,7 +39,6 @@ const OPTIONS = {
   'service-name': { type: 'string' },
   'max-bytes': { type: 'string' },
   'max-depth': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** Longest `--service-name`, in UTF-16 code units. */
@@ -50,19 +47,9 @@ const MAX_SERVICE_NAME = 256;
 const shown = (s: string) => printable(truncated(s, 300));
 
 export async function exportCommand(args: readonly string[], io: Io): Promise<number> {
-  let parsed: ReturnType<
-    typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
-  >;
-  try {
-    parsed = parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw usageError('otel export', err, OPTIONS);
-  }
+  const parsed = await commandArgs(io, 'otel export', EXPORT_HELP, args, OPTIONS);
+  if (!parsed) return 0;
   const { values, positionals } = parsed;
-  if (values.help) {
-    await io.out(docRefs(EXPORT_HELP));
-    return 0;
-  }
   if (positionals.length === 0)
     throw new CliError(
       'USAGE_MISSING_ARGUMENT',
@@ -167,7 +154,11 @@ export async function exportCommand(args: readonly string[], io: Io): Promise<nu
   }
   for (const [i, t] of exported.entries()) {
     const notes = [
-      ...(t.open ? ['open: its invoke_agent span has no end'] : []),
+      ...(t.open
+        ? [
+            `open: its invoke_agent span${t.openToolSpans ? ` and ${t.openToolSpans} tool span(s)` : ''} written without an end, marked agent_contracts.span.open`,
+          ]
+        : []),
       ...(t.unwritten
         ? [`${t.unwritten} tool completion(s) whose start the bounds dropped not written`]
         : []),

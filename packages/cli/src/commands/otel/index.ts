@@ -1,7 +1,6 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { printable, truncated } from '@agent-contracts/harness/text';
-import { usageError } from '../../args.js';
+import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
 import { kitVersion } from '../../conformance-dir.js';
 import { docRefs } from '../../doc-path.js';
@@ -40,25 +39,14 @@ const OPTIONS = {
   report: { type: 'string' },
   'max-bytes': { type: 'string' },
   'max-depth': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 const shown = (s: string) => printable(truncated(s, 300));
 
 async function check(args: readonly string[], io: Io): Promise<number> {
-  let parsed: ReturnType<
-    typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof OPTIONS }>
-  >;
-  try {
-    parsed = parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw usageError('otel check', err, OPTIONS);
-  }
+  const parsed = await commandArgs(io, 'otel check', CHECK_HELP, args, OPTIONS);
+  if (!parsed) return 0;
   const { values, positionals } = parsed;
-  if (values.help) {
-    await io.out(docRefs(CHECK_HELP));
-    return 0;
-  }
   if (positionals.length !== 1)
     throw new CliError(
       'USAGE_MISSING_ARGUMENT',
@@ -111,8 +99,9 @@ async function check(args: readonly string[], io: Io): Promise<number> {
   }
   for (const run of verdict.runs) {
     if (run.ok) {
+      const open = (run.trace as { status?: string } | null)?.status === 'open';
       await io.out(
-        `PASS ${run.id}  ${run.toolSpans} tool call(s), ${run.chatSpans} model call(s)${run.dropped ? `, ${run.dropped} event(s) dropped by the bounds` : ''}\n`,
+        `PASS ${run.id}  ${run.toolSpans} tool call(s), ${run.chatSpans} model call(s)${run.dropped ? `, ${run.dropped} event(s) dropped by the bounds` : ''}${open ? '; open: the run has not ended (its agent span is marked agent_contracts.span.open), so no terminal is shown' : ''}\n`,
       );
       continue;
     }

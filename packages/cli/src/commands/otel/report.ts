@@ -21,10 +21,11 @@ function caseLine(run: RunVerdict): Record<string, unknown> {
       ),
   }));
   const first = run.issues[0];
+  const open = (run.trace as { status?: string } | null)?.status === 'open';
   const what =
     run.trace === null
       ? 'tool span outside any agent run'
-      : `${run.toolSpans} tool call(s), ${run.chatSpans} model call(s)`;
+      : `${run.toolSpans} tool call(s), ${run.chatSpans} model call(s)${open ? ', open: the run has not ended, no terminal is shown' : ''}`;
   return {
     type: 'case',
     id: run.id,

@@ -5,11 +5,11 @@ import {
   renderJunit,
   renderMarkdown,
 } from '@agent-contracts/harness';
+import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
 import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
-import { parseCommandArgs, readReport, requireComplete, warnDisagreements } from '../report-io.js';
+import { readReport, requireComplete, warnDisagreements } from '../report-io.js';
 
 const HELP = `Usage: agent-contracts report --format junit|markdown|html <run.jsonl>...
 
@@ -22,6 +22,8 @@ The HTML page also shows requirement coverage against the kit's catalogue
 
 Options:
   --format <f>          junit, markdown or html                                [required]
+  --junit-include-na    with --format junit, also write the not-applicable cases (each a
+                        skipped testcase); without it they are left out, and counted in a comment
   --allow-incomplete    render a report that does not hold a whole run (an interrupted run's
                         report ends with an interrupted line, an unfinished one has no summary
                         line); it is labelled interrupted or incomplete, never conforming
@@ -38,18 +40,19 @@ export const reportCommand: Command = {
   summary: 'render JSONL reports as JUnit XML, Markdown or HTML',
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('report', args, {
+    const parsed = await commandArgs(io, 'report', HELP, args, {
       format: { type: 'string' },
       'allow-incomplete': { type: 'boolean' },
+      'junit-include-na': { type: 'boolean' },
     });
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    if (!parsed) return 0;
+    const { values, positionals } = parsed;
     const format = typeof values.format === 'string' ? values.format : '';
     if (!['junit', 'markdown', 'html'].includes(format)) {
       throw new CliError('USAGE_BAD_VALUE', '--format must be junit, markdown or html.');
     }
+    if (values['junit-include-na'] && format !== 'junit')
+      throw new CliError('USAGE_BAD_VALUE', '--junit-include-na goes with --format junit.');
     if (positionals.length === 0)
       throw new CliError('USAGE_MISSING_ARGUMENT', 'name at least one JSONL report.');
     if (format !== 'html' && positionals.length > 1) {
@@ -67,7 +70,7 @@ export const reportCommand: Command = {
       format === 'html'
         ? renderHtml(reports, { catalogue: loadRequirements(DEFAULT_CONFORMANCE) })
         : format === 'junit'
-          ? renderJunit(reports[0]!)
+          ? renderJunit(reports[0]!, { includeNotApplicable: values['junit-include-na'] === true })
           : renderMarkdown(reports[0]!);
     await io.out(text);
     return 0;

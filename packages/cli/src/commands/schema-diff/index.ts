@@ -1,9 +1,8 @@
 import { compareSchemas, type SchemaChange } from '@agent-contracts/schemas';
+import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
-import { docRefs } from '../../doc-path.js';
 import { type CliCode, CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
-import { parseCommandArgs } from '../report-io.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH } from '../validate/index.js';
 import { parseInput, readInput } from '../validate/input.js';
 import { expandArguments } from '../validate/walk.js';
@@ -103,14 +102,12 @@ export const schemaDiffCommand: Command = {
   summary: 'classify schema changes between two versions: editorial, compatible or breaking',
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs('schema-diff', args, {
+    const parsed = await commandArgs(io, 'schema-diff', HELP, args, {
       json: { type: 'boolean' },
       'fail-on': { type: 'string' },
     });
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    if (!parsed) return 0;
+    const { values, positionals } = parsed;
     const failOn = (values['fail-on'] ?? 'breaking') as string;
     if (!['editorial', 'compatible', 'breaking'].includes(failOn))
       throw new CliError(

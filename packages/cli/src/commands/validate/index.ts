@@ -1,10 +1,8 @@
-import { parseArgs } from 'node:util';
 import { printable } from '@agent-contracts/harness/text';
 import { validate } from '@agent-contracts/validators';
-import { usageError } from '../../args.js';
+import { commandArgs } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
-import { docRefs } from '../../doc-path.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { type InputLimits, inputIssue, parseInput, readInput } from './input.js';
@@ -81,16 +79,7 @@ const OPTIONS = {
   'max-depth': { type: 'string' },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
-
-function parse(args: readonly string[]) {
-  try {
-    return parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (err) {
-    throw usageError('validate', err, OPTIONS);
-  }
-}
 
 async function judge(path: string, io: Io, limits: InputLimits): Promise<FileResult> {
   const read = await readInput(path, io.stdin, limits);
@@ -123,11 +112,9 @@ export const validateCommand: Command = {
   summary: 'validate contract documents (files, directories of *.json, or stdin)',
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parse(args);
-    if (values.help) {
-      await io.out(docRefs(HELP));
-      return 0;
-    }
+    const parsed = await commandArgs(io, 'validate', HELP, args, OPTIONS);
+    if (!parsed) return 0;
+    const { values, positionals } = parsed;
     if (positionals.length === 0) {
       throw new CliError(
         'USAGE_MISSING_ARGUMENT',

@@ -1,6 +1,6 @@
 // A checker that swaps a tool span's times when its end comes first, so the trace reads as if
 // the call had run forwards.
-import { brokenChecker } from '../lib/otel-checker.ts';
+import { brokenChecker } from '../lib/otel-checker.mjs';
 
 export const check = brokenChecker({
   spans: (spans) =>

@@ -1,6 +1,6 @@
 // A checker that drops the unfinished-span rule: a tool call that never ended leaves an open
 // lease in a valid trace, and the run passes.
-import { brokenChecker } from '../lib/otel-checker.ts';
+import { brokenChecker } from '../lib/otel-checker.mjs';
 
 export const check = brokenChecker({
   mapping: (m) => ({

@@ -1,0 +1,10 @@
+// The capability names `conform` shows and filters before it explores are the explorers' own.
+import { describe, expect, it } from 'vitest';
+import { EXPLORE_CAPABILITIES, EXPLORE_CAPABILITY_NAMES, EXPLORERS } from '../src/index.js';
+
+describe('EXPLORE_CAPABILITY_NAMES', () => {
+  it('are the names of EXPLORERS, in their order', () => {
+    expect(EXPLORE_CAPABILITY_NAMES).toEqual(EXPLORERS.map((e) => e.name));
+    expect(EXPLORE_CAPABILITY_NAMES).toEqual(EXPLORE_CAPABILITIES);
+  });
+});

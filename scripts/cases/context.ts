@@ -1,0 +1,869 @@
+// The golden scenarios of the ContextAcquisitionGate engine (`context.plan`, `context.receipt`,
+// `context.observe`, `context.reuse`, `context.ledger`), as multi-step cases
+// (conformance/cases/context/). Every expectation is computed here by running the reference
+// context engine (packages/engines) at the case's clock, never written by hand; each step also
+// states what it means (a status, a reuse reason, a refusal code), and the generator fails when
+// the engine disagrees, so a scenario can never silently test something else. The families and
+// the rules they check are listed on docs/spec/context-acquisition-gate.md#protocol-scenarios.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { canonicalize } from '@agent-contracts/digest';
+import {
+  type ContextCatalogue,
+  type ContextEvent,
+  type ContextPlanRequest,
+  decideReuse,
+  formIntentSeed,
+  ManualClock,
+  observeReceipt,
+  openReceipt,
+  planContext,
+  type ReceiptOpen,
+  receiptByReuse,
+  replayReceipt,
+  writeLedger,
+} from '@agent-contracts/engines';
+import type { Case, Step } from '@agent-contracts/harness';
+import type {
+  ContextReadPlanV2,
+  ContextReadReceiptV1,
+  ContextReadReceiptV2,
+  ContextSourceObservationLedgerV1,
+} from '@agent-contracts/schemas';
+import { requirementsOf } from './requirements.ts';
+
+const T0 = '2026-12-02T05:00:00.000Z';
+const PAGE = 'docs/spec/context-acquisition-gate.md';
+const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+const V1_RECEIPT_FIXTURE = 'ContextReadReceiptV1/valid/legacy-relevant-complete.json';
+const fixturesDir = fileURLToPath(new URL('../../conformance/fixtures/', import.meta.url));
+
+const ROOT = '/srv/acme';
+const ref = (file: string) => ({
+  path: `${ROOT}/.agent/${file}`,
+  layer: 'profile',
+  exists: true,
+  size: 42,
+  mtimeMs: 1795770410000,
+});
+const MEMORY_REF = {
+  path: 'memory://acme/status',
+  layer: 'memory-query',
+  exists: true,
+  size: null,
+  mtimeMs: null,
+};
+const CATALOGUE: ContextCatalogue = {
+  activeRoot: ROOT,
+  project: 'acme',
+  index: { file: 'README.md', refs: [ref('README.md')], body: { text: '# acme\n\nThe billing service.\n' } },
+  config: {
+    file: 'config.json',
+    refs: [ref('config.json')],
+    body: { value: { language: 'typescript' }, contractVersion: 'profile-config@1' },
+  },
+  documents: [
+    {
+      file: 'testing.md',
+      catalogued: true,
+      inventoried: true,
+      kind: 'profile',
+      readable: true,
+      requiredToExist: false,
+      serves: ['testing'],
+      refs: [ref('testing.md')],
+    },
+    {
+      file: 'release.md',
+      catalogued: true,
+      inventoried: true,
+      kind: 'profile',
+      readable: true,
+      requiredToExist: false,
+      serves: ['release'],
+      refs: [ref('release.md')],
+    },
+  ],
+};
+const TESTING_BODY = '# Testing\n\nRun `pnpm test` before every commit.\n';
+const SESSION = 'sess-0001';
+const PLAN_CALL = 'toolu-plan-0001';
+
+/** The params of a plan request, as the case sends them. */
+interface PlanParams {
+  readonly seed: Record<string, unknown>;
+  readonly catalogue: ContextCatalogue;
+  readonly host: string;
+  readonly invocationNonce: string;
+  readonly [key: string]: unknown;
+}
+const planParams = (over: Partial<PlanParams> = {}, seed: Record<string, unknown> = {}): PlanParams => ({
+  seed: { semantic: 'fix', contextEpoch: 'ctx-epoch-one', ...seed },
+  catalogue: CATALOGUE,
+  host: 'standalone',
+  invocationNonce: 'nonce-0000-0000-0001',
+  changeTypes: ['testing'],
+  ...over,
+});
+
+/**
+ * The reference's session as the generator runs it: what each request does to the plans, their
+ * receipts and their ledgers, and the step that checks it.
+ */
+class Model {
+  readonly clock = new ManualClock(Date.parse(T0));
+  readonly steps: Step[] = [{ method: 'clock.set', params: { now: T0 }, expect: { result: { now: T0 } } }];
+  readonly plans = new Map<
+    string,
+    {
+      plan: ContextReadPlanV2;
+      receipt: ContextReadReceiptV2 | null;
+      ledger: ContextSourceObservationLedgerV1 | null;
+    }
+  >();
+  constructor(readonly name: string) {}
+
+  private fail(what: string): never {
+    throw new Error(`context/${this.name}: ${what}`);
+  }
+  private refused(method: string, params: unknown, code: string, means: string): void {
+    if (code !== means) this.fail(`${method} is refused with ${code}, not ${means}`);
+    this.steps.push({ method, params: json(params), expect: { error: code } });
+  }
+  private held(planId: string) {
+    return this.plans.get(planId) ?? this.fail(`no plan ${planId}`);
+  }
+
+  advance(ms = 1000): void {
+    this.clock.advance(ms);
+    const now = new Date(this.clock.now()).toISOString();
+    this.steps.push({ method: 'clock.advance', params: { ms }, expect: { result: { now } } });
+  }
+
+  /** `context.plan`: the plan the engine makes, with the planning telemetry docs/protocol.md defines. */
+  plan(params: PlanParams, means: 'plan' | string = 'plan'): ContextReadPlanV2 {
+    const seed = formIntentSeed(json(params.seed), this.clock);
+    if (!seed.ok) {
+      this.refused('context.plan', params, seed.code, means);
+      return undefined as never;
+    }
+    const { seed: _s, catalogue, ...rest } = json(params);
+    const r = planContext(
+      catalogue,
+      { ...rest, seed: seed.seed } as unknown as ContextPlanRequest,
+      this.clock,
+    );
+    if (!r.ok) {
+      this.refused('context.plan', params, r.code, means);
+      return undefined as never;
+    }
+    if (means !== 'plan') this.fail(`context.plan makes a plan, not ${means}`);
+    // docs/protocol.md: the planning telemetry measures the params' RFC 8785 form.
+    const jcs = canonicalize(json(params));
+    const plan: ContextReadPlanV2 = {
+      ...r.plan,
+      planningTelemetry: {
+        inputBytes: new TextEncoder().encode(jcs).length,
+        inputChars: [...jcs].length,
+        latencyMs: null,
+        inputTokens: null,
+      },
+    };
+    this.steps.push({ method: 'context.plan', params: json(params), expect: { result: json(plan) } });
+    this.plans.set(plan.planId, { plan, receipt: null, ledger: null });
+    return plan;
+  }
+
+  open(planId: string, open: ReceiptOpen, means: string): ContextReadReceiptV2 {
+    const h = this.held(planId);
+    const params = { planId, open };
+    const r = openReceipt(h.plan, json(open), this.clock);
+    if (!r.ok) {
+      this.refused('context.receipt', params, r.code, means);
+      return undefined as never;
+    }
+    if (r.receipt.status !== means) this.fail(`the receipt opens ${r.receipt.status}, not ${means}`);
+    this.steps.push({ method: 'context.receipt', params: json(params), expect: { result: json(r.receipt) } });
+    h.receipt = r.receipt;
+    return r.receipt;
+  }
+
+  /** `context.receipt` of an unknown plan. */
+  unknownPlan(planId: string): void {
+    this.steps.push({
+      method: 'context.receipt',
+      params: { planId },
+      expect: { error: 'CONTEXT_BINDING_PLAN_NOT_FOUND' },
+    });
+  }
+
+  observe(planId: string, event: ContextEvent, means: string): ContextReadReceiptV2 {
+    const h = this.held(planId);
+    const params = { planId, event };
+    const r = observeReceipt(h.receipt!, h.plan, json(event), this.clock);
+    if (!r.ok) {
+      this.refused('context.observe', params, r.code, means);
+      return h.receipt!;
+    }
+    if (r.receipt.status !== means)
+      this.fail(`${event.event} leaves the receipt ${r.receipt.status}, not ${means}`);
+    this.steps.push({
+      method: 'context.observe',
+      params: json(params),
+      expect: { result: json({ receipt: r.receipt, changed: r.changed }) },
+    });
+    h.receipt = r.receipt;
+    return r.receipt;
+  }
+
+  reuse(
+    planId: string,
+    inputs: Omit<Parameters<typeof decideReuse>[1], 'priorReceipt'> & {
+      priorReceipt: ContextReadReceiptV2 | ContextReadReceiptV1 | { $fixture: string } | null;
+    },
+    means: string,
+    planCall?: { toolCallId: string; attemptedAt: string },
+  ): void {
+    const h = this.held(planId);
+    const prior =
+      inputs.priorReceipt && '$fixture' in inputs.priorReceipt
+        ? (JSON.parse(
+            readFileSync(`${fixturesDir}${inputs.priorReceipt.$fixture}`, 'utf8'),
+          ) as ContextReadReceiptV1)
+        : inputs.priorReceipt;
+    const decision = decideReuse(h.plan, json({ ...inputs, priorReceipt: prior }), this.clock);
+    if (decision.delivery.reasonCode !== means)
+      this.fail(`the reuse decision's delivery is ${decision.delivery.reasonCode}, not ${means}`);
+    let receipt: ContextReadReceiptV2 | null = null;
+    if (planCall && decision.delivery.reuse) {
+      const r = receiptByReuse(h.plan, decision, prior as ContextReadReceiptV2, planCall, this.clock);
+      if (!r.ok) this.fail(`receiptByReuse refuses: ${r.code}`);
+      receipt = r.receipt;
+      h.receipt = receipt;
+    }
+    this.steps.push({
+      method: 'context.reuse',
+      params: json({ planId, ...inputs, ...(planCall ? { planCall } : {}) }),
+      expect: { result: json({ decision, receipt }) },
+    });
+  }
+
+  /** A writer's snapshot of the plan's ledger, made from `records` (the writer's own slice). */
+  snapshotOf(
+    planId: string,
+    records: ContextReadReceiptV2['observations'],
+  ): ContextSourceObservationLedgerV1 {
+    const h = this.held(planId);
+    const r = writeLedger(
+      null,
+      { binding: h.plan.contextBinding, records, mandatorySourceIds: h.plan.mandatorySourceIds },
+      this.clock,
+    );
+    if (!r.ok) this.fail(`the snapshot cannot be made: ${r.code}`);
+    return r.ledger;
+  }
+
+  write(planId: string, snapshot: ContextSourceObservationLedgerV1, means: 'written' | string): void {
+    const h = this.held(planId);
+    const params = { op: 'write', planId, snapshot };
+    const b = h.plan.contextBinding;
+    const s = snapshot.identity;
+    if (s.planId !== b.planId || s.contextEpoch !== b.contextEpoch || s.planContentId !== b.planContentId) {
+      this.refused('context.ledger', params, 'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH', means);
+      return;
+    }
+    const r = writeLedger(
+      h.ledger,
+      { binding: b, records: snapshot.observations, mandatorySourceIds: h.plan.mandatorySourceIds },
+      this.clock,
+    );
+    if (!r.ok) {
+      this.refused('context.ledger', params, r.code, means);
+      return;
+    }
+    if (means !== 'written') this.fail(`the write is accepted, not ${means}`);
+    h.ledger = r.ledger;
+    this.steps.push({
+      method: 'context.ledger',
+      params: json(params),
+      expect: { result: json({ ledger: r.ledger, dropped: r.dropped, receipt: null, replayed: [] }) },
+    });
+  }
+
+  replay(planId: string, liveRefs: Record<string, unknown[]>, means: string): void {
+    const h = this.held(planId);
+    const params = { op: 'replay', planId, liveRefs };
+    const r = replayReceipt(h.ledger!, h.receipt!, h.plan, json(liveRefs) as never, this.clock);
+    if (!r.ok) {
+      this.refused('context.ledger', params, r.code, means);
+      return;
+    }
+    if (r.receipt.status !== means) this.fail(`the replayed receipt is ${r.receipt.status}, not ${means}`);
+    const ledgerIds = new Set(h.ledger!.observations.map((o) => o.observationId));
+    if (r.replayed.some((id) => !ledgerIds.has(id)))
+      this.fail('the replay made a record the ledger does not hold');
+    h.receipt = r.receipt;
+    this.steps.push({
+      method: 'context.ledger',
+      params: json(params),
+      expect: { result: json({ ledger: h.ledger, dropped: [], receipt: r.receipt, replayed: r.replayed }) },
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The events of a read.
+
+const binding = (plan: ContextReadPlanV2) => ({
+  contextEpoch: plan.contextBinding.contextEpoch,
+  planId: plan.planId,
+  activeRoot: ROOT,
+});
+const pre = (plan: ContextReadPlanV2, sourceId: string, call: string, over: object = {}): ContextEvent => ({
+  event: 'PreToolUse',
+  toolCallId: call,
+  sourceIds: [sourceId],
+  actionClass: 'context-read',
+  hostSessionId: SESSION,
+  ...binding(plan),
+  ...over,
+});
+const memory = (sourceId: string) => sourceId.startsWith('memory:');
+const post = (plan: ContextReadPlanV2, sourceId: string, call: string, over: object = {}): ContextEvent => {
+  const body = memory(sourceId)
+    ? { value: { status: 'idle' }, contractVersion: '1' }
+    : { text: TESTING_BODY };
+  return {
+    event: 'PostToolUse',
+    toolCallId: call,
+    sourceId,
+    hostSessionId: SESSION,
+    sourceLayer: memory(sourceId) ? 'memory-query' : 'profile',
+    liveRefs: memory(sourceId) ? [MEMORY_REF] : [ref(sourceId.slice('profile:'.length))],
+    toolResult: 'value' in body ? body.value : { content: body.text },
+    body,
+    schemaMatch: true,
+    targetMatch: true,
+    ...binding(plan),
+    ...over,
+  };
+};
+
+/** A plan of `fix`/`testing` and its structured receipt, opened at the plan's own call. */
+function opened(m: Model, over: Partial<PlanParams> = {}, seed: Record<string, unknown> = {}) {
+  const plan = m.plan(planParams(over, seed));
+  m.advance();
+  const receipt = m.open(
+    plan.planId,
+    {
+      verificationMode: 'structured-plan',
+      hostSessionId: SESSION,
+      planCall: { toolCallId: PLAN_CALL, attemptedAt: plan.plannedAt },
+    },
+    'baseline-ready',
+  );
+  return { plan, receipt };
+}
+
+/** Read both non-baseline mandatory sources (memory:status, profile:testing.md) through the plan. */
+function readAll(m: Model, plan: ContextReadPlanV2): ContextReadReceiptV2 {
+  let r: ContextReadReceiptV2 | undefined;
+  for (const [i, s] of ['memory:status', 'profile:testing.md'].entries()) {
+    m.advance();
+    m.observe(plan.planId, pre(plan, s, `toolu-read-${i}`), 'attempted');
+    m.advance();
+    r = m.observe(plan.planId, post(plan, s, `toolu-read-${i}`), i === 1 ? 'relevant-complete' : 'attempted');
+  }
+  return r!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scenarios.
+
+interface Scenario {
+  readonly family: 'plan' | 'receipt' | 'reuse' | 'ledger';
+  readonly name: string;
+  readonly title: string;
+  /** The section of the page the scenario checks. */
+  readonly anchor: string;
+  /** Requirements the scenario checks beyond its general one and its codes. */
+  readonly requirements: readonly string[];
+  readonly run: (m: Model) => void;
+}
+
+/** A PostToolUse that differs from the correlating one in one field. */
+const UNCORRELATED: ReadonlyArray<[string, string, (plan: ContextReadPlanV2) => object]> = [
+  ['plan-id', 'the plan id of another invocation', () => ({ planId: 'plan-0000000000000000deadbeef' })],
+  ['content-id', 'another plan content id', () => ({ planContentId: `pcid-${'0'.repeat(24)}` })],
+  ['epoch', 'another context epoch', () => ({ contextEpoch: 'ctx-epoch-older' })],
+  ['root', 'another active root', () => ({ activeRoot: '/srv/other' })],
+  [
+    'source-identity',
+    'a content identity of another source',
+    (plan) => ({
+      body: null,
+      contentIdentity: {
+        schemaVersion: 'ContentIdentityV1',
+        algorithm: 'sha256',
+        sourceKey: `profile://${plan.identity.project}/release.md`,
+        contractVersion: '1',
+        digest: 'a'.repeat(64),
+        bytes: 42,
+      },
+    }),
+  ],
+  ['target', 'a result about another target', () => ({ targetMatch: false })],
+];
+
+const SCENARIOS: readonly Scenario[] = [
+  // plan -------------------------------------------------------------------------------------
+  {
+    family: 'plan',
+    name: 'plan/fix-testing',
+    title:
+      'a fix of the tests is planned from the seed the implementation forms: the baseline, memory:status and the testing document, the seed embedded verbatim',
+    anchor: 'contextreadplanv2',
+    requirements: ['CAG-001', 'CAG-002', 'CAG-006', 'PROTO-010'],
+    run: (m) => void m.plan(planParams()),
+  },
+  {
+    family: 'plan',
+    name: 'plan/keyword-intent-refused',
+    title: 'a keyword of the message ("refactor") is never an intent: the seed is refused, no plan is made',
+    anchor: 'producing-a-seed',
+    requirements: ['CAG-002', 'CAG-004', 'PROTO-008'],
+    run: (m) => void m.plan(planParams({}, { semantic: 'refactor' }), 'CONTEXT_INTENT_INVALID'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/intent-differs-from-semantic',
+    title: 'an intent alias that differs from the semantic intent is refused',
+    anchor: 'producing-a-seed',
+    requirements: ['CAG-002', 'CAG-003', 'PROTO-008'],
+    run: (m) => void m.plan(planParams({}, { semantic: 'fix', intent: 'chat' }), 'CONTEXT_INTENT_INVALID'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/no-intent',
+    title: 'a seed input without an intent is refused: classify the message first',
+    anchor: 'producing-a-seed',
+    requirements: ['CAG-002', 'PROTO-008'],
+    run: (m) => void m.plan(planParams({}, { semantic: null }), 'CONTEXT_INTENT_REQUIRED'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/hidden-full-read',
+    title:
+      'a body other than the two baseline sources read while planning (the testing document) is a hidden full read: refused',
+    anchor: 'invariants-2',
+    requirements: ['CAG-011', 'PROTO-009'],
+    run: (m) =>
+      void m.plan(
+        planParams({ readTrace: [{ sourceId: 'profile:testing.md', readAt: T0 }] }),
+        'CONTEXT_HIDDEN_FULL_READ',
+      ),
+  },
+  {
+    family: 'plan',
+    name: 'plan/baseline-read-while-planning',
+    title: 'reading the two baseline bodies while planning is no hidden full read: the plan is made',
+    anchor: 'invariants-2',
+    requirements: ['CAG-011', 'PROTO-009'],
+    run: (m) =>
+      void m.plan(
+        planParams({
+          readTrace: [
+            { sourceId: 'profile:README.md', readAt: T0 },
+            { sourceId: 'profile:config.json', readAt: T0 },
+          ],
+        }),
+      ),
+  },
+  {
+    family: 'plan',
+    name: 'plan/seed-after-context-read',
+    title: 'a Profile body read before the seed existed means the seed came after context: refused',
+    anchor: 'invariants',
+    requirements: ['CAG-005', 'PROTO-009'],
+    run: (m) => {
+      m.advance(60_000);
+      m.plan(
+        planParams(
+          { readTrace: [{ sourceId: 'profile:README.md', readAt: T0 }] },
+          { createdAt: '2026-12-02T05:00:30.000Z' },
+        ),
+        'CONTEXT_SEED_AFTER_CONTEXT_READ',
+      );
+    },
+  },
+  {
+    family: 'plan',
+    name: 'plan/v1-write-forbidden',
+    title: 'a plan is never written as ContextReadPlanV1 (read-only): refused',
+    anchor: 'contextreadplanv1-compatibility',
+    requirements: ['CAG-013'],
+    run: (m) => void m.plan(planParams({ contract: 'ContextReadPlanV1' }), 'CONTEXT_PLAN_V1_WRITE_FORBIDDEN'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/low-confidence-full-read',
+    title:
+      'a low-confidence seed (0.4) is planned as a full read: every readable catalogued document is selected',
+    anchor: 'invariants',
+    requirements: ['CAG-007', 'PROTO-010'],
+    run: (m) => void m.plan(planParams({}, { confidence: 0.4 })),
+  },
+  // receipt ----------------------------------------------------------------------------------
+  {
+    family: 'receipt',
+    name: 'receipt/pre-tool-use-alone',
+    title:
+      'PreToolUse events alone never satisfy a source: the receipt stays attempted with both sources missing',
+    anchor: 'state-machine',
+    requirements: ['CAG-001', 'CAG-018'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+    },
+  },
+  {
+    family: 'receipt',
+    name: 'receipt/correlated-reads-complete',
+    title:
+      'a correlated PostToolUse with the body of each mandatory source completes the receipt; consuming it makes it completed',
+    anchor: 'state-machine',
+    requirements: ['CAG-001', 'CAG-016', 'CAG-017', 'CAG-018', 'CAG-500'],
+    run: (m) => {
+      const { plan } = opened(m);
+      readAll(m, plan);
+      m.advance();
+      m.observe(plan.planId, { event: 'consume' }, 'completed');
+    },
+  },
+  {
+    family: 'receipt',
+    name: 'receipt/cache-hit-never-completes',
+    title:
+      'a computation-cache hit (cache: true) with the right body satisfies nothing: the receipt never completes',
+    anchor: 'observation-records',
+    requirements: ['CAG-018'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, post(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, post(plan, 'profile:testing.md', 'toolu-read-1', { cache: true }), 'attempted');
+    },
+  },
+  {
+    family: 'receipt',
+    name: 'receipt/old-full-read-result-never-completes',
+    title:
+      'an old full-read tool result (a call of an earlier plan, never attempted under this one) satisfies nothing',
+    anchor: 'observation-records',
+    requirements: ['CAG-017', 'CAG-018'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, post(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, post(plan, 'profile:testing.md', 'toolu-full-read-earlier'), 'attempted');
+    },
+  },
+  {
+    family: 'receipt',
+    name: 'receipt/fallback-text-never-completes',
+    title:
+      'an instruction-only receipt (fallback text saying the context was loaded) stays unverified whatever is observed',
+    anchor: 'state-machine',
+    requirements: ['CAG-022'],
+    run: (m) => {
+      const plan = m.plan(planParams());
+      m.advance();
+      m.open(plan.planId, { verificationMode: 'instruction-only', hostSessionId: SESSION }, 'unverified');
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'unverified');
+      m.advance();
+      m.observe(plan.planId, post(plan, 'profile:testing.md', 'toolu-read-1'), 'unverified');
+    },
+  },
+  ...UNCORRELATED.map(
+    ([name, what, over]): Scenario => ({
+      family: 'receipt',
+      name: `receipt/uncorrelated/${name}`,
+      title: `a PostToolUse that carries ${what} satisfies nothing: the testing document stays missing`,
+      anchor: 'observation-records',
+      requirements: ['CAG-017', 'CAG-018', ...(name === 'plan-id' ? ['CAG-015'] : [])],
+      run: (m) => {
+        const { plan } = opened(m);
+        m.advance();
+        m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+        m.advance();
+        m.observe(plan.planId, post(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+        m.advance();
+        m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+        m.advance();
+        m.observe(plan.planId, post(plan, 'profile:testing.md', 'toolu-read-1', over(plan)), 'attempted');
+      },
+    }),
+  ),
+  {
+    family: 'receipt',
+    name: 'receipt/attempt-outside-envelope',
+    title:
+      'an attempt outside the action envelope (a release on a fix plan) makes the receipt stale with one replan; a second one keeps it at one',
+    anchor: 'state-machine',
+    requirements: ['CAG-502'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(
+        plan.planId,
+        pre(plan, 'profile:testing.md', 'toolu-act-0', { actionClass: 'release' }),
+        'stale',
+      );
+      m.advance();
+      m.observe(
+        plan.planId,
+        pre(plan, 'profile:testing.md', 'toolu-act-1', { actionClass: 'release' }),
+        'stale',
+      );
+    },
+  },
+  {
+    family: 'receipt',
+    name: 'receipt/attempt-above-risk-ceiling',
+    title:
+      'an attempt whose risk is above the plan ceiling is incompatible: the receipt is stale (scope-drift)',
+    anchor: 'state-machine',
+    requirements: ['CAG-501', 'CAG-502'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-act-0', { risk: 'critical' }), 'stale');
+    },
+  },
+  {
+    family: 'receipt',
+    name: 'receipt/unknown-plan',
+    title: 'a receipt of a plan the session never made is refused',
+    anchor: 'contextreadbindingv1',
+    requirements: ['CAG-015'],
+    run: (m) => m.unknownPlan('plan-000000000000000000000000'),
+  },
+  // reuse ------------------------------------------------------------------------------------
+  ...(
+    [
+      [
+        'reuse/same-session-epoch-granted',
+        'the same content planned again in the same session and epoch reuses the delivered bodies: the receipt opens by reuse, relevant-complete',
+        'ctx-epoch-one',
+        'receipt',
+        'same-session-epoch-content-observed',
+        [],
+      ],
+      [
+        'reuse/across-epoch-refused',
+        'the same content planned in a new epoch never reuses the prior receipt: delivery is refused (context-epoch-mismatch), the bodies are read again',
+        'ctx-epoch-two',
+        'receipt',
+        'context-epoch-mismatch',
+        [],
+      ],
+      [
+        'reuse/v1-receipt-refused',
+        'a ContextReadReceiptV1 is never reused, in this epoch or another: delivery is refused (legacy-or-missing-receipt)',
+        'ctx-epoch-two',
+        'v1',
+        'legacy-or-missing-receipt',
+        ['CAG-019'],
+      ],
+      [
+        'reuse/full-only-refused',
+        'execution optimization full-only refuses computation and delivery reuse',
+        'ctx-epoch-one',
+        'full-only',
+        'execution-optimization-full-only',
+        [],
+      ],
+    ] as const
+  ).map(
+    ([name, title, epoch, prior, means, extra]): Scenario => ({
+      family: 'reuse',
+      name,
+      title,
+      anchor: 'ordered-checks',
+      requirements: ['CAG-025', ...extra],
+      run: (m) => {
+        const first = opened(m);
+        const complete = readAll(m, first.plan);
+        m.advance();
+        const plan = m.plan(planParams({ invocationNonce: 'nonce-0000-0000-0002' }, { contextEpoch: epoch }));
+        m.advance();
+        m.reuse(
+          plan.planId,
+          {
+            executionOptimizationMode: prior === 'full-only' ? 'full-only' : 'safe-auto',
+            hostSessionId: SESSION,
+            currentSourceIdentities: complete.sourceIdentities,
+            priorPlan: first.plan,
+            priorReceipt: prior === 'v1' ? { $fixture: V1_RECEIPT_FIXTURE } : complete,
+          },
+          means,
+          { toolCallId: 'toolu-plan-0002', attemptedAt: plan.plannedAt },
+        );
+      },
+    }),
+  ),
+  // ledger -----------------------------------------------------------------------------------
+  {
+    family: 'ledger',
+    name: 'ledger/older-snapshot-keeps-delivered',
+    title:
+      'a writer holding an older snapshot (before the testing document was read) writes it last: the ledger keeps every delivered record',
+    anchor: 'merge-rule',
+    requirements: ['CAG-024', 'PROTO-013'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      const older = m.observe(plan.planId, post(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      const olderSnapshot = m.snapshotOf(plan.planId, older.observations);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+      m.advance();
+      const complete = m.observe(
+        plan.planId,
+        post(plan, 'profile:testing.md', 'toolu-read-1'),
+        'relevant-complete',
+      );
+      m.advance();
+      m.write(plan.planId, m.snapshotOf(plan.planId, complete.observations), 'written');
+      m.advance();
+      m.write(plan.planId, olderSnapshot, 'written');
+    },
+  },
+  {
+    family: 'ledger',
+    name: 'ledger/replay-re-executes-nothing',
+    title:
+      'a receipt gone stale because its own recording failed (writer-drift) is rebuilt from the ledger: every record of the successor is a ledger record, nothing is read again',
+    anchor: 'replay',
+    requirements: ['CAG-020', 'PROTO-014'],
+    run: (m) => {
+      const { plan } = opened(m);
+      const complete = readAll(m, plan);
+      m.advance();
+      m.write(plan.planId, m.snapshotOf(plan.planId, complete.observations), 'written');
+      m.advance();
+      m.observe(
+        plan.planId,
+        { event: 'drift', trigger: 'source-digest', reasonCode: 'writer-drift' },
+        'stale',
+      );
+      m.advance();
+      m.replay(
+        plan.planId,
+        Object.fromEntries(
+          [...plan.baselineSources, ...plan.selectedSources]
+            .filter((s) => s.kind !== 'memory')
+            .map((s) => [s.sourceId, s.sourceRefs.map(({ metadataDigest: _d, ...r }) => r)]),
+        ),
+        'relevant-complete',
+      );
+    },
+  },
+  {
+    family: 'ledger',
+    name: 'ledger/replay-never-heals-profile-drift',
+    title: 'a receipt stale for profile-drift is never healed by a replay of the ledger: refused',
+    anchor: 'replay',
+    requirements: ['CAG-020', 'PROTO-014'],
+    run: (m) => {
+      const { plan } = opened(m);
+      const complete = readAll(m, plan);
+      m.advance();
+      m.write(plan.planId, m.snapshotOf(plan.planId, complete.observations), 'written');
+      m.advance();
+      m.observe(plan.planId, { event: 'drift', trigger: 'profile-drift' }, 'stale');
+      m.advance();
+      m.replay(plan.planId, {}, 'CONTEXT_SOURCE_LEDGER_REPLAY_FORBIDDEN');
+    },
+  },
+  {
+    family: 'ledger',
+    name: 'ledger/snapshot-of-another-plan',
+    title: "a snapshot of another plan's ledger is never merged into this plan's ledger: refused",
+    anchor: 'merge-rule',
+    requirements: ['CAG-024', 'PROTO-013'],
+    run: (m) => {
+      const other = m.plan(planParams({ invocationNonce: 'nonce-0000-0000-0009' }));
+      const { plan } = opened(m);
+      m.advance();
+      m.write(plan.planId, m.snapshotOf(other.planId, []), 'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH');
+    },
+  },
+];
+
+/** The protocol requirements of each family (docs/protocol.md#context-v1-capability-context). */
+const FAMILY: Readonly<Record<Scenario['family'], readonly string[]>> = {
+  plan: [],
+  receipt: ['PROTO-011'],
+  reuse: ['PROTO-011', 'PROTO-012'],
+  ledger: [],
+};
+
+function contextCase(s: Scenario): Case {
+  const m = new Model(s.name);
+  s.run(m);
+  const id = `context/${s.name}`;
+  const spec = `${PAGE}#${s.anchor}`;
+  const steps = m.steps;
+  return {
+    id,
+    title: s.title,
+    gate: 'ContextAcquisitionGate',
+    subject:
+      s.family === 'plan'
+        ? 'ContextReadPlanV2'
+        : s.family === 'reuse'
+          ? 'ContextReuseDecisionV1'
+          : s.family === 'ledger'
+            ? 'ContextSourceObservationLedgerV1'
+            : 'ContextReadReceiptV2',
+    spec,
+    ...requirementsOf({ id, spec, steps }, 'operation', [...FAMILY[s.family], ...s.requirements]),
+    requires: ['context', 'clock'],
+    steps,
+  };
+}
+
+/** The case groups this file writes under conformance/cases/. */
+export const CONTEXT_CASE_GROUPS = ['context'] as const;
+
+/** Build every case file: path under conformance/cases/ -> `{ $comment, cases }`. */
+export function contextCaseFiles(): Map<string, { $comment: string; cases: Case[] }> {
+  const comment =
+    'Generated by scripts/cases/context.ts from the reference context engine (packages/engines/src/context) with a fixed clock; do not edit.';
+  const byFamily = new Map<string, Case[]>();
+  for (const s of SCENARIOS) {
+    const list = byFamily.get(s.family) ?? [];
+    list.push(contextCase(s));
+    byFamily.set(s.family, list);
+  }
+  return new Map(
+    [...byFamily].map(([family, cases]) => [`context/${family}.json`, { $comment: comment, cases }]),
+  );
+}
