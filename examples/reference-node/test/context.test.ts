@@ -1,3 +1,4 @@
+// @module-tag unit
 // The context methods of the reference (docs/protocol.md#context-v1-capability-context): hello
 // declares the capability, the session keeps each plan's receipt and ledger, a plan the session
 // never made is refused with its code, and malformed params are -32602, never a crash. The valid

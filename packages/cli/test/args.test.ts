@@ -1,3 +1,4 @@
+// @module-tag unit
 // One parser for every command's arguments (src/args.ts): every command, and each subcommand of
 // otel, prints its help for -h and --help, and answers an unknown option with
 // USAGE_UNKNOWN_OPTION, the closest option and the command's --help; no command parses its

@@ -1,3 +1,4 @@
+// @module-tag integration
 // `conform --wire <file>`: every JSON-RPC message of the cases that did not pass (or of all, with
 // --wire-all), both directions, with the case, step, direction and time, beside the report;
 // bounded, and never the end of a run.

@@ -1,3 +1,4 @@
+// @module-tag unit
 // The capability names `conform` shows and filters before it explores are the explorers' own.
 import { describe, expect, it } from 'vitest';
 import { EXPLORE_CAPABILITIES, EXPLORE_CAPABILITY_NAMES, EXPLORERS } from '../src/index.js';

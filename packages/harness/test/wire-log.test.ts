@@ -1,3 +1,4 @@
+// @module-tag integration
 // The wire log of `conform --wire`: the messages of the items that did not pass (or of all), each
 // with its item, step, direction and time; bounded; written whole or not at all.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
