@@ -179,6 +179,7 @@ describe('declaredCapabilities', () => {
       'crash:commit-before-write',
       'policy',
       'delegation',
+      'context',
     ]);
     // Every token it lists is satisfied by the capabilities it was read from.
     expect(missingCapabilities(declaredCapabilities(ALL), ALL)).toEqual([]);
@@ -193,6 +194,7 @@ describe('declaredCapabilities', () => {
       'clock',
       'policy',
       'delegation',
+      'context',
     ]);
   });
 });
