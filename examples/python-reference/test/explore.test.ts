@@ -29,6 +29,12 @@ const RECORDED: Record<string, RegExp> = {
     /^step \d+ \(checkpoint\.validate\): expected a result, got error -32000 "a (host-native-terminal-status item is malformed|sidecar-observation item has eventType UnknownHostEvent)" .*"code":"TURN_CHECKPOINT_VALIDATION_INCONSISTENT"/,
 };
 
+/**
+ * Capabilities with an explorer that the Python side does not declare yet (issue 27: `context`):
+ * explore must say so (not applicable), never pass them; one declared fails this until removed.
+ */
+const NOT_DECLARED = new Set<string>(['context']);
+
 describe('explore: python-reference against the TypeScript engines', () => {
   it('agrees everywhere but the recorded disagreements', () => {
     const report = join(mkdtempSync(join(tmpdir(), 'py-explore-')), 'report.jsonl');
@@ -59,7 +65,12 @@ describe('explore: python-reference against the TypeScript engines', () => {
     for (const l of explored) {
       const capability = (l.id as string).slice('explore/'.length);
       const recorded = RECORDED[capability];
-      if (recorded) {
+      if (NOT_DECLARED.has(capability))
+        expect([l.outcome, l.detail]).toEqual([
+          'not-applicable',
+          `the implementation does not declare ${capability}`,
+        ]);
+      else if (recorded) {
         expect(l.outcome, l.detail).toBe('fail');
         expect(l.detail).toMatch(recorded);
       } else expect([l.id, l.outcome, l.detail]).toEqual([l.id, 'pass', expect.stringContaining('agreed')]);
