@@ -77,7 +77,7 @@ const SOURCES = [
   'profile:config.json',
 ];
 const SESSIONS = ['sess-0001', 'sess-0002'];
-const slot = fc.constantFrom('a', 'b');
+const slot = fc.constantFrom<string>('a', 'b');
 const other = (s: string) => (s === 'a' ? 'b' : 'a');
 
 interface Shape {
