@@ -146,7 +146,9 @@ describe('report renderers under random and crafted reports', () => {
     const report = parseReport(toJsonl(SEED_238503018));
     checkRendered(report);
     const html = renderHtml([report]);
-    expect(html).toContain('<ol><li><span class="count">2 cases</span> <span class="kind">behaviour</span>: ');
+    expect(html).toContain(
+      '<ol><li><span class="count">2 cases</span> <span class="kind">behaviour</span>: ',
+    );
     expect(html).toContain('<a href="#case-0-0"><code>&lt;img');
     expect(html).toContain('<a href="#case-0-1"><code></code></a>');
     expect(html).not.toContain('<img');
