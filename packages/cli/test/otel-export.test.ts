@@ -157,9 +157,14 @@ describe('otel export then otel check', () => {
 // bytes of ProtobufTraceSerializer are read by OpenTelemetry's own message definitions, not by
 // field numbers typed here. No OpenTelemetry Collector binary is published on npm, the one
 // registry of packages this project installs from.
-const OTLP: typeof import('opentelemetry-proto-decoder/build/src/generated/root.js') = createRequire(
-  import.meta.url,
-)('opentelemetry-proto-decoder/build/src/generated/root.js');
+/** What the test uses of the generated module (its own typings declare it a reflection Root). */
+interface GeneratedMessage {
+  decode(bytes: Uint8Array): unknown;
+  toObject(message: unknown, options: { longs: typeof String; defaults: boolean }): unknown;
+}
+const OTLP = createRequire(import.meta.url)('opentelemetry-proto-decoder/build/src/generated/root.js') as {
+  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: GeneratedMessage } } } } };
+};
 const ExportTraceServiceRequest = OTLP.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
 /** A span as the protobuf reader (bytes ids) or the JSON (hex ids) gives it. */
@@ -183,7 +188,7 @@ describe('an OpenTelemetry protobuf reader', () => {
       longs: String,
       defaults: false,
     }) as {
-      resourceSpans: { scopeSpans: { scope: unknown; spans: unknown[] }[] }[];
+      resourceSpans: { scopeSpans: { scope: unknown; spans: WireSpan[] }[] }[];
     };
     const json = JSON.parse(otlpJson(spans));
     const hex = (b: Uint8Array | string | undefined) =>
@@ -204,11 +209,11 @@ describe('an OpenTelemetry protobuf reader', () => {
         ]),
         events: (s.events ?? []).map((e) => e.name),
       }));
-    const fromProto = plain(decoded.resourceSpans[0].scopeSpans[0].spans as WireSpan[]);
+    const fromProto = plain(decoded.resourceSpans[0]!.scopeSpans[0]!.spans);
     const fromJson = plain(json.resourceSpans[0].scopeSpans[0].spans as WireSpan[]);
     expect(fromProto.length).toBe(spans.length);
     expect(fromProto).toEqual(fromJson);
-    expect(decoded.resourceSpans[0].scopeSpans[0].scope).toEqual({ name: 'k', version: '0' });
+    expect(decoded.resourceSpans[0]!.scopeSpans[0]!.scope).toEqual({ name: 'k', version: '0' });
   });
 });
 
