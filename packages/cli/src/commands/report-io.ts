@@ -16,9 +16,9 @@ import {
   ReportError,
 } from '@agent-contracts/harness';
 import { conformanceDirectory } from '@agent-contracts/kit';
-import { kitVersion } from '../conformance-dir.js';
 import { CliError } from '../errors.js';
 import type { Io } from '../io.js';
+import { kitVersion } from '../kit-version.js';
 import { readInput } from './validate/input.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
