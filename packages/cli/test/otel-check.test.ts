@@ -38,6 +38,17 @@ describe('agent-contracts otel check', () => {
     expect(run.stdout).toContain('blocked tool calls, permission decisions');
   });
 
+  it('reads the public instrumentations\' shapes by gen_ai.operation.name alone (D-OTL-14)', () => {
+    const contrib = runCli(['otel', 'check', fileOf('shapes/contrib-openai-v2-in-agent-run', 'body')]);
+    expect(contrib.status).toBe(0);
+    expect(contrib.stdout).toContain('PASS otel/3c9a1f0e7d2b4a6c8e0f1a2b3c4d5e6f/7a1c2e3f4b5d6e70');
+    for (const name of ['shapes/contrib-openai-v2-chat-only', 'shapes/openllmetry-traceloop-kinds']) {
+      const none = runCli(['otel', 'check', fileOf(name, 'lines')]);
+      expect([name, none.status, none.stderr.includes('OTEL_NO_AGENT_RUN')]).toEqual([name, 1, true]);
+      expect(none.stdout).not.toMatch(/PASS|FAIL|OTEL_TOOL_OUTSIDE_RUN/);
+    }
+  });
+
   it('fails a second terminal from file-exporter lines, by pointer to the span of each end', () => {
     const run = runCli(['otel', 'check', fileOf('broken/second-terminal', 'lines')]);
     expect(run.status).toBe(1);
