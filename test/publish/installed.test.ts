@@ -195,32 +195,88 @@ describe('examples/ci/agent-contracts.yml, run as written in that project', () =
   const failures = (results: StepResult[]) =>
     results.filter((s) => s.status !== 'ok').map((s) => `${s.job} / ${s.step}: ${s.status}\n${s.output}`);
 
-  it('every job passes: schema gate, two conform shards with a baseline, JUnit and HTML', () => {
-    const results = runWorkflow(join(project, '.github/workflows/agent-contracts.yml'), {
-      repository: project,
-      env,
+  const workflowFile = join(project, '.github/workflows/agent-contracts.yml');
+  const artifacts = join(work, 'artifacts');
+  const out = (results: StepResult[], job: string, step: string) =>
+    results.find((s) => s.job === job && s.step.startsWith(step))?.output ?? '';
+  /** The applicable counts of the two shards' verdict lines. */
+  const applicable = (results: StepResult[]) =>
+    ['conform (1)', 'conform (2)'].map((job) => {
+      const m = /^(?:CONFORMS|NO VERDICT .*): digest; (\d+) of \d+ cases applicable$/m.exec(
+        out(results, job, 'conform'),
+      );
+      expect(m, job).not.toBeNull();
+      return Number(m![1]);
     });
+
+  it('every job passes on a push: schema gate, two conform shards with a baseline, JUnit check run and HTML', () => {
+    const results = runWorkflow(workflowFile, { repository: project, env, artifacts });
     expect(failures(results)).toEqual([]);
     const jobs = new Set(results.map((s) => s.job));
     expect([...jobs]).toEqual(['schemas', 'conform (1)', 'conform (2)', 'report']);
-    const out = (job: string, step: string) =>
-      results.find((s) => s.job === job && s.step.startsWith(step))?.output ?? '';
-    expect(out('schemas', 'schema-diff')).toContain('1 editorial');
-    expect(out('conform (1)', 'conform')).toMatch(
-      /^(CONFORMS|NO VERDICT .*): digest; \d+ of \d+ cases applicable$/m,
+    expect(out(results, 'schemas', 'schema-diff')).toContain('1 editorial');
+    expect(out(results, 'conform (1)', 'JUnit')).toContain('|');
+    // The JUnit files hold the applicable cases, none of the not-applicable ones as skipped.
+    const [one, two] = applicable(results);
+    expect(out(results, 'report', 'mikepenz/action-junit-report')).toBe(
+      `read 2 JUnit files: ${one! + two!} tests, 0 skipped; check run created`,
     );
-    expect(out('conform (2)', 'conform')).toMatch(
-      /^(CONFORMS|NO VERDICT .*): digest; \d+ of \d+ cases applicable$/m,
+    expect(out(results, 'report', 'actions/upload-artifact')).toBe(
+      'uploaded conformance.html as conformance-html',
     );
-    expect(out('conform (1)', 'JUnit')).toContain('|');
-    expect(out('report', 'mikepenz/action-junit-report')).toBe('read 2 JUnit files');
-    expect(out('report', 'actions/upload-artifact')).toBe('uploaded conformance.html as conformance-html');
+    // Every run: step ran as the recipe's defaults.run.shell says.
+    const shells = new Set(results.filter((s) => s.shell !== undefined).map((s) => s.shell));
+    expect([...shells]).toEqual(['bash --noprofile --norc -eo pipefail {0}']);
+  }, 300_000);
+
+  it('the report job on a pull request from a fork (read-only token) annotates and passes', () => {
+    const results = runWorkflow(workflowFile, {
+      repository: project,
+      env,
+      artifacts,
+      only: ['report'],
+      event: { name: 'pull_request', fork: true },
+    });
+    expect(failures(results)).toEqual([]);
+    expect(out(results, 'report', 'mikepenz/action-junit-report')).toMatch(
+      /^read 2 JUnit files: \d+ tests, 0 skipped; annotations only, no check run$/,
+    );
+  }, 300_000);
+
+  it('in a repository without schemas/ (with a v1.0.0 tag) every job passes; the schema job only checks out', () => {
+    const bare = join(work, 'no-schemas');
+    gitIn(() => work)('clone', '--quiet', project, bare);
+    const gitBare = gitIn(() => bare);
+    gitBare('rm', '--quiet', '-r', 'schemas');
+    gitBare('commit', '--quiet', '-m', 'no schemas of our own');
+    expect(gitBare('tag', '--list')).toBe('v1.0.0\n');
+    const results = runWorkflow(join(bare, '.github/workflows/agent-contracts.yml'), {
+      repository: bare,
+      env,
+    });
+    expect(results.filter((s) => s.status === 'failed')).toEqual([]);
+    expect(
+      results.filter((s) => s.job === 'schemas').map((s) => `${s.step.split('\n')[0]}: ${s.status}`),
+    ).toEqual([
+      'actions/checkout@v4: ok',
+      'no schemas/ in this repository: ok',
+      'actions/setup-node@v4: skipped',
+      'npm ci: skipped',
+      'schema-diff against the last release tag: skipped',
+    ]);
+    expect(results.filter((s) => s.job !== 'schemas' && s.status !== 'ok')).toEqual([]);
+    expect([...new Set(results.map((s) => s.job))]).toEqual([
+      'schemas',
+      'conform (1)',
+      'conform (2)',
+      'report',
+    ]);
   }, 300_000);
 
   it('the schema gate fails a breaking change to a released schema', () => {
     editSchema('breaking');
     git('commit', '--quiet', '-am', 'a new required property');
-    const results = runWorkflow(join(project, '.github/workflows/agent-contracts.yml'), {
+    const results = runWorkflow(workflowFile, {
       repository: project,
       env,
       only: ['schemas'],
