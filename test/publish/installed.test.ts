@@ -129,6 +129,12 @@ describe('installed with npm into a fresh project', () => {
     expect(jcs).toBeGreaterThan(40);
     expect(r.stdout).toMatch(new RegExp(`jcs\\s+${jcs}/${jcs}\\b`));
     expect(r.status).toBe(0);
+    // What did not apply is no progress mark: one line per capability it does not declare.
+    expect(r.stderr).toMatch(/^ {2}not-applicable +\d+ cases: capability "store" not declared/m);
+    expect(r.stderr).toMatch(
+      /^ {2}not-applicable +\d+ cases: capability "contracts" does not list what they need/m,
+    );
+    expect(r.stderr).not.toMatch(/^[.FETCH]*-/m);
     // The verdict is scoped to what it declared, on the console and in the report's summary line.
     const lines = readFileSync(join(work, 'run.jsonl'), 'utf8')
       .trim()
