@@ -211,6 +211,44 @@ function fresh(target, esbuildVersion) {
   return inputs.every(([rel, digest]) => digestOf(join(repo, rel)) === digest);
 }
 
+/** esbuild's options for `target`, writing into `outdir`. */
+function buildOptions(target, outdir) {
+  return {
+    absWorkingDir: repo,
+    entryPoints: target.entries ?? [target.entry],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    conditions: ['@agent-contracts/source'],
+    // Native or optional drivers are loaded from node_modules, as the sources load them.
+    external: target.external,
+    plugins: target.plugins,
+    ...(target.banner ? { banner: { js: target.banner } } : {}),
+    // Whitespace and syntax only: names stay as written, for the stack traces on stderr.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
+/**
+ * The esbuild metafile of a target's bundle, built in memory with the options of
+ * {@link ensureBundle} and written nowhere: which source files land in which output file, and
+ * which outputs import which (tests hold a command's static imports free of lazily loaded code).
+ */
+export async function bundleMetafile(name) {
+  const target = TARGETS[name];
+  if (!target) throw new Error(`no bundle target ${name}; targets: ${Object.keys(TARGETS).join(', ')}`);
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({ ...buildOptions(target, join(repo, '.metafile-only')), write: false });
+  return result.metafile;
+}
+
 /**
  * Build the bundle unless it is fresh; resolves to the path of main.mjs. Safe to call from
  * several processes at once: each builds into a directory of its own and renames it into place.
@@ -231,27 +269,7 @@ export async function ensureBundle(name, { force = false, quiet = true } = {}) {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    const result = await esbuild.build({
-      absWorkingDir: repo,
-      entryPoints: target.entries ?? [target.entry],
-      outdir: staging,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      outExtension: { '.js': '.mjs' },
-      conditions: ['@agent-contracts/source'],
-      // Native or optional drivers are loaded from node_modules, as the sources load them.
-      external: target.external,
-      plugins: target.plugins,
-      ...(target.banner ? { banner: { js: target.banner } } : {}),
-      // Whitespace and syntax only: names stay as written, for the stack traces on stderr.
-      minifyWhitespace: true,
-      minifySyntax: true,
-      metafile: true,
-      logLevel: 'warning',
-    });
+    const result = await esbuild.build(buildOptions(target, staging));
     if (target.manifest !== false) {
       const inputs = {};
       for (const rel of Object.keys(result.metafile.inputs)) {

@@ -35,7 +35,7 @@ const checks = [
   // records costs nothing; a changed one is re-run for its changed mutants and fails when its
   // mutation score drops (docs/conformance-quality.md).
   ['mutate', ['node', 'tooling/mutate/run.mjs', '--ci']],
-  ['lint', ['biome', 'ci', '.']],
+  ['lint', ['biome', 'ci', '--error-on-warnings', '.']],
   ['typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
 ];
 

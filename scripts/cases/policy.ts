@@ -503,8 +503,19 @@ type DelegationAction = {
   readonly means: 'accepted' | string;
 };
 
-const narrower = (edit: (r: any) => void, base: DelegationRequest = NESTED): DelegationRequest => {
-  const r = structuredClone(base) as any;
+/** A request with every member writable, for the edits that narrow or break one. */
+type Draft<T> =
+  T extends ReadonlyArray<infer U>
+    ? Draft<U>[]
+    : T extends object
+      ? { -readonly [K in keyof T]: Draft<T[K]> }
+      : T;
+
+const narrower = (
+  edit: (r: Draft<DelegationRequest>) => void,
+  base: DelegationRequest = NESTED,
+): DelegationRequest => {
+  const r = structuredClone(base) as Draft<DelegationRequest>;
   edit(r);
   return r;
 };
@@ -666,7 +677,7 @@ const DELEGATION_SCENARIOS: ReadonlyArray<Scenario<DelegationAction>> = [
       {
         parent: 'grant',
         request: narrower((r) => {
-          r.acceptanceCriteria[1].id = 'output-valid';
+          r.acceptanceCriteria[1]!.id = 'output-valid';
         }, REQUEST),
         means: 'DELEGATION_CRITERION_DUPLICATE',
       },

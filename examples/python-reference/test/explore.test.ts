@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXPLORE_CAPABILITIES } from '@agent-contracts/harness';
+import { EXPLORE_CAPABILITIES } from '@agent-contracts/harness/explore';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../tooling/test-helpers/run-cli.ts';
 

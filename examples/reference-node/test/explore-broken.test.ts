@@ -10,7 +10,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { explore, type Implementation, startInProcess } from '@agent-contracts/harness';
+import { type Implementation, startInProcess } from '@agent-contracts/harness';
+import { explore } from '@agent-contracts/harness/explore';
 import {
   type InProcessAdapter,
   InvalidParams,

@@ -4,13 +4,8 @@
 // every capability agrees at every compared pointer. This is also the in-process entry point a
 // test command uses (explore with a fixed seed, no subprocess).
 import { fileURLToPath } from 'node:url';
-import {
-  EXPLORE_CAPABILITIES,
-  explore,
-  loadRequirements,
-  runCase,
-  startInProcess,
-} from '@agent-contracts/harness';
+import { loadRequirements, runCase, startInProcess } from '@agent-contracts/harness';
+import { EXPLORE_CAPABILITIES, explore } from '@agent-contracts/harness/explore';
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../src/handler.ts';
 

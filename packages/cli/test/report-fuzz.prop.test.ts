@@ -15,6 +15,7 @@ import {
   renderHtml,
   renderJunit,
   renderMarkdown,
+  rootCauses,
 } from '@agent-contracts/harness';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,9 +29,14 @@ afterAll(cleanup);
 
 /** What must never reach output: controls other than tab and line feed, bidi overrides. */
 const CONTROL = /[^\P{Cc}\t\n]|[\u202a-\u202e\u2066-\u2069]/u;
-/** The elements the renderers write themselves; any other would have come from the report. */
+/**
+ * The elements the renderers write themselves; any other would have come from the report. The
+ * top causes section (`ol`, `a`) appears only when two failing cases share a cause, and the
+ * coverage line (`strong`) only with a catalogue, so random reports seldom show them: the list
+ * once lacked `ol` and `a`, and fast-check seed 238503018 found it (the regression test below).
+ */
 const HTML_TAGS = new Set(
-  'html head meta title style body h1 h2 h3 h4 p table thead tbody tr th td br small span code section div meter label input details summary ul li pre em script'.split(
+  'html head meta title style body h1 h2 h3 h4 p table thead tbody tr th td br small span code section div meter label input details summary ul ol li a strong pre em script'.split(
     ' ',
   ),
 );
@@ -81,11 +87,73 @@ function checkRendered(report: Report): void {
   const html = renderHtml([report]);
   expect(html).not.toMatch(CONTROL);
   for (const tag of tagNames(html)) expect(HTML_TAGS, `<${tag}> in the HTML`).toContain(tag);
+  // The top causes list is there exactly when two failing cases share a cause, and each of its
+  // links goes to a case of the page.
+  const shared = rootCauses(bad).filter((c) => c.cases.length > 1);
+  expect(html.includes('<section class="causes">')).toBe(shared.length > 0);
+  const ids = new Set([...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]));
+  for (const [, href] of html.matchAll(/<a href="#([^"]*)"/g)) expect(ids).toContain(href);
   const verdict = judgeReport(report).verdict;
   if (verdict !== 'conforms') expect(md).not.toContain('**Conforms**');
 }
 
+/**
+ * The counterexample of fast-check seed 238503018 (path 96:0:…, shrunk), which failed the first
+ * property once: two failing cases share a behaviour difference (the first in a later step), so
+ * the HTML shows its top causes list, `<ol>`, which the oracle did not know.
+ */
+const IMG = `<img src=x onerror="document.title='pwned'">`;
+const SEED_238503018 = [
+  {
+    type: 'run',
+    reportVersion: 1,
+    kit: { name: IMG, version: '' },
+    protocolVersion: 0,
+    implementation: { name: IMG, version: IMG, language: IMG, command: '', capabilities: null },
+    startedAt: IMG,
+    filter: [],
+    shard: null,
+    baseline: null,
+  },
+  {
+    type: 'case',
+    id: IMG,
+    gate: IMG,
+    subject: IMG,
+    level: '',
+    outcome: 'fail',
+    detail: '',
+    durationMs: 0,
+    afterFailure: [
+      { index: 0, method: IMG, outcome: 'pass', detail: IMG, differences: [{ pointer: '', actual: IMG }] },
+    ],
+  },
+  {
+    type: 'case',
+    id: '',
+    gate: 'TaskContinuityWriteGate',
+    subject: IMG,
+    level: '',
+    outcome: 'error',
+    detail: IMG,
+    durationMs: 0,
+    differences: [{ pointer: '', actual: IMG }],
+  },
+];
+
 describe('report renderers under random and crafted reports', () => {
+  it('render the top causes list of seed 238503018 (two failing cases, one cause)', () => {
+    const report = parseReport(toJsonl(SEED_238503018));
+    checkRendered(report);
+    const html = renderHtml([report]);
+    expect(html).toContain(
+      '<ol><li><span class="count">2 cases</span> <span class="kind">behaviour</span>: ',
+    );
+    expect(html).toContain('<a href="#case-0-0"><code>&lt;img');
+    expect(html).toContain('<a href="#case-0-1"><code></code></a>');
+    expect(html).not.toContain('<img');
+  });
+
   it('render every valid report well-formed, with its strings as text', () => {
     fc.assert(
       fc.property(reportLinesArb, (lines) => {

@@ -12,7 +12,9 @@ export * from './compat-matrix-html.js';
 export * from './compat-matrix-markdown.js';
 export * from './diff.js';
 export * from './errors.js';
-export * from './explore/index.js';
+// Exploration (fast-check, the reference engines) is the subpath `@agent-contracts/harness/explore`,
+// so that what imports this barrel does not load it; its names and seed are small and stay here.
+export { EXPLORE_CAPABILITY_NAMES, randomSeed } from './explore/names.js';
 export * from './faults/index.js';
 export * from './implementation.js';
 export * from './json-diff.js';

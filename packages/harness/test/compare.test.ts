@@ -23,7 +23,11 @@ function replayResult() {
 
 /** The same result in an older shape: numeric schemaVersion, "" for null, a member missing. */
 function legacy(result: ReturnType<typeof replayResult>) {
-  const old = structuredClone(result) as Record<string, any>;
+  type Loose = Record<string, unknown>;
+  const old = structuredClone(result) as unknown as {
+    envelopes: Array<Loose & { owner: Loose }>;
+    fence: Loose;
+  };
   for (const e of old.envelopes) {
     delete e.previousEnvelopeDigest;
     e.owner.handoffRef = '';
@@ -89,7 +93,7 @@ describe('the behaviour layer compares the expected members through a broken sha
 
   it('a behaviour bug shows by pointer beside the shape, each difference marked with its layer', () => {
     const wrong = legacy(replayResult());
-    wrong.envelopes[1].sequence = 7;
+    wrong.envelopes[1]!.sequence = 7;
     const j = judgeStep({ result: replayResult() }, readReply('store.replay', { result: wrong }));
     expect(j?.counts).toEqual({ shape: 3, behaviour: 1 });
     expect(j?.differences.filter((d) => d.kind === 'behaviour')).toEqual([

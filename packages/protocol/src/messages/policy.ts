@@ -3,7 +3,6 @@ import type {
   PermissionDecisionV1,
   PolicyApprovalState,
   PolicyGrant,
-  PolicyGrantOrigin,
   PolicyIdentity,
   PolicyTaintSource,
   PolicyTaskScope,

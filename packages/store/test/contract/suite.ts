@@ -1060,12 +1060,22 @@ export function defineStoreContractSuite(
         const calls: string[] = [];
         const spy: StorageBackend = {
           kind: backend.kind,
-          load: (key) => (calls.push('load'), backend.load(key)),
-          loadAt: (key, sequence) => (calls.push('loadAt'), backend.loadAt(key, sequence)),
-          history: (key) => (calls.push('history'), backend.history(key)),
-          compareAndAppend: (key, expected, next) => (
-            calls.push('compareAndAppend'), backend.compareAndAppend(key, expected, next)
-          ),
+          load: (key) => {
+            calls.push('load');
+            return backend.load(key);
+          },
+          loadAt: (key, sequence) => {
+            calls.push('loadAt');
+            return backend.loadAt(key, sequence);
+          },
+          history: (key) => {
+            calls.push('history');
+            return backend.history(key);
+          },
+          compareAndAppend: (key, expected, next) => {
+            calls.push('compareAndAppend');
+            return backend.compareAndAppend(key, expected, next);
+          },
           close: async () => {},
         };
         return { calls, store: new TaskStore(spy, { clock, projectRoot: evidence.root }) };
@@ -1109,7 +1119,7 @@ export function defineStoreContractSuite(
         const { task } = await acquired();
         const before = await historyText(task.store, task.key);
         refused(await task.state(S1, { text: 'a\udc00b' }), 'LIFECYCLE_STATE_SHAPE_INVALID');
-        refused(await task.state(S1, { ['\ud800']: 1 }), 'LIFECYCLE_STATE_SHAPE_INVALID');
+        refused(await task.state(S1, { '\ud800': 1 }), 'LIFECYCLE_STATE_SHAPE_INVALID');
         const v = await task.view();
         refused(
           await task.store.commitOperation({

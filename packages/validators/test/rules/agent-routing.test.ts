@@ -3,15 +3,14 @@
 // break none, and the edges the page settles (the route a step degrades from, which modes need a
 // confirmation, a mode-only downgrade may be silent, the seed bundle's copies).
 import { digestOf } from '@agent-contracts/digest';
-import { type AgentRouteDecisionV1, DIGEST_RULES, type IntentSeedV1 } from '@agent-contracts/schemas';
+import type { AgentRouteDecisionV1, IntentSeedV1 } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
-import { confirmationNeed, degradesFrom, validate, validateBundle } from '../../src/index.ts';
+import { confirmationNeed, degradesFrom, validateBundle } from '../../src/index.ts';
 import { describeSemanticFixtures, issuesOf, listFixtures, restamp } from '../helpers.ts';
 
 const CONTRACT = 'AgentRouteDecisionV1';
 const fixtures = listFixtures().filter((f) => f.contract === CONTRACT);
 const valid = fixtures.filter((f) => f.kind === 'valid');
-const semantic = fixtures.filter((f) => f.expected?.layer === 'semantic');
 
 const base = () =>
   structuredClone(

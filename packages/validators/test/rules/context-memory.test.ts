@@ -2,15 +2,13 @@
 // The ContextMemoryStateGate rules: each semantic fixture breaks exactly its rule, the valid
 // fixtures break none, and the edges the page settles (memory owns memory facts, immutable facts
 // need no freshness, a summary needs no pin, duplicates are judged by their first record).
-import { type ContextMemoryModelV1, DIGEST_RULES } from '@agent-contracts/schemas';
+import type { ContextMemoryModelV1 } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../src/index.ts';
 import { describeSemanticFixtures, issuesOf, listFixtures, restamp } from '../helpers.ts';
 
 const CONTRACT = 'ContextMemoryModelV1';
 const fixtures = listFixtures().filter((f) => f.contract === CONTRACT);
 const valid = fixtures.filter((f) => f.kind === 'valid');
-const semantic = fixtures.filter((f) => f.expected?.layer === 'semantic');
 
 const base = () =>
   structuredClone(

@@ -10,7 +10,6 @@ import {
   repairRiskClass,
 } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../src/index.ts';
 import { describeSemanticFixtures, issuesOf, listFixtures } from '../helpers.ts';
 
 const CONTRACT = 'RepairRoleBoundaryV1';

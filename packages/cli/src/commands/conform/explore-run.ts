@@ -3,8 +3,6 @@
 import { writeFileSync } from 'node:fs';
 import {
   type CaseResult,
-  type ExploreResult,
-  explore,
   type Implementation,
   printable,
   printableLines,
@@ -12,6 +10,7 @@ import {
   type RunLedger,
   startSubprocess,
 } from '@agent-contracts/harness';
+import { type ExploreResult, explore } from '@agent-contracts/harness/explore';
 import type { Io } from '../../io.js';
 import type { ExploreSettings } from './explore.js';
 
