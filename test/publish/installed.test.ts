@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitIn } from './helpers/git.js';
 import {
@@ -199,7 +199,10 @@ describe('installed with npm into a fresh project', () => {
 describe('examples/ci/agent-contracts.yml, run as written in that project', () => {
   const env = { ...NPM_ENV, PATH: process.env.PATH ?? '' };
   const failures = (results: StepResult[]) =>
-    results.filter((s) => s.status !== 'ok').map((s) => `${s.job} / ${s.step}: ${s.status}\n${s.output}`);
+    results.filter((s) => s.status === 'failed').map((s) => `${s.job} / ${s.step}: ${s.status}\n${s.output}`);
+  /** The steps that did not run, as `job / step`. */
+  const skipped = (results: StepResult[]) =>
+    results.filter((s) => s.status === 'skipped').map((s) => `${s.job} / ${s.step.split('\n')[0]}`);
 
   const workflowFile = join(project, '.github/workflows/agent-contracts.yml');
   const artifacts = join(work, 'artifacts');
@@ -218,6 +221,8 @@ describe('examples/ci/agent-contracts.yml, run as written in that project', () =
   it('every job passes on a push: schema gate, two conform shards with a baseline, JUnit check run and HTML', () => {
     const results = runWorkflow(workflowFile, { repository: project, env, artifacts });
     expect(failures(results)).toEqual([]);
+    // With schemas/, only the step that says there are none is skipped.
+    expect(skipped(results)).toEqual(['schemas / no schemas/ in this repository']);
     const jobs = new Set(results.map((s) => s.job));
     expect([...jobs]).toEqual(['schemas', 'conform (1)', 'conform (2)', 'report']);
     expect(out(results, 'schemas', 'schema-diff')).toContain('1 editorial');
@@ -244,6 +249,7 @@ describe('examples/ci/agent-contracts.yml, run as written in that project', () =
       event: { name: 'pull_request', fork: true },
     });
     expect(failures(results)).toEqual([]);
+    expect(skipped(results)).toEqual([]);
     expect(out(results, 'report', 'mikepenz/action-junit-report')).toMatch(
       /^read 2 JUnit files: \d+ tests, 0 skipped; annotations only, no check run$/,
     );
@@ -382,5 +388,91 @@ describe('the docs as an installed project meets them (issue 24, part A)', () =>
     const unknown = npx('explain', 'digest/jcs/jcs-negative-zer');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('CASE_UNKNOWN');
+  });
+});
+
+describe('a run as an installed project meets it (issue 24, parts B, C and F)', () => {
+  /** Every docs/ path in `text` (a path the CLI printed), checked to exist from the project. */
+  const docPaths = (text: string) =>
+    [...text.matchAll(/(?:^|[\s("'])((?:\S*\/)?docs\/[\w./-]+\.md)/g)].map((m) => m[1]!.replace(/^\(/, ''));
+
+  it('a start that fails: no mark per case, the reason and its stderr in the report, every printed path resolves', () => {
+    const report = join(work, 'no-start.jsonl');
+    const r = npx('conform', '--impl', 'node nope.js', '--report', report);
+    expect(r.status).toBe(1);
+    expect(r.stderr).not.toMatch(/EEEE|Golden cases|Fault matrix/);
+    expect(r.stderr).toContain('The implementation could not be started: IMPL_EXITED');
+    const items = readFileSync(report, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.type === 'case');
+    expect(items.length).toBeGreaterThan(1000);
+    for (const l of items) {
+      expect(l.outcome).toBe('error');
+      expect(l.stderrTail).toContain('Cannot find module');
+    }
+    const printed = docPaths(r.stdout + r.stderr);
+    expect(printed.length).toBeGreaterThan(0);
+    for (const p of printed) expect(existsSync(resolve(project, p)), p).toBe(true);
+  });
+
+  it('the paths a conforming run prints resolve from the project', () => {
+    const r = npx('conform', '--impl', `python3 ${impl}`, '--no-faults');
+    expect(r.status).toBe(0);
+    const printed = docPaths(r.stdout + r.stderr);
+    expect(printed).toContain('node_modules/@agent-contracts/kit/docs/coverage.md');
+    for (const p of printed) expect(existsSync(resolve(project, p)), p).toBe(true);
+  });
+
+  it('baseline update refuses a report cut to 5 lines and leaves the baseline byte for byte', () => {
+    const cut = join(work, 'cut.jsonl');
+    writeFileSync(
+      cut,
+      `${readFileSync(join(work, 'run.jsonl'), 'utf8').split('\n').slice(0, 5).join('\n')}\n`,
+    );
+    const out = join(work, 'three.json');
+    const before = `${JSON.stringify(
+      {
+        expectedFailures: ['a', 'b', 'c'].map((x) => ({ id: `digest/jcs/${x}`, reason: `kept ${x}` })),
+      },
+      null,
+      2,
+    )}\n`;
+    writeFileSync(out, before);
+    const r = npx('baseline', 'update', '--report', cut, '--out', out);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('REPORT_INCOMPLETE');
+    expect(r.stderr).toContain('is unchanged');
+    expect(r.stdout).not.toContain('wrote');
+    expect(readFileSync(out, 'utf8')).toBe(before);
+  });
+
+  it('conform --wire --wire-all records every message of the run beside the report', () => {
+    const wire = join(work, 'wire.jsonl');
+    const r = npx(
+      'conform',
+      '--impl',
+      `python3 ${impl}`,
+      '--no-faults',
+      '--filter',
+      'digest/jcs/*',
+      '--wire',
+      wire,
+      '--wire-all',
+    );
+    expect(r.status).toBe(0);
+    const lines = readFileSync(wire, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: 'wire', wireVersion: 1, recorded: 'all' });
+    const messages = lines.filter((l) => l.type === 'message');
+    const item = messages.find((m) => m.item === 'digest/jcs/jcs-negative-zero' && m.direction === 'sent');
+    expect(JSON.parse(item.text)).toMatchObject({ jsonrpc: '2.0', method: 'digest' });
+    expect(
+      messages.some((m) => m.item === 'digest/jcs/jcs-negative-zero' && m.direction === 'received'),
+    ).toBe(true);
+    expect(messages.some((m) => m.item === null && m.text.includes('"hello"'))).toBe(true);
   });
 });
