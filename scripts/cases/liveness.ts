@@ -1359,6 +1359,12 @@ for (const [name, params] of [
   ['terminal-item-wrong-status', postExec([item('host-terminal-event', 'Stop', 6, T0 + 6000, 'error')])],
   ['tool-output-item-pre-compact', postExec([item('tool-output', 'PreCompact', 3, T0 + 2000)])],
   ['pre-compact-item-stop', postExec([item('pre-compact', 'Stop', 3, T0 + 2000)])],
+  // A sidecar read and a host-native status read carry UnknownHostEvent (TLR-521, D-TLR-57).
+  ['sidecar-observation-stop', responseTime([item('sidecar-observation', 'Stop', 5, T0 + 5000)])],
+  [
+    'host-native-terminal-status-stop',
+    postExec([item('host-native-terminal-status', 'Stop', 6, T0 + 6000, 'completed')]),
+  ],
 ] as const)
   row(
     `inconsistent-${name}`,

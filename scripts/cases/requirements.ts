@@ -122,6 +122,11 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['checkpoint/CheckpointValidationResultV1/row2-supplied-actions-ignored', ['TLR-520']],
   ['checkpoint/CheckpointValidationResultV1/row3-supplied-actions-ignored', ['TLR-520']],
   ['checkpoint/CheckpointValidationResultV1/row4-supplied-actions-ignored', ['TLR-520']],
+  // A sidecar read and a host-native status read carry UnknownHostEvent (D-TLR-57).
+  ['checkpoint/CheckpointValidationResultV1/inconsistent-sidecar-observation-stop', ['TLR-521']],
+  ['checkpoint/CheckpointValidationResultV1/inconsistent-host-native-terminal-status-stop', ['TLR-521']],
+  ['validate/CheckpointValidationResultV1/invalid/sidecar-observation-not-unknown-host-event', ['TLR-521']],
+  ['validate/CheckpointValidationResultV1/invalid/host-native-status-not-unknown-host-event', ['TLR-521']],
   ['store/owner/row/acquire', ['TCW-524']],
   // A 16 KiB state is kept whole: no per-turn capacity limit is applied to a task.
   ['store/fence/large-state-kept-whole', ['TCW-003', 'TCW-506']],

@@ -3,6 +3,7 @@
 //   corepack pnpm mutate [shard...]              every mutant again (`--force`), ~1-30 min a shard
 //   corepack pnpm mutate:incremental [shard...]  only mutants whose code or tests changed since
 //                                                tooling/mutate/incremental/<shard>.json
+//   node tooling/mutate/run.mjs --list [shard...] the files each shard mutates
 //   node tooling/mutate/run.mjs --ci             what CI runs (scripts/test.mjs): for each shard
 //     with a committed incremental file, nothing when its sources are the recorded ones, else an
 //     incremental run; fails when a shard's score falls below the committed one.
@@ -25,33 +26,53 @@ const STRYKER = fileURLToPath(
 );
 const incrementalFile = (shard) => `tooling/mutate/incremental/${shard}.json`;
 
-/** The files a shard's globs name (`dir/**\/*.ts`, `dir/*.ts` or a file). */
+/** A glob of a shard (`dir/**\/*.ts`, `dir/*.ts`, `dir/name-*.ts` or a file) as a pattern. */
+const globPattern = (glob) =>
+  new RegExp(
+    `^${glob
+      .split(/(\*\*\/|\*)/)
+      .map((part) =>
+        part === '**/' ? '(?:[^/]+/)*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('')}$`,
+  );
+
+/** The files a shard's globs name: those an include names less those a `!` glob excludes. */
 function filesOf(shard) {
+  const globs = SHARDS[shard].mutate;
+  const includes = globs.filter((g) => !g.startsWith('!')).map(globPattern);
+  const excludes = globs.filter((g) => g.startsWith('!')).map((g) => globPattern(g.slice(1)));
   const out = [];
-  const walk = (dir, deep) => {
+  const walk = (dir) => {
     for (const e of readdirSync(dir)) {
       const p = join(dir, e);
-      if (statSync(p).isDirectory()) {
-        if (deep) walk(p, deep);
-      } else if (p.endsWith('.ts')) out.push(p);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (includes.some((r) => r.test(p)) && !excludes.some((r) => r.test(p))) out.push(p);
     }
   };
-  for (const g of SHARDS[shard].mutate) {
-    if (g.endsWith('/**/*.ts')) walk(g.slice(0, -'/**/*.ts'.length), true);
-    else if (g.endsWith('/*.ts')) walk(g.slice(0, -'/*.ts'.length), false);
-    else out.push(g);
-  }
-  return out.sort();
+  // Every glob starts with a directory without a wildcard: walk only those.
+  const roots = new Set(
+    globs
+      .filter((g) => !g.startsWith('!'))
+      .map((g) => g.slice(0, g.includes('*') ? g.lastIndexOf('/', g.indexOf('*')) : g.lastIndexOf('/'))),
+  );
+  for (const root of roots) walk(root);
+  return [...new Set(out)].sort();
 }
 
 /** Mutation score of a report: (killed + timeout) / (killed + timeout + survived + no coverage). */
-export function scoreOf(report) {
+function scoreOf(report) {
   const n = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0 };
   for (const f of Object.values(report.files)) for (const m of f.mutants) if (m.status in n) n[m.status]++;
   const valid = n.Killed + n.Timeout + n.Survived + n.NoCoverage;
   return valid ? (100 * (n.Killed + n.Timeout)) / valid : 100;
 }
 
+/**
+ * Trim a shard's incremental file so that it can be committed, and list the shard's files that
+ * have no mutant (an index of re-exports, a file of types), which Stryker leaves out, with their
+ * source: CI then sees that they are unchanged without re-running the shard.
+ */
 function trim(shard) {
   const path = incrementalFile(shard);
   if (!existsSync(path)) return;
@@ -59,14 +80,19 @@ function trim(shard) {
   report.projectRoot = '.';
   for (const f of Object.values(report.files))
     for (const m of f.mutants) if (m.status === 'Killed' || m.status === 'Timeout') delete m.coveredBy;
+  for (const f of filesOf(shard))
+    report.files[f] ??= { language: 'typescript', source: readFileSync(f, 'utf8'), mutants: [] };
+  report.files = Object.fromEntries(Object.entries(report.files).sort(([a], [b]) => (a < b ? -1 : 1)));
   writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
 }
 
+/** Whether a shard's files are exactly those its incremental file records, with the same text. */
 function unchanged(shard) {
   const report = JSON.parse(readFileSync(incrementalFile(shard), 'utf8'));
   const files = filesOf(shard);
   const recorded = Object.keys(report.files).sort();
-  // A file without mutants (an index of re-exports) is not in the report.
+  // A file without mutants is in the file since trim() lists it; an older file may lack it, and
+  // an index of re-exports is then taken as unchanged.
   const reExports = (text) =>
     text
       .split('\n')
@@ -82,6 +108,16 @@ function unchanged(shard) {
 }
 
 const shards = named.length ? named : Object.keys(SHARDS);
+if (args.includes('--list')) {
+  // The files each shard mutates, to check the globs (`!` excludes) without running Stryker.
+  for (const shard of shards)
+    process.stdout.write(
+      `${shard}\n${filesOf(shard)
+        .map((f) => `  ${f}\n`)
+        .join('')}`,
+    );
+  process.exit(0);
+}
 let failed = 0;
 for (const shard of shards) {
   const started = Date.now();

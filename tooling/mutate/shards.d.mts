@@ -1,8 +1,10 @@
 /** One shard of the mutation run (tooling/mutate/shards.mjs). */
 export interface Shard {
-  /** Stryker's mutate globs. */
+  /** Stryker's mutate globs (`dir/**\/*.ts`, `dir/*.ts` or a file; a leading `!` excludes). */
   readonly mutate: readonly string[];
   /** Prefixes of the golden case ids the shard's mutants are run against. */
   readonly cases: readonly string[];
+  /** Stryker's timeoutMS for the shard; 3000 when absent. */
+  readonly timeoutMS?: number;
 }
 export declare const SHARDS: Readonly<Record<string, Shard>>;

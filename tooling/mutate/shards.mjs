@@ -2,9 +2,33 @@
 // a file split or added inside an engine is mutated without naming it), the engines' shared
 // files, and the store's commit path. Each shard is one Stryker run with its own report and its
 // own incremental file, so that the score is given per engine and a change to one engine re-runs
-// only that engine's shard. `cases` are the prefixes of the golden cases that the shard's mutants
+// only that engine's shard. `mutate` are Stryker's globs (`dir/**/*.ts`, `dir/*.ts` or a file; a
+// leading `!` excludes). `cases` are the prefixes of the golden cases that the shard's mutants
 // are run against (the cases of the engine's methods and of the contracts and bundles its rules
-// judge); every engine unit test is run too, where it covers a mutant.
+// judge); every engine unit test is run too, where it covers a mutant. `timeoutMS` (default 3000)
+// is how long past its own time a mutant's tests may run before it counts as a timeout: wider for
+// the store's cases, which commit to disk.
+const TASK_CONTINUITY_CASES = [
+  'store/',
+  'validate/TaskRecoveryStateV5/',
+  'validate/TaskRecoveryCommitFenceV1/',
+  'validate/FencedTaskWriteOwnerLeaseV2/',
+  'validate/CanonicalTaskWriteContextV1/',
+  'validate/TaskOperationRecordV1/',
+  'validate/TaskOperationSetV1/',
+  'validate/WorkflowTaskTerminalReceiptV1/',
+  'bundle/envelope-sequence/',
+  'bundle/write-context-readback/',
+];
+const OPERATIONS = [
+  'packages/engines/src/task-continuity/operation-commit.ts',
+  'packages/engines/src/task-continuity/operation-edges.ts',
+];
+const OWNER = [
+  'packages/engines/src/task-continuity/owner-commit.ts',
+  'packages/engines/src/task-continuity/owner-transitions.ts',
+];
+
 export const SHARDS = {
   delegation: {
     mutate: ['packages/engines/src/delegation/**/*.ts'],
@@ -51,20 +75,33 @@ export const SHARDS = {
       'bundle/turn-',
     ],
   },
-  'task-continuity': {
-    mutate: ['packages/engines/src/task-continuity/**/*.ts'],
-    cases: [
-      'store/',
-      'validate/TaskRecoveryStateV5/',
-      'validate/TaskRecoveryCommitFenceV1/',
-      'validate/FencedTaskWriteOwnerLeaseV2/',
-      'validate/CanonicalTaskWriteContextV1/',
-      'validate/TaskOperationRecordV1/',
-      'validate/TaskOperationSetV1/',
-      'validate/WorkflowTaskTerminalReceiptV1/',
-      'bundle/envelope-sequence/',
-      'bundle/write-context-readback/',
+  // The task-continuity engine in three shards, each one Stryker run that fits CI's budget: the
+  // operation path and the owner path by their files, the rest of the engine (envelopes, requests,
+  // fence, lease, write context, and any file added later) by the directory less those files.
+  'task-continuity-commit': {
+    mutate: [
+      'packages/engines/src/task-continuity/**/*.ts',
+      `!${OPERATIONS[0]}`,
+      `!${OPERATIONS[1]}`,
+      `!${OWNER[0]}`,
+      `!${OWNER[1]}`,
     ],
+    cases: TASK_CONTINUITY_CASES,
+    timeoutMS: 10_000,
+  },
+  'task-continuity-operations': {
+    mutate: OPERATIONS,
+    cases: TASK_CONTINUITY_CASES,
+    timeoutMS: 10_000,
+  },
+  'task-continuity-owner': {
+    mutate: OWNER,
+    cases: TASK_CONTINUITY_CASES,
+    timeoutMS: 10_000,
+  },
+  context: {
+    mutate: ['packages/engines/src/context/**/*.ts'],
+    cases: ['context/'],
   },
   store: {
     mutate: ['packages/store/src/task-store.ts', 'packages/store/src/evidence.ts'],

@@ -2,6 +2,7 @@
 // process against the reference implementation, and the unit tests of the engines and the store.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { TAGS } from '../vitest/suites.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -22,6 +23,10 @@ export default defineConfig({
   test: {
     include: ['tooling/mutate/golden-cases.test.ts', 'packages/engines/test/**/*.test.ts'],
     testTimeout: 60_000,
+    // The unit tests carry `@module-tag` comments (tooling/vitest/suites.ts): without the tags
+    // defined, vitest fails each such file before its first test, and the run would kill mutants
+    // with the golden cases alone.
+    tags: TAGS.map((t) => ({ ...t })),
     // Stryker activates a mutant through a global, so the modules stay loaded from one mutant run
     // to the next: a run then costs only its tests, not the import of the kit.
     isolate: false,

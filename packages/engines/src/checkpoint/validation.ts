@@ -41,7 +41,8 @@ const TERMINAL_EVENT_STATUS: Readonly<Record<string, TurnTerminalStatus>> = {
 /**
  * What is wrong with one evidence item (CheckpointValidationResultV1 invariant 3), or `null`:
  * `host-terminal-event` items carry `Stop`/`TurnError`/`TurnInterrupted` with the matching status,
- * `tool-output` items carry `PostToolUse` and `pre-compact` items carry `PreCompact`.
+ * `tool-output` items carry `PostToolUse`, `pre-compact` items carry `PreCompact`, and
+ * `sidecar-observation` and `host-native-terminal-status` items carry `UnknownHostEvent`.
  */
 export function evidenceItemProblem(item: CheckpointEvidence): string | null {
   if (item.kind === 'host-terminal-event') {
@@ -55,6 +56,12 @@ export function evidenceItemProblem(item: CheckpointEvidence): string | null {
     return `a tool-output item has eventType ${item.eventType}; it must be PostToolUse`;
   if (item.kind === 'pre-compact' && item.eventType !== 'PreCompact')
     return `a pre-compact item has eventType ${item.eventType}; it must be PreCompact`;
+  // A sidecar read and a host-native status read are not host events (D-TLR-57).
+  if (
+    (item.kind === 'sidecar-observation' || item.kind === 'host-native-terminal-status') &&
+    item.eventType !== 'UnknownHostEvent'
+  )
+    return `a ${item.kind} item has eventType ${item.eventType}; it must be UnknownHostEvent`;
   return null;
 }
 
