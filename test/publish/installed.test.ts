@@ -20,8 +20,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitIn } from './helpers/git.js';
 import {
+  closureOf,
   installedPackages,
   installProject,
+  installSize,
   NPM_ENV,
   packAll,
   type Run,
@@ -326,6 +328,45 @@ describe('examples/ci/agent-contracts.yml, run as written in that project', () =
     expect(gate?.output).toContain('breaking');
     expect(gate?.output).toContain('/required');
   }, 300_000);
+});
+
+// What `npm install --save-dev @agent-contracts/cli` installs, without PostgreSQL: the CLI is one
+// bundle that brings its code with it (the OpenTelemetry exporter included), and the kit's data.
+// docs/cli.md and bench/README.md record the figures; the target is 30 MB (issue 24).
+describe("the user's install: the CLI and what it depends on, nothing else", () => {
+  const user = join(work, 'user');
+  const TARGET_BYTES = 30_000_000;
+  beforeAll(() => {
+    mkdirSync(user);
+    installProject(user, closureOf('@agent-contracts/cli', tarballs), []);
+  }, 300_000);
+
+  it(`stays within ${TARGET_BYTES / 1e6} MB: the CLI and the kit, no pg, no OpenTelemetry package`, () => {
+    expect(installedPackages(user).sort()).toEqual(['@agent-contracts/cli', '@agent-contracts/kit']);
+    const size = installSize(user);
+    expect(size.packages).toBe(2);
+    expect(size.bytes).toBeLessThanOrEqual(TARGET_BYTES);
+    // The notices of the third-party code the bundle copies travel with it.
+    const notices = readFileSync(
+      join(user, 'node_modules/@agent-contracts/cli/dist/THIRD_PARTY_LICENSES.txt'),
+      'utf8',
+    );
+    expect(notices).toContain('@opentelemetry/api@');
+    expect(notices).toContain('Apache License');
+  });
+
+  it('runs from there: validate, and conform on the digest cases', () => {
+    const inUser = (...args: string[]) =>
+      run('npx', ['--no-install', 'agent-contracts', ...args], user, NPM_ENV);
+    const fixture = join(
+      user,
+      'node_modules/@agent-contracts/kit/conformance/fixtures/IntentSeedV1/valid/audit-high-risk.json',
+    );
+    expect(inUser('validate', fixture).status).toBe(0);
+    const r = inUser('conform', '--impl', `python3 ${impl}`, '--filter', 'digest/*', '--no-faults');
+    expect(r.stdout).toContain('CONFORMS');
+    expect(r.status).toBe(0);
+  });
 });
 
 // Last, so that the lint has run beside everything above.
