@@ -439,6 +439,15 @@ describe('the docs as an installed project meets them (issue 24, part A)', () =>
     expect(npx('docs', 'cli', '--print').stdout).toBe(readFileSync(join(installedDocs, 'cli.md'), 'utf8'));
   });
 
+  it('the CI recipe docs/ci-gating.md links to ships beside the docs, as the link says', () => {
+    const gating = readFileSync(join(installedDocs, 'ci-gating.md'), 'utf8');
+    expect(gating).toContain('(../examples/ci/agent-contracts.yml)');
+    const recipe = join(installedDocs, '../examples/ci/agent-contracts.yml');
+    expect(readFileSync(recipe, 'utf8')).toBe(
+      readFileSync(join(repoRoot, 'examples/ci/agent-contracts.yml'), 'utf8'),
+    );
+  });
+
   it('every docs/ path a help prints resolves from the project', () => {
     for (const args of [['--help'], ['conform', '--help'], ['explain', '--help']]) {
       const out = npx(...args).stdout;
