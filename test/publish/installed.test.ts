@@ -117,6 +117,8 @@ describe('installed with npm into a fresh project', () => {
     expect(installed).toContain('@agent-contracts/kit');
     expect(installed).not.toContain('@agent-contracts/store');
     expect(installed).not.toContain('better-sqlite3');
+    // pg is an optional peer dependency: only PostgreSQL users add it.
+    expect(installed).not.toContain('pg');
     expect(existsSync(join(kit, 'cases'))).toBe(true);
   });
 
@@ -162,6 +164,31 @@ describe('installed with npm into a fresh project', () => {
     expect(r.stdout.startsWith('<!doctype html>')).toBe(true);
     expect(r.stdout).toContain('python-digest');
     expect(r.stdout).toMatch(/>conforms: digest; \d+ of \d+ cases applicable</);
+    // The requirement catalogue is the installed kit's.
+    expect(r.stdout).toMatch(/Requirement coverage: <strong>\d+\/\d+<\/strong>/);
+  });
+
+  it('matrix shows the requirement coverage of the installed kit', () => {
+    const r = npx('matrix', '--format', 'markdown', join(work, 'run.jsonl'));
+    expect(r.stderr).not.toContain('agent-contracts:');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/requirements \d+\/\d+/);
+  });
+
+  it('conform --state-url without pg installed: PG_NOT_INSTALLED, naming the package to add', () => {
+    const r = npx(
+      'conform',
+      '--impl',
+      `python3 ${impl}`,
+      '--state-url',
+      'postgres://user:pw@127.0.0.1:9/db',
+      '--filter',
+      'faults/field/pg-connections-dropped',
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('agent-contracts: PG_NOT_INSTALLED: ');
+    expect(r.stderr).toContain('npm install pg@8');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('schema-diff classifies against the installed schemas, which resolve by $id', () => {
@@ -191,7 +218,8 @@ describe('installed with npm into a fresh project', () => {
 });
 
 describe('examples/ci/agent-contracts.yml, run as written in that project', () => {
-  const env = { ...NPM_ENV, PATH: process.env.PATH ?? '' };
+  // NODE_PATH emptied: pnpm's bin shims set it to this repository's packages.
+  const env = { ...NPM_ENV, PATH: process.env.PATH ?? '', NODE_PATH: '' };
   const failures = (results: StepResult[]) =>
     results.filter((s) => s.status !== 'ok').map((s) => `${s.job} / ${s.step}: ${s.status}\n${s.output}`);
 

@@ -21,6 +21,12 @@ const RUNS = '15';
 // last one, a `sidecar-observation` or `host-native-terminal-status` item whose eventType is not
 // `UnknownHostEvent`, was decided as the Python side read it (D-TLR-57). Every capability agrees.
 
+/**
+ * Capabilities with an explorer that the Python side does not declare yet (issue 27: `context`):
+ * explore must say so (not applicable), never pass them; one declared fails this until removed.
+ */
+const NOT_DECLARED = new Set<string>(['context']);
+
 describe('explore: python-reference against the TypeScript engines', () => {
   it('agrees on every capability', () => {
     const report = join(mkdtempSync(join(tmpdir(), 'py-explore-')), 'report.jsonl');
@@ -48,8 +54,15 @@ describe('explore: python-reference against the TypeScript engines', () => {
       .map((l) => JSON.parse(l) as { id?: string; outcome?: string; detail?: string });
     const explored = lines.filter((l) => l.id?.startsWith('explore/'));
     expect(explored.map((l) => l.id)).toEqual(EXPLORE_CAPABILITIES.map((c) => `explore/${c}`));
-    for (const l of explored)
-      expect([l.id, l.outcome, l.detail]).toEqual([l.id, 'pass', expect.stringContaining('agreed')]);
+    for (const l of explored) {
+      const capability = (l.id as string).slice('explore/'.length);
+      if (NOT_DECLARED.has(capability))
+        expect([l.outcome, l.detail]).toEqual([
+          'not-applicable',
+          `the implementation does not declare ${capability}`,
+        ]);
+      else expect([l.id, l.outcome, l.detail]).toEqual([l.id, 'pass', expect.stringContaining('agreed')]);
+    }
     expect(r.status, r.stderr).toBe(0);
   }, 300_000);
 });

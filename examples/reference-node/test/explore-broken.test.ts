@@ -54,6 +54,7 @@ const ENGINE_CAPABILITIES = [
   'run',
   'policy',
   'delegation',
+  'context',
   'digest',
 ];
 /** The seed, and the sequences each broken implementation may take before it is caught. */

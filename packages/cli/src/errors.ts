@@ -39,6 +39,8 @@ export const CLI_CODES = {
     "The `conform --state` directory already holds files (state of an earlier run would be read back as this one's): give an empty or new directory, or add `--clean-state` to empty it first. Exit 2.",
   ISOLATE_UNAVAILABLE:
     '`conform --isolate` needs bubblewrap (`bwrap`), which is not installed or cannot create its namespaces here; the message says which. Exit 2.',
+  PG_NOT_INSTALLED:
+    '`conform --state-url` selects a fault scenario that loads the PostgreSQL driver `pg`, which is not installed: `npm install pg@8` (an optional peer dependency). Exit 2.',
   OTEL_NO_AGENT_RUN:
     '`otel check`: no span of the input has `gen_ai.operation.name` `invoke_agent`, so there is no agent run to judge. Exit 1.',
   OTEL_EXPORT_INVALID:

@@ -63,14 +63,18 @@ describe('agent-contracts otel check', () => {
     expect(lines[2]).toMatchObject({ conforms: false, counts: { pass: 0, fail: 1 } });
     const junit = runCli(['report', report, '--format', 'junit']);
     expect(junit.status).toBe(0);
+    // Its catalogue is its runs, checked as such: no warning of other conformance data.
+    expect(junit.stderr).toBe('');
     expect(junit.stdout).toContain(
       'OTEL_SPAN_UNFINISHED at /0/resourceSpans/0/scopeSpans/0/spans/2/endTimeUnixNano',
     );
     const html = runCli(['report', report, '--format', 'html']);
     expect(html.status).toBe(0);
+    expect(html.stderr).toBe('');
     expect(html.stdout).toContain('OTEL_SPAN_UNFINISHED');
     const markdown = runCli(['report', report, '--format', 'markdown']);
     expect(markdown.status).toBe(0);
+    expect(markdown.stderr).toBe('');
     expect(markdown.stdout).toContain(
       'OTEL\\_SPAN\\_UNFINISHED at /0/resourceSpans/0/scopeSpans/0/spans/2/endTimeUnixNano',
     );
@@ -85,6 +89,16 @@ describe('agent-contracts otel check', () => {
     const fixed = runCli(['diff', '--json', report, clean]);
     expect(fixed.status, fixed.stderr).toBe(0);
     expect(JSON.parse(fixed.stdout).fixed).toEqual([id]);
+    expect(broke.stderr + fixed.stderr).toBe('');
+    // A case line edited to another run is no longer one of the report's own runs: warned of.
+    const edited = join(dir, 'edited.jsonl');
+    writeFileSync(
+      edited,
+      readFileSync(report, 'utf8').replace(id, `otel/${'0'.repeat(31)}1/${'0'.repeat(15)}1`),
+    );
+    expect(runCli(['report', edited, '--format', 'junit']).stderr).toContain(
+      "its case ids are not checked against this kit's catalogue",
+    );
   });
 
   it('refuses hostile input with a code and no stack: base64 ids, repeated names, no agent run, not JSON', () => {

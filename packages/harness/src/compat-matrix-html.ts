@@ -12,6 +12,7 @@ import {
   type MatrixFailure,
 } from './compat-matrix.js';
 import { escapeMarkup as h } from './escape.js';
+import { reportTitle } from './report-title.js';
 import { scopedVerdictText } from './report-verdict.js';
 import type { Outcome } from './runner.js';
 
@@ -84,7 +85,7 @@ export function renderMatrixHtml(m: CompatibilityMatrix): string {
   const head = m.implementations
     .map(
       (impl) =>
-        `<th scope="col">${h(impl.name)} ${h(impl.version)}<br><small>${h(impl.language)} · <span class="verdict ${VERDICT_CLASS[impl.verdict]}">${h(scopedVerdictText(impl))}</span></small></th>`,
+        `<th scope="col">${h(reportTitle(impl))}<br><small>${h(impl.language)} · <span class="verdict ${VERDICT_CLASS[impl.verdict]}">${h(scopedVerdictText(impl))}</span></small></th>`,
     )
     .join('');
   const rows = m.rows
@@ -101,7 +102,7 @@ export function renderMatrixHtml(m: CompatibilityMatrix): string {
         const more = cell.moreFailures
           ? `<p class="more">… and ${cell.moreFailures} more (see the JSONL report)</p>`
           : '';
-        return `<section class="failures" id="${failureAnchor(i, r)}"><h3>${h(impl.name)} ${h(impl.version)}: ${h(row.gate)}, ${cell.notPassing} not passing</h3><ul>${cell.failures.map(failureItem).join('')}</ul>${more}</section>`;
+        return `<section class="failures" id="${failureAnchor(i, r)}"><h3>${h(reportTitle(impl))}: ${h(row.gate)}, ${cell.notPassing} not passing</h3><ul>${cell.failures.map(failureItem).join('')}</ul>${more}</section>`;
       }),
     )
     .filter(Boolean)

@@ -4,6 +4,7 @@
 // text of a report, so the same outcomes always render the same bytes (docs/compatibility.md).
 import { type CompatibilityMatrix, failureAnchor, type MatrixCell } from './compat-matrix.js';
 import { escapeMarkdown as md } from './escape.js';
+import { reportTitle } from './report-title.js';
 import { scopedVerdictText } from './report-verdict.js';
 import type { Outcome } from './runner.js';
 
@@ -41,7 +42,7 @@ function cellMarkdown(cell: MatrixCell, impl: number, row: number): string {
  */
 export function renderMatrixMarkdown(m: CompatibilityMatrix, options: MatrixMarkdownOptions = {}): string {
   const details = options.details ?? true;
-  const names = m.implementations.map((i) => `${md(i.name)} ${md(i.version)} (${md(i.language)})`);
+  const names = m.implementations.map((i) => `${md(reportTitle(i))} (${md(i.language)})`);
   const lines: string[] = [];
   if (options.title ?? true) lines.push('# agent-contracts compatibility matrix', '');
   lines.push(
@@ -65,7 +66,7 @@ export function renderMatrixMarkdown(m: CompatibilityMatrix, options: MatrixMark
         '',
         `<a id="${failureAnchor(i, r)}"></a>`,
         '',
-        `### ${md(impl.name)} ${md(impl.version)}: ${md(row.gate)}, ${cell.notPassing} not passing`,
+        `### ${md(reportTitle(impl))}: ${md(row.gate)}, ${cell.notPassing} not passing`,
         '',
         ...cell.failures.map(
           (f) =>

@@ -32,6 +32,8 @@ export interface MatrixImplementation {
   readonly name: string;
   readonly version: string;
   readonly language: string;
+  /** The shard the report ran (`1/2`), or null for a whole run. */
+  readonly shard: string | null;
   readonly verdict: ReportVerdict;
   /** What the verdict covers (report-verdict.ts). */
   readonly scope: VerdictScope;
@@ -151,6 +153,7 @@ export function compatibilityMatrix(
         name: truncated(impl.name, MATRIX_LIMITS.maxName),
         version: truncated(impl.version, MATRIX_LIMITS.maxName),
         language: truncated(impl.language, MATRIX_LIMITS.maxName),
+        shard: r.run.shard === null ? null : truncated(r.run.shard, MATRIX_LIMITS.maxName),
         ...(({ verdict, scope }) => ({ verdict, scope }))(judgeReport(r)),
       };
     }),

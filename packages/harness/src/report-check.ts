@@ -25,6 +25,35 @@ export interface ReportCheck {
    * another kit version (its catalogue may differ; only the run-line rules were checked).
    */
   readonly catalogueChecked: boolean;
+  /**
+   * Whether the report is one of `otel check` (its case lines are the agent runs of a trace, and
+   * its catalogue is exactly theirs, {@link isOtelRunsReport}): it has no golden case to be held
+   * to, and its own catalogue was checked instead.
+   */
+  readonly ownRuns: boolean;
+}
+
+/** The gate of every case line of an `otel check` report (docs/spec/opentelemetry-mapping.md). */
+export const OTEL_GATE = 'OpenTelemetryMapping';
+
+/**
+ * The id of a run of `otel check`: `otel/<traceId>/<spanId>` of its agent span (or of a tool span
+ * outside any run), the ids in lowercase hex as the OTLP JSON mapping writes them.
+ */
+const OTEL_RUN_ID = /^otel\/[0-9a-f]{32}\/[0-9a-f]{16}$/;
+
+/**
+ * Whether a report is one `otel check` wrote: every case line is a run of a trace (an
+ * id `otel/<traceId>/<spanId>` of the gate {@link OTEL_GATE}) and the run line's catalogue is the digest of
+ * exactly those ids, as `otel check` records it. No golden case has such an id, so a report of
+ * `conform` cannot pass for one.
+ */
+export function isOtelRunsReport(report: Report): boolean {
+  const ids = report.cases.map((c) => c.id);
+  return (
+    report.cases.every((c) => c.gate === OTEL_GATE && OTEL_RUN_ID.test(c.id)) &&
+    report.run.catalogue === catalogueDigest({ cases: ids, faults: [] })
+  );
 }
 
 const WHAT_TO_DO =
@@ -73,10 +102,12 @@ export function checkReport(report: Report, kit: KitCatalogue, name = 'report'):
     throw refuse(
       `${expected.length} case line(s) carry expectedFailure (${listed(expected.map((c) => c.id))}), but the run line records no baseline with its sha256 (baseline, baselineSha256)`,
     );
+  // An `otel check` report holds the runs of a trace, not golden cases: its catalogue is its runs.
+  if (isOtelRunsReport(report)) return { catalogueChecked: false, ownRuns: true };
   // Another kit version, or other conformance data (`conform --conformance`): their catalogue is
   // not this one, so only the rules above hold; the caller says so.
-  if (report.run.kit.version !== kit.version) return { catalogueChecked: false };
-  if (report.run.catalogue !== catalogueDigest(kit)) return { catalogueChecked: false };
+  if (report.run.kit.version !== kit.version) return { catalogueChecked: false, ownRuns: false };
+  if (report.run.catalogue !== catalogueDigest(kit)) return { catalogueChecked: false, ownRuns: false };
   const known = new Set([...kit.cases, ...kit.faults]);
   const unknown = report.cases.filter((c) => !known.has(c.id)).map((c) => c.id);
   if (unknown.length)
@@ -96,5 +127,5 @@ export function checkReport(report: Report, kit: KitCatalogue, name = 'report'):
         `the report has a summary line (a whole run) but holds ${report.cases.length} of the ${selected.length} cases and scenarios its run line selects; missing ${listed(missing)}`,
       );
   }
-  return { catalogueChecked: true };
+  return { catalogueChecked: true, ownRuns: false };
 }

@@ -13,6 +13,7 @@ import { type Cause, caseDifferences, causeOf, listedCauses, rootCauses } from '
 import { escapeMarkupLines, escapeMarkup as h } from './escape.js';
 import type { Difference } from './json-diff.js';
 import type { CaseLine, Report } from './report.js';
+import { reportTitle } from './report-title.js';
 import { judgeReport, type ReportJudgement, scopedVerdictText, VERDICT_TEXT } from './report-verdict.js';
 import type { Requirement } from './requirements/catalogue.js';
 import { runCoverage } from './requirements/coverage.js';
@@ -221,7 +222,7 @@ function implSummary(
       return `<tr><td>${h(gate)}</td><td>${meter}</td><td>${applicable ? `${pass}/${applicable}` : 'n/a'}</td></tr>`;
     })
     .join('');
-  return `<div class="impl" id="impl-${index}"><h2>${h(impl.name)} ${h(impl.version)} <small>(${h(impl.language)})</small></h2>
+  return `<div class="impl" id="impl-${index}"><h2>${h(reportTitle({ ...impl, shard: r.run.shard }))} <small>(${h(impl.language)})</small></h2>
 <p class="verdict ${VERDICT_CLASS[j.verdict]}">${h(scopedVerdictText(j))}</p>
 <p class="counts">${n.pass} pass · ${n.fail} fail · ${n.error} error · ${n.timeout} timeout · ${n.crash} crash · ${n['not-applicable']} not applicable</p>${n['harness-error'] ? `\n<p class="warning">${n['harness-error']} ended as harness-error: a defect of the conformance kit (agent-contracts), not of this implementation; the run cannot conform until the kit is fixed.</p>` : ''}
 ${j.warnings.length ? `<p class="warnings">${j.warnings.length} warning${j.warnings.length === 1 ? '' : 's'}: SHOULD case${j.warnings.length === 1 ? '' : 's'} failed (not failing the run)</p>\n` : ''}${coverageBlock(r, catalogue)}
@@ -304,7 +305,7 @@ function matrix(reports: readonly Report[], judgements: readonly ReportJudgement
   const head = reports
     .map((r, i) => {
       const impl = r.run.implementation;
-      return `<th scope="col" data-impl="${h(impl.name)}">${h(impl.name)} ${h(impl.version)}<br><small>${h(impl.language)} · <span class="verdict">${h(VERDICT_TEXT[judgements[i]!.verdict])}</span></small></th>`;
+      return `<th scope="col" data-impl="${h(impl.name)}">${h(reportTitle({ ...impl, shard: r.run.shard }))}<br><small>${h(impl.language)} · <span class="verdict">${h(VERDICT_TEXT[judgements[i]!.verdict])}</span></small></th>`;
     })
     .join('');
   const sections = gates.map((gate) => {

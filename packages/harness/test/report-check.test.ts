@@ -2,7 +2,15 @@
 // A report held to the kit's catalogue (report-check.ts) and the renderers agreeing with the
 // verdict (issue 20, findings 4 and 5).
 import { describe, expect, it } from 'vitest';
-import { catalogueDigest, checkReport, parseReport, renderJunit, renderMarkdown } from '../src/index.ts';
+import {
+  catalogueDigest,
+  checkReport,
+  isOtelRunsReport,
+  OTEL_GATE,
+  parseReport,
+  renderJunit,
+  renderMarkdown,
+} from '../src/index.ts';
 import { caseLine, jsonl, runLine } from './report-lines.ts';
 
 const kit = { version: '0.0.0', cases: ['a/x/1', 'a/x/2', 'b/y/1'], faults: ['faults/s/1'] };
@@ -71,6 +79,37 @@ describe('checkReport', () => {
     expect(checkReport(read(custom), kit).catalogueChecked).toBe(false);
     const same = [run({ catalogue: catalogueDigest(kit) }), ...all, summary(4)];
     expect(checkReport(read(same), kit).catalogueChecked).toBe(true);
+  });
+});
+
+describe('an otel check report', () => {
+  const runIds = [`otel/${'a'.repeat(32)}/${'b'.repeat(16)}`, `otel/${'c'.repeat(32)}/${'d'.repeat(16)}`];
+  const runs = runIds.map((id) => caseLine(id, 'pass', { gate: OTEL_GATE }));
+  const own = runLine({ catalogue: catalogueDigest({ cases: runIds, faults: [] }) });
+
+  it('is held to its own runs, not to the golden cases, whatever kit version wrote it', () => {
+    expect(checkReport(read([own, ...runs, summary(2)]), kit)).toEqual({
+      catalogueChecked: false,
+      ownRuns: true,
+    });
+    const older = runLine({ ...own, kit: { name: 'agent-contracts', version: '9.9.9' } });
+    expect(isOtelRunsReport(read([older, ...runs, summary(2)]))).toBe(true);
+  });
+
+  it('is not one when a line is not a run of its catalogue, of its gate, or of its id form', () => {
+    expect(isOtelRunsReport(read([own, runs[0], summary(1)]))).toBe(false);
+    const other = caseLine(runIds[1]!, 'pass', { gate: 'LocalTaskTraceGate' });
+    expect(isOtelRunsReport(read([own, runs[0], other, summary(2)]))).toBe(false);
+    const ids = ['a/x/1', 'a/x/2'];
+    const golden = runLine({ catalogue: catalogueDigest({ cases: ids, faults: [] }) });
+    const lines = ids.map((id) => caseLine(id, 'pass', { gate: OTEL_GATE }));
+    expect(isOtelRunsReport(read([golden, ...lines, summary(2)]))).toBe(false);
+    // A conform report of this kit is checked against its catalogue, and is no otel report.
+    const all = ['a/x/1', 'a/x/2', 'b/y/1', 'faults/s/1'].map((id) => caseLine(id, 'pass'));
+    expect(checkReport(read([run(), ...all, summary(4)]), kit)).toEqual({
+      catalogueChecked: true,
+      ownRuns: false,
+    });
   });
 });
 

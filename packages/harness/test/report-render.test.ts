@@ -4,11 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   type CaseLine,
+  compatibilityMatrix,
   parseReport,
   type Report,
   renderHtml,
   renderJunit,
   renderMarkdown,
+  renderMatrixHtml,
+  renderMatrixMarkdown,
+  reportTitle,
 } from '../src/index.ts';
 import { caseLine, jsonl, runLine, summaryLine } from './report-lines.ts';
 
@@ -46,5 +50,31 @@ describe('renderers on a Report that skipped parseReport', () => {
     expect(junit).toContain('name="a" time="0.003"></testcase>');
     expect(junit).toContain('<skipped message="expected failure (fail): known"/>');
     expect(junit).toContain('failures="0" errors="0" skipped="1"');
+  });
+});
+
+describe('the shards of one run, rendered side by side (issue 24, item 7)', () => {
+  const shard = (s: string | null) =>
+    parseReport(
+      jsonl([runLine({ shard: s }), caseLine(`a-${s}`, 'pass'), summaryLine([caseLine(`a-${s}`, 'pass')])]),
+    );
+  const reports = [shard('1/2'), shard('2/2')];
+  const name = `${runLine().implementation.name} ${runLine().implementation.version}`;
+
+  it('each column of the HTML page and the matrix names its shard', () => {
+    const html = renderHtml(reports);
+    for (const s of ['1/2', '2/2']) {
+      expect(html).toContain(`<h2>${name} (shard ${s}) <small>`);
+      expect(html).toContain(`>${name} (shard ${s})<br>`);
+    }
+    const matrix = compatibilityMatrix(reports, []);
+    expect(matrix.implementations.map((i) => i.shard)).toEqual(['1/2', '2/2']);
+    expect(renderMatrixHtml(matrix)).toContain(`<th scope="col">${name} (shard 2/2)<br>`);
+    expect(renderMatrixMarkdown(matrix)).toContain(`${name} (shard 1/2) (`);
+  });
+
+  it('a whole run keeps its plain title', () => {
+    expect(reportTitle({ name: 'x', version: '1', shard: null })).toBe('x 1');
+    expect(renderHtml([shard(null)])).toContain(`<h2>${name} <small>`);
   });
 });

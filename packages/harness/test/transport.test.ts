@@ -40,6 +40,15 @@ describe('ImplementationProcess', () => {
     expect(p.stderrTail).toContain('fake-impl starting in mode ok');
   });
 
+  it('a reply to shutdown after its grace period is late: one IMPL_SHUTDOWN_UNANSWERED, no IMPL_UNKNOWN_ID', async () => {
+    // The fake answers shutdown when stdin closes, which close() does once the grace period ended.
+    const p = start('late-shutdown');
+    expect(await p.call('echo', 1)).toEqual({ result: { method: 'echo', params: 1 } });
+    expect(await p.close(300)).toEqual({ code: 0, signal: null });
+    expect(p.violations.map((v) => v.code)).toEqual(['IMPL_SHUTDOWN_UNANSWERED']);
+    expect(p.lateReplies).toBe(1);
+  });
+
   it('matches out-of-order replies by id', async () => {
     const p = start('out-of-order');
     const [a, b] = await Promise.all([p.call('first', 1), p.call('second', 2)]);

@@ -11,17 +11,46 @@ import { createMemoryBackend } from './backends/memory.js';
 import { StoreError } from './errors.js';
 import { TaskStore, type TaskStoreOptions } from './task-store.js';
 
-async function load(
-  importer: () => Promise<object>,
-  factory: string,
-): Promise<(...args: unknown[]) => unknown> {
+/** A backend module and the driver package it imports. */
+export interface BackendModule {
+  readonly importer: () => Promise<object>;
+  readonly factory: string;
+  /** The backend's name in messages. */
+  readonly name: string;
+  /** The driver's package and the major version the backend is written for. */
+  readonly driver: string;
+  readonly major: number;
+}
+
+/** Whether `e` is Node's "cannot find package `<pkg>`", not a failure inside the driver. */
+function driverMissing(e: unknown, pkg: string): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    String((e as Error).message).includes(`'${pkg}'`)
+  );
+}
+
+/**
+ * The factory of a backend module, imported now; `STORE_BACKEND_UNAVAILABLE` when it cannot be
+ * (its driver not installed: the message names the package to add).
+ */
+export async function loadBackend({
+  importer,
+  factory,
+  name,
+  driver,
+  major,
+}: BackendModule): Promise<(...args: unknown[]) => unknown> {
   let mod: Record<string, unknown>;
   try {
     mod = (await importer()) as Record<string, unknown>;
   } catch (cause) {
     throw new StoreError(
       'STORE_BACKEND_UNAVAILABLE',
-      `The ${factory.replace(/^create|Backend$/g, '')} backend cannot be loaded; install its driver (better-sqlite3 12 or pg) and rebuild, or use another store URL.`,
+      driverMissing(cause, driver)
+        ? `The ${name} backend needs the driver ${driver}, which is not installed: npm install ${driver}@${major} (an optional peer dependency of @agent-contracts/store), or use another store URL.`
+        : `The ${name} backend cannot be loaded (${(cause as Error).message}); reinstall its driver (npm install ${driver}@${major}), or use another store URL.`,
       { cause },
     );
   }
@@ -37,8 +66,20 @@ async function load(
 
 // Imported only when called, so that loading this module never loads a native driver; literal
 // specifiers, so that a bundle of the reference implementation carries them as lazy chunks.
-const SQLITE_MODULE = () => import('./backends/sqlite.js');
-const POSTGRES_MODULE = () => import('./backends/postgres.js');
+const SQLITE: BackendModule = {
+  importer: () => import('./backends/sqlite.js'),
+  factory: 'createSqliteBackend',
+  name: 'SQLite',
+  driver: 'better-sqlite3',
+  major: 12,
+};
+const POSTGRES: BackendModule = {
+  importer: () => import('./backends/postgres.js'),
+  factory: 'createPostgresBackend',
+  name: 'PostgreSQL',
+  driver: 'pg',
+  major: 8,
+};
 
 /** The state location `url` names (the protocol's one parser), or `STATE_LOCATION_INVALID`. */
 function targetOf(url: string): StateLocation {
@@ -67,12 +108,12 @@ export async function openBackend(url: string): Promise<StorageBackend> {
   const target = targetOf(url);
   if (target.kind === 'memory') return createMemoryBackend();
   if (target.kind === 'directory' || target.kind === 'sqlite') {
-    const create = await load(SQLITE_MODULE, 'createSqliteBackend');
+    const create = await loadBackend(SQLITE);
     if (target.kind === 'sqlite') return (await create(target.path)) as StorageBackend;
     mkdirSync(target.path, { recursive: true });
     return (await create(join(target.path, DIRECTORY_SQLITE_FILE))) as StorageBackend;
   }
-  const create = await load(POSTGRES_MODULE, 'createPostgresBackend');
+  const create = await loadBackend(POSTGRES);
   return (await create(
     target.url,
     target.schema === undefined ? {} : { schema: target.schema },

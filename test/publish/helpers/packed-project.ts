@@ -22,10 +22,19 @@ export interface Run {
   readonly stderr: string;
 }
 
+/**
+ * The environment of every command here: this process's, without NODE_PATH, through which Node
+ * would resolve packages the project did not install (from this repository's node_modules).
+ */
+export function projectEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { NODE_PATH: _, ...rest } = process.env;
+  return { ...rest, ...env };
+}
+
 export function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Run {
   const r = spawnSync(command, [...args], {
     cwd,
-    env: { ...process.env, ...env },
+    env: projectEnv(env),
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -45,7 +54,7 @@ export function runInBackground(
 ): Promise<Run> {
   const out = openSync(`${logs}.out`, 'w');
   const err = openSync(`${logs}.err`, 'w');
-  const child = spawn(command, [...args], { cwd, stdio: ['ignore', out, err] });
+  const child = spawn(command, [...args], { cwd, env: projectEnv(), stdio: ['ignore', out, err] });
   closeSync(out);
   closeSync(err);
   return new Promise((done, fail) => {

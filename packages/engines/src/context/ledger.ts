@@ -20,9 +20,10 @@ import {
   evict,
   isAttempt,
   isResult,
-  latestRecord,
+  latestIndex,
   type Observation,
-  satisfies,
+  type Result,
+  satisfiesAt,
 } from './records.js';
 import { sortedUnique } from './shared.js';
 
@@ -59,12 +60,13 @@ export function foldOf(
   mandatory: readonly string[],
 ): ContextObservationFold {
   const sources = sortedUnique(mandatory).map((sourceId) => {
-    const latest = latestRecord(records, sourceId);
+    const i = latestIndex(records, sourceId);
+    const latest = i < 0 ? undefined : (records[i] as Result);
     return {
       sourceId,
       observationId: latest?.observationId ?? null,
       resultDigest: latest?.resultDigest ?? null,
-      satisfied: latest !== undefined && satisfies(records, latest, false),
+      satisfied: satisfiesAt(records, i, false),
     };
   });
   const satisfiedSourceIds = sources.filter((s) => s.satisfied).map((s) => s.sourceId);

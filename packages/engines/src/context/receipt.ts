@@ -23,10 +23,9 @@ import {
   hasFailureMarker,
   isAttempt,
   isResult,
-  latestRecord,
   type Observation,
   type Result,
-  satisfies,
+  satisfyingRecord,
 } from './records.js';
 import {
   bySourceId,
@@ -148,14 +147,11 @@ export function deriveReceipt(draft: Draft, plan: ContextReadPlanV2, now: string
   const M = mandatoryOf(plan);
   const records = draft.observations;
   const reuseAllowed = draft.reuseFrom !== null;
-  const sat = (s: string) => {
-    const latest = latestRecord(records, s);
-    return latest !== undefined && satisfies(records, latest, reuseAllowed);
-  };
+  const sat = (s: string) => satisfyingRecord(records, s, reuseAllowed) !== undefined;
   const sourceIdentities: ContextSourceIdentity[] = [];
   for (const s of sortedUnique(records.filter(isResult).map((r) => r.sourceId))) {
-    const latest = latestRecord(records, s);
-    if (latest && satisfies(records, latest, reuseAllowed) && latest.contentIdentity)
+    const latest = satisfyingRecord(records, s, reuseAllowed);
+    if (latest?.contentIdentity)
       sourceIdentities.push({ sourceId: s, contentIdentity: latest.contentIdentity });
   }
   const lists =

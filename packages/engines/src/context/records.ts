@@ -16,20 +16,32 @@ export const isResult = (o: Observation): o is Result => o.hookEvent === 'PostTo
 /** Event time: `attemptedAt` of an attempt, `observedAt` of a result. */
 export const eventTime = (o: Observation): string => (isAttempt(o) ? o.attemptedAt : o.observedAt);
 
-/** Latest record of `sourceId`: the last result record with `correlationValid: true`. */
-export function latestRecord(records: readonly Observation[], sourceId: string): Result | undefined {
+/** Index of the latest record of `sourceId`: the last result record with `correlationValid: true`; -1 when none. */
+export function latestIndex(records: readonly Observation[], sourceId: string): number {
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i]!;
-    if (isResult(r) && r.sourceId === sourceId && r.correlationValid) return r;
+    if (isResult(r) && r.sourceId === sourceId && r.correlationValid) return i;
   }
-  return undefined;
+  return -1;
+}
+
+/** Latest record of `sourceId`: the last result record with `correlationValid: true`. */
+export function latestRecord(records: readonly Observation[], sourceId: string): Result | undefined {
+  const i = latestIndex(records, sourceId);
+  return i < 0 ? undefined : (records[i] as Result);
 }
 
 /**
- * The success rule. `reuseAllowed` is true only for a receipt whose `reuseFrom` is set (a
- * computation-cache hit never satisfies).
+ * The success rule (docs/spec/context-acquisition-gate.md, "Success rule"), the one place it is
+ * written: whether the record at `index` of `records` satisfies its source. It must be a result
+ * with outcome `observed-success` or `baseline-ready`, every evidence flag true, the body observed,
+ * a ContentIdentityV1, no cache unless it is a delivery-reuse record of a document that allows
+ * reuse, and no other result of the same tool call and source. `reuseAllowed` is true only for a
+ * receipt whose `reuseFrom` is set (a computation-cache hit never satisfies); a ledger passes false.
  */
-export function satisfies(records: readonly Observation[], r: Result, reuseAllowed: boolean): boolean {
+export function satisfiesAt(records: readonly Observation[], index: number, reuseAllowed: boolean): boolean {
+  const r = records[index];
+  if (r === undefined || !isResult(r)) return false;
   if (r.outcome !== 'observed-success' && r.outcome !== 'baseline-ready') return false;
   if (
     !(
@@ -48,8 +60,21 @@ export function satisfies(records: readonly Observation[], r: Result, reuseAllow
   if (r.contentIdentity === null) return false;
   if (r.cache && !(r.reusedObservationId !== null && reuseAllowed)) return false;
   return !records.some(
-    (o) => o !== r && isResult(o) && o.toolCallId === r.toolCallId && o.sourceId === r.sourceId,
+    (o, j) => j !== index && isResult(o) && o.toolCallId === r.toolCallId && o.sourceId === r.sourceId,
   );
+}
+
+/**
+ * The record that satisfies `sourceId` (derived fields: a source is satisfied iff its latest
+ * record satisfies the success rule), or `undefined` when the source is not satisfied.
+ */
+export function satisfyingRecord(
+  records: readonly Observation[],
+  sourceId: string,
+  reuseAllowed: boolean,
+): Result | undefined {
+  const i = latestIndex(records, sourceId);
+  return i >= 0 && satisfiesAt(records, i, reuseAllowed) ? (records[i] as Result) : undefined;
 }
 
 /** The outcome the classification table gives for a result's flags. */

@@ -17,7 +17,7 @@ import {
 import { type Clock, timestampOf } from '../clock.js';
 import { type EngineRefusal, refusal } from '../refusal.js';
 import { deriveReceipt, draftOf, sealReceipt } from './receipt.js';
-import { isResult, type Result, satisfies } from './records.js';
+import { isResult, type Result, satisfiesAt } from './records.js';
 import { bySourceId } from './shared.js';
 
 /** What the reuse decision compares the current plan against. */
@@ -176,11 +176,11 @@ export function decideReuse(
     const reuseAllowed = pr.reuseFrom !== null;
     const proven = mandatory.every((s) =>
       pr.observations.some(
-        (o) =>
+        (o, i) =>
           isResult(o) &&
           o.sourceId === s &&
           o.hostSessionId === inputs.hostSessionId &&
-          satisfies(pr.observations, o, reuseAllowed),
+          satisfiesAt(pr.observations, i, reuseAllowed),
       ),
     );
     if (!proven) return deliveryOnly('body-observation-unproven');
@@ -245,8 +245,10 @@ export function receiptByReuse(
   const records: Result[] = [];
   for (const sourceId of plan.mandatorySourceIds) {
     const src = prior.observations.find(
-      (o): o is Result =>
-        isResult(o) && o.sourceId === sourceId && satisfies(prior.observations, o, prior.reuseFrom !== null),
+      (o, i): o is Result =>
+        isResult(o) &&
+        o.sourceId === sourceId &&
+        satisfiesAt(prior.observations, i, prior.reuseFrom !== null),
     );
     if (!src)
       return refusal(

@@ -24,19 +24,37 @@ export function command(
   label: string,
   build: (ctx: RunContext, session: ExploreSession) => ExploreStep | readonly LazyStep[],
 ): ExploreCommand {
+  return phases(label, build);
+}
+
+/**
+ * A command of several phases: each is built when the one before it was sent, so that it can
+ * build its steps from what the earlier phases captured (a plan's sources, read next).
+ */
+export function phases(
+  label: string,
+  ...builds: ((ctx: RunContext, session: ExploreSession) => ExploreStep | readonly LazyStep[])[]
+): ExploreCommand {
   return {
     check: () => true,
     async run(ctx, session) {
-      const steps = build(ctx, session);
-      for (const s of Array.isArray(steps) ? steps : [steps as ExploreStep])
-        await session.step(typeof s === 'function' ? s() : s);
+      for (const build of builds) {
+        const steps = build(ctx, session);
+        for (const s of Array.isArray(steps) ? steps : [steps as ExploreStep]) {
+          const step = typeof s === 'function' ? s() : s;
+          if (step) await session.step(step);
+        }
+      }
     },
     toString: () => label,
   };
 }
 
-/** A step, or what builds it just before it is sent (after the steps before it bound their captures). */
-export type LazyStep = ExploreStep | (() => ExploreStep);
+/**
+ * A step, or what builds it just before it is sent (after the steps before it bound their
+ * captures; null: nothing to send, an earlier step did not bind what it needs).
+ */
+export type LazyStep = ExploreStep | (() => ExploreStep | null);
 
 /** A command that acts on the session itself (a kill, a freeze). */
 export function action(

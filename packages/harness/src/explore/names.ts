@@ -14,6 +14,7 @@ export const EXPLORE_CAPABILITY_NAMES: readonly string[] = [
   'run',
   'policy',
   'delegation',
+  'context',
   'digest',
 ];
 

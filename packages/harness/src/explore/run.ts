@@ -11,6 +11,7 @@ import type { Implementation } from '../implementation.js';
 import type { Difference } from '../json-diff.js';
 import type { Requirement } from '../requirements/catalogue.js';
 import { checkpointExplorer } from './capabilities/checkpoint.js';
+import { contextExplorer } from './capabilities/context.js';
 import { delegationExplorer } from './capabilities/delegation.js';
 import { digestExplorer } from './capabilities/digest.js';
 import { livenessExplorer } from './capabilities/liveness.js';
@@ -38,6 +39,7 @@ export const EXPLORERS: readonly CapabilityExplorer[] = [
   runExplorer,
   policyExplorer,
   delegationExplorer,
+  contextExplorer,
   digestExplorer,
 ];
 

@@ -99,6 +99,14 @@ export class ExploreSession {
     return this.#vars.every((v) => v.has(name));
   }
 
+  /**
+   * What the model captured as `name` (its first world's value), for a command that builds a
+   * document from the model's earlier replies (a ledger snapshot); undefined when not captured.
+   */
+  captured(name: string): unknown {
+    return this.#vars[0]!.get(name);
+  }
+
   /** How many processes the session may use. */
   get processes(): number {
     return this.#procs.length;

@@ -65,6 +65,12 @@ export function faultStartOrder(scenarios: readonly Pick<FaultScenario, 'fault'>
   return scenarios.map((_, i) => i).sort((a, b) => weight(b) - weight(a) || a - b);
 }
 
+/**
+ * The fault kinds whose routines load the PostgreSQL driver (`pg`, postgres-driver.ts) on a
+ * postgres:// state location: a run that selects one of them there needs pg installed.
+ */
+export const FAULT_KINDS_LOADING_PG: ReadonlySet<string> = new Set(['pg-connections-dropped']);
+
 /** The names of {@link FAULT_KINDS}. */
 export const FAULT_KIND_NAMES: ReadonlySet<string> = new Set(Object.keys(FAULT_KINDS));
 

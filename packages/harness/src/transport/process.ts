@@ -113,8 +113,14 @@ const quotedLine = (line: string) => printable(JSON.stringify(truncated(line, QU
 /** Strict UTF-8: a malformed byte sequence throws instead of becoming U+FFFD. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** How long to wait for the pipes to close once the process group is gone. */
+/**
+ * How long to wait for the pipes to close once the process group is gone, and for stdout to end
+ * once the process has exited.
+ */
 const PIPE_GRACE_MS = 1_000;
+
+/** How many ids of requests given up on are remembered, to tell a late reply from a foreign one. */
+const GIVEN_UP_KEPT = 1024;
 
 /** Every implementation process whose group may still be alive, for {@link killAllImplementations}. */
 const LIVE = new Set<ImplementationProcess>();
@@ -146,7 +152,10 @@ export class ImplementationProcess {
   readonly violations: ProtocolViolation[] = [];
   /** How many protocol violations were seen, kept or not. */
   violationCount = 0;
-  /** Replies that arrived after their request's deadline (not violations: the harness gave up first). */
+  /**
+   * Replies to requests the harness had already given up on (their deadline passed, or a
+   * violation failed them): not violations, since the harness gave up first.
+   */
   lateReplies = 0;
   /** Resolves once every pipe of the process is closed (or was given up on). */
   readonly pipesClosed: Promise<void>;
@@ -154,14 +163,16 @@ export class ImplementationProcess {
   #child: ChildProcess;
   #nextId = 1;
   #pending = new Map<number, Pending>();
-  /** Ids whose request timed out: a reply to one of them is late, not foreign. */
-  #expired = new Set<number>();
+  /** Ids of the requests given up on (timed out or failed): a reply to one is late, not foreign. */
+  #givenUp = new Set<number>();
   #stdoutChunks: Buffer[] = [];
   #stdoutBytes = 0;
   #discarding = false;
   #stderr = '';
   #exit: ExitInfo | null = null;
   #stdoutClosed = false;
+  /** Resolves once stdout has ended or was closed: every line it carried has been read. */
+  #stdoutDone: Promise<void>;
   #spawnError: Error | null = null;
 
   private constructor(options: ProcessOptions) {
@@ -188,18 +199,33 @@ export class ImplementationProcess {
       });
       this.#child.once('exit', (code, signal) => {
         this.#exit = { code, signal };
-        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.#failAll('IMPL_EXITED', `the implementation ${how} while a request was outstanding`, {
-          code,
-          signal,
-        });
         resolve(this.#exit);
+        // The exit can be seen before the last lines the process wrote are read (the reply to
+        // `shutdown`, written just before exiting): fail what is still outstanding only once
+        // stdout has been read to its end, or after a bounded wait if something else holds it.
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((done) => {
+          timer = setTimeout(done, PIPE_GRACE_MS);
+          timer.unref();
+        });
+        void Promise.race([this.#stdoutDone, grace]).then(() => {
+          clearTimeout(timer);
+          this.#failAll('IMPL_EXITED', `the implementation ${how} while a request was outstanding`, {
+            code,
+            signal,
+          });
+        });
       });
     });
     LIVE.add(this);
     this.pipesClosed = new Promise<void>((resolve) => {
       this.#child.once('close', () => resolve());
       this.#child.once('error', () => resolve());
+    });
+    this.#stdoutDone = new Promise<void>((resolve) => {
+      this.#child.stdout!.once('end', () => resolve());
+      this.#child.stdout!.once('close', () => resolve());
     });
     this.#child.stdout!.on('data', (chunk: Buffer) => this.#onStdout(chunk));
     this.#child.stdout!.on('end', () => {
@@ -261,8 +287,7 @@ export class ImplementationProcess {
     return new Promise<RawReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
-        this.#expired.add(id);
-        if (this.#expired.size > 1024) this.#expired.delete(this.#expired.values().next().value as number);
+        this.#giveUp(id);
         reject(
           this.#error('IMPL_TIMEOUT', `no reply to ${method} within ${timeoutMs} ms`, { method, timeoutMs }),
         );
@@ -370,10 +395,18 @@ export class ImplementationProcess {
     return new HarnessError(code, message, { stderrTail: this.#stderr, detail });
   }
 
+  /** Remember a request given up on (the last {@link GIVEN_UP_KEPT}), so that its reply is late. */
+  #giveUp(id: number): void {
+    this.#givenUp.add(id);
+    if (this.#givenUp.size > GIVEN_UP_KEPT)
+      this.#givenUp.delete(this.#givenUp.values().next().value as number);
+  }
+
   #failAll(code: HarnessErrorCode, message: string, detail: Record<string, unknown> = {}): void {
     for (const [id, p] of this.#pending) {
       clearTimeout(p.timer);
       this.#pending.delete(id);
+      this.#giveUp(id);
       p.reject(this.#error(code, `${p.method}: ${message}`, { ...detail, method: p.method }));
     }
   }
@@ -505,8 +538,9 @@ export class ImplementationProcess {
       return null;
     }
     const pending = typeof m.id === 'number' ? this.#pending.get(m.id) : undefined;
-    if (!pending && typeof m.id === 'number' && this.#expired.delete(m.id)) {
-      // The reply to a request that already timed out: counted, but it answers nobody.
+    if (!pending && typeof m.id === 'number' && this.#givenUp.delete(m.id)) {
+      // The reply to a request already given up on (timed out, or failed by a violation): counted,
+      // but it answers nobody and is no second failure.
       this.lateReplies++;
       return m.id as number;
     }

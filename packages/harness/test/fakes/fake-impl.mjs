@@ -16,12 +16,21 @@ const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   const req = JSON.parse(line);
   const { id, method, params } = req;
+  if (method === 'shutdown' && mode === 'late-shutdown') {
+    // Answers shutdown only once stdin closes, which the harness does after giving up on it.
+    rl.once('close', () => {
+      reply(id, null);
+      process.exit(0);
+    });
+    return;
+  }
   if (method === 'shutdown') {
     reply(id, null);
     process.exit(0);
   }
   switch (mode) {
     case 'ok':
+    case 'late-shutdown':
     case 'stray-at-start':
       return reply(id, { method, params: params ?? null });
     case 'hang':

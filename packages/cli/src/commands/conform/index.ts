@@ -12,6 +12,7 @@ import {
   countOutcomes,
   expectedFailureOf,
   FAULT_KIND_NAMES,
+  FAULT_KINDS_LOADING_PG,
   FaultCorpusError,
   type FaultScenario,
   globMatch,
@@ -25,7 +26,9 @@ import {
   killAllImplementations,
   loadCases,
   loadFaultScenarios,
+  loadPg,
   loadRequirements,
+  PgNotInstalledError,
   parseBaseline,
   parseShard,
   printable,
@@ -53,10 +56,10 @@ import {
 import { commandArgs, intOption } from '../../args.js';
 import { painter, useColor } from '../../color.js';
 import type { Command } from '../../command.js';
-import { kitVersion } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import type { Io } from '../../io.js';
 import { invocationDirectory } from '../../io.js';
+import { kitVersion } from '../../kit-version.js';
 import { EXPLORE_HELP, EXPLORE_OPTIONS, exploreSettings } from './explore.js';
 import { type Isolation, isolation } from './isolate.js';
 import { progressFor } from './progress.js';
@@ -356,6 +359,15 @@ export const conformCommand: Command = {
     const stateUrl = values['state-url'] === undefined ? null : jobStateUrls(values['state-url']);
     if (stateUrl && values.state !== undefined)
       throw new CliError('USAGE_BAD_VALUE', 'give --state or --state-url, not both.');
+    // The driver a selected scenario loads on PostgreSQL: missing, the run stops before it starts.
+    if (stateUrl && faults.some((f) => FAULT_KINDS_LOADING_PG.has(f.fault))) {
+      try {
+        await loadPg('conform --state-url (the fault scenario that drops PostgreSQL connections)');
+      } catch (e) {
+        if (e instanceof PgNotInstalledError) throw new CliError('PG_NOT_INSTALLED', e.message);
+        throw e;
+      }
+    }
     if (values['clean-state'] && values.state === undefined)
       throw new CliError(
         'USAGE_BAD_VALUE',

@@ -6,9 +6,9 @@ import {
   renderMatrixHtml,
   renderMatrixMarkdown,
 } from '@agent-contracts/harness';
+import { conformanceDirectory } from '@agent-contracts/kit';
 import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
-import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import { readReport, requireComplete, warnDisagreements } from '../report-io.js';
 
@@ -72,7 +72,7 @@ export const matrixCommand: Command = {
       reports.push(report);
     }
     await warnDisagreements(io, positionals, reports);
-    const matrix = compatibilityMatrix(reports, loadRequirements(DEFAULT_CONFORMANCE));
+    const matrix = compatibilityMatrix(reports, loadRequirements(conformanceDirectory));
     await io.out(
       format === 'html'
         ? renderMatrixHtml(matrix)

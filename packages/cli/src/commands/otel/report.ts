@@ -2,7 +2,7 @@
 // naming the traced service, one case line per agent run (and per tool span outside any run),
 // and a summary line, so `report`, `diff`, HTML and JUnit read it as they read a conform report.
 import { basename } from 'node:path';
-import { catalogueDigest, type Difference } from '@agent-contracts/harness';
+import { catalogueDigest, type Difference, OTEL_GATE } from '@agent-contracts/harness';
 import type { OtelVerdict, RunVerdict } from '../../otel/judge.js';
 import { UNVERIFIED } from '../../otel/judge.js';
 import { RESOURCE_ATTRIBUTES } from '../../otel/semconv.js';
@@ -29,7 +29,7 @@ function caseLine(run: RunVerdict): Record<string, unknown> {
   return {
     type: 'case',
     id: run.id,
-    gate: 'OpenTelemetryMapping',
+    gate: OTEL_GATE,
     subject: 'LocalTaskTraceV1',
     level: 'MUST',
     outcome: run.ok ? 'pass' : 'fail',

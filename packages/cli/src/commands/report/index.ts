@@ -5,9 +5,9 @@ import {
   renderJunit,
   renderMarkdown,
 } from '@agent-contracts/harness';
+import { conformanceDirectory } from '@agent-contracts/kit';
 import { commandArgs } from '../../args.js';
 import type { Command } from '../../command.js';
-import { DEFAULT_CONFORMANCE } from '../../conformance-dir.js';
 import { CliError } from '../../errors.js';
 import { readReport, requireComplete, warnDisagreements } from '../report-io.js';
 
@@ -68,7 +68,7 @@ export const reportCommand: Command = {
     await warnDisagreements(io, positionals, reports);
     const text =
       format === 'html'
-        ? renderHtml(reports, { catalogue: loadRequirements(DEFAULT_CONFORMANCE) })
+        ? renderHtml(reports, { catalogue: loadRequirements(conformanceDirectory) })
         : format === 'junit'
           ? renderJunit(reports[0]!, { includeNotApplicable: values['junit-include-na'] === true })
           : renderMarkdown(reports[0]!);

@@ -36,10 +36,11 @@ import type {
   TurnLivenessStateV1,
 } from '@agent-contracts/schemas';
 import { validate } from '@agent-contracts/validators';
+import { ModelContext } from './context.js';
+import { ModelRefusedRequest } from './refused.js';
 import { ModelLog, ModelStore, type StoreChoices } from './store.js';
 
-/** A request the model's engines cannot take as sent (the reference would answer -32602): not sent. */
-export class ModelRefusedRequest extends Error {}
+export { ModelRefusedRequest };
 
 type Params = Record<string, unknown>;
 
@@ -61,6 +62,7 @@ export class ModelWorld {
   #turn: { ok: true; state: TurnLivenessStateV1 } | { ok: false; message: string; issues: unknown[] };
   #trace: LocalTaskTraceRecorder;
   readonly #policy: PolicySession;
+  readonly #context: ModelContext;
 
   /**
    * @param variant what tells this world's choices apart from another's (nonces, runtime generation)
@@ -74,6 +76,7 @@ export class ModelWorld {
     this.#turn = { ok: true, state: createTurnState({ initializedAt: startMs }) };
     this.#trace = new LocalTaskTraceRecorder(this.clock);
     this.#policy = new PolicySession(this.clock);
+    this.#context = new ModelContext(this.clock);
   }
 
   #choices(): StoreChoices {
@@ -107,6 +110,7 @@ export class ModelWorld {
   /** Answer one request as the reference implementation does; `proc` is the store process. */
   handle(method: string, params: Params, proc = 0): unknown {
     if (method.startsWith('store.')) return this.store(proc).handle(method, params);
+    if (method.startsWith('context.')) return this.#context.handle(method, params);
     const clock = this.clock;
     switch (method) {
       case 'clock.set':

@@ -3,11 +3,11 @@
 // resume whose recorded steps differ, a whole-turn retry, and versioned state.
 
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { checkFencedInvariants, type HistoryEvent } from '@agent-contracts/history';
 import { SPEC_ERROR } from '@agent-contracts/protocol';
 import { HarnessError } from '../../errors.js';
+import { loadPg } from '../../postgres-driver.js';
 import { check, checkEqual, FaultCheckFailure, FaultNotApplicable, show } from '../check.js';
 import {
   Actor,
@@ -159,7 +159,7 @@ async function dropConnections(url: string, pgid: number | undefined): Promise<n
   if (pgid === undefined) return 0;
   const ports = clientPorts(pgid);
   if (!ports.length) return 0;
-  const pg = loadPg();
+  const pg = await loadPg('the fault scenario that drops PostgreSQL connections');
   // The reference's `schema=` (and any other harness-side) query parameter is not a libpq option.
   const u = new URL(url);
   u.search = '';
@@ -169,24 +169,10 @@ async function dropConnections(url: string, pgid: number | undefined): Promise<n
     const r = await client.query(
       `SELECT pg_terminate_backend(pid) AS t FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND client_port IN (${ports.join(',')})`,
     );
-    return r.rows.filter((x: { t: boolean }) => x.t).length;
+    return r.rows.filter((x) => x.t === true).length;
   } finally {
     await client.end().catch(() => {});
   }
-}
-
-type PgModule = {
-  Client: new (o: {
-    connectionString: string;
-  }) => {
-    connect(): Promise<void>;
-    query(q: string): Promise<{ rows: Array<{ t: boolean }> }>;
-    end(): Promise<void>;
-  };
-};
-function loadPg(): PgModule {
-  // Loaded only for the PostgreSQL scenario, so that a run on another state location never loads it.
-  return createRequire(import.meta.url)('pg') as PgModule;
 }
 
 /**

@@ -1,6 +1,7 @@
 // The observation list of a receipt or a ledger, seen one way (`Evidence`): the correlation and
 // success rules of docs/spec/context-acquisition-gate.md#contextreadreceiptv2 and the
 // observation-record rules shared by receipts and ledgers (receipt invariants 3-7, ledger 3).
+import { satisfiesAt } from '@agent-contracts/engines';
 import type { Issue } from '../../issues.js';
 import { describeValue } from '../../pointer.js';
 import { issue } from '../kit.js';
@@ -77,27 +78,9 @@ export function correlated(ev: Evidence, index: number): boolean {
   return kind === 'baseline' ? r.sourceKind === 'profile-baseline' : true;
 }
 
-/** The success rule of the receipt section, for result `index` of the evidence. */
-export function satisfies(ev: Evidence, index: number): boolean {
-  const r = ev.observations[index];
-  if (!r || !isResult(r)) return false;
-  if (r.outcome !== 'observed-success' && r.outcome !== 'baseline-ready') return false;
-  const flags =
-    r.successful &&
-    r.observable &&
-    r.transportSuccess &&
-    r.activeRootMatch &&
-    r.correlationValid &&
-    r.sourceRefsMatch &&
-    r.schemaMatch &&
-    r.targetMatch &&
-    r.bodyObserved;
-  if (!flags || r.contentIdentity === null) return false;
-  if (r.cache && !(kindOf(r) === 'reuse' && ev.reuseAllowed)) return false;
-  return !ev.observations.some(
-    (o, j) => j !== index && isResult(o) && o.toolCallId === r.toolCallId && o.sourceId === r.sourceId,
-  );
-}
+/** The success rule (the engines' `satisfiesAt`, its one statement) for result `index` of the evidence. */
+export const satisfies = (ev: Evidence, index: number): boolean =>
+  satisfiesAt(ev.observations, index, ev.reuseAllowed);
 
 /** Index of the latest record of every source: the last correlated result with its `sourceId`. */
 export function latestIndex(ev: Evidence): Map<string, number> {

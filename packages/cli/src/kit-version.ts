@@ -1,10 +1,6 @@
-// Where the kit's own conformance data lives (cases, fault scenarios, the requirement catalogue),
-// for the commands that use it when no --conformance is given.
+// This kit's version, for the run line and the trace resource. The conformance data itself is
+// @agent-contracts/kit's (`conformanceDirectory`), found by package resolution wherever the CLI runs.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-/** The kit's conformance directory. */
-export const DEFAULT_CONFORMANCE = fileURLToPath(new URL('../../../conformance/', import.meta.url));
 
 /** This kit's version (`@agent-contracts/cli`'s), as `conform` records it in the run line. */
 export function kitVersion(): string {
