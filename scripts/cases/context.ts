@@ -423,7 +423,7 @@ const SCENARIOS: readonly Scenario[] = [
     title:
       'a fix of the tests is planned from the seed the implementation forms: the baseline, memory:status and the testing document, the seed embedded verbatim',
     anchor: 'contextreadplanv2',
-    requirements: ['CAG-001', 'CAG-002', 'CAG-006', 'PROTO-010'],
+    requirements: ['CAG-001', 'CAG-002', 'CAG-006', 'CAG-026', 'PROTO-010'],
     run: (m) => void m.plan(planParams()),
   },
   {
@@ -510,7 +510,7 @@ const SCENARIOS: readonly Scenario[] = [
     title:
       'a low-confidence seed (0.4) is planned as a full read: every readable catalogued document is selected',
     anchor: 'invariants',
-    requirements: ['CAG-007', 'PROTO-010'],
+    requirements: ['CAG-007', 'CAG-026', 'PROTO-010'],
     run: (m) => void m.plan(planParams({}, { confidence: 0.4 })),
   },
   // receipt ----------------------------------------------------------------------------------

@@ -2,12 +2,13 @@
 // @module-tag slow
 // `agent-contracts otel export` (docs/spec/opentelemetry-mapping.md#export): every valid
 // LocalTaskTraceV1 fixture exported and checked again (#export), reproducible bytes, the
-// export decoded by a protobuf reader from OpenTelemetry's own protobuf encoding of the same spans,
+// export decoded by OpenTelemetry's own generated protobuf reader from OpenTelemetry's own protobuf
+// encoding of the same spans,
 // and inputs that are refused with nothing written.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import protobuf from 'protobufjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { otlpJson, otlpProtobuf, spansOf } from '../src/otel/export.ts';
 import { checkRequests } from '../src/otel/judge.ts';
@@ -148,50 +149,23 @@ describe('otel export then otel check', () => {
   });
 });
 
-// The OTLP protobuf messages a trace reader decodes, with the field numbers of
-// opentelemetry-proto's trace.proto, common.proto and resource.proto (only what is compared).
-const OTLP = protobuf.Root.fromJSON({
-  nested: {
-    ExportTraceServiceRequest: {
-      fields: { resourceSpans: { rule: 'repeated', type: 'ResourceSpans', id: 1 } },
-    },
-    ResourceSpans: {
-      fields: {
-        resource: { type: 'Resource', id: 1 },
-        scopeSpans: { rule: 'repeated', type: 'ScopeSpans', id: 2 },
-      },
-    },
-    Resource: { fields: { attributes: { rule: 'repeated', type: 'KeyValue', id: 1 } } },
-    ScopeSpans: {
-      fields: { scope: { type: 'Scope', id: 1 }, spans: { rule: 'repeated', type: 'Span', id: 2 } },
-    },
-    Scope: { fields: { name: { type: 'string', id: 1 }, version: { type: 'string', id: 2 } } },
-    Span: {
-      fields: {
-        traceId: { type: 'bytes', id: 1 },
-        spanId: { type: 'bytes', id: 2 },
-        parentSpanId: { type: 'bytes', id: 4 },
-        name: { type: 'string', id: 5 },
-        kind: { type: 'int32', id: 6 },
-        startTimeUnixNano: { type: 'fixed64', id: 7 },
-        endTimeUnixNano: { type: 'fixed64', id: 8 },
-        attributes: { rule: 'repeated', type: 'KeyValue', id: 9 },
-        events: { rule: 'repeated', type: 'Event', id: 11 },
-        status: { type: 'Status', id: 15 },
-      },
-    },
-    Event: { fields: { timeUnixNano: { type: 'fixed64', id: 1 }, name: { type: 'string', id: 2 } } },
-    Status: { fields: { message: { type: 'string', id: 2 }, code: { type: 'int32', id: 3 } } },
-    KeyValue: { fields: { key: { type: 'string', id: 1 }, value: { type: 'AnyValue', id: 2 } } },
-    AnyValue: {
-      fields: {
-        stringValue: { type: 'string', id: 1 },
-        boolValue: { type: 'bool', id: 2 },
-        intValue: { type: 'int64', id: 3 },
-      },
-    },
-  },
-});
+// The reader: the protobuf code the OpenTelemetry JavaScript project generated (pbjs, static
+// module) from the official opentelemetry-proto definitions (common, resource, trace and
+// trace_service .proto), as @opentelemetry/otlp-transformer shipped it up to 0.216.0
+// (build/src/generated/root.js; later releases encode by hand and ship no decoder). It is
+// installed under the alias opentelemetry-proto-decoder beside the 0.223.1 that encodes, so the
+// bytes of ProtobufTraceSerializer are read by OpenTelemetry's own message definitions, not by
+// field numbers typed here. No OpenTelemetry Collector binary is published on npm, the one
+// registry of packages this project installs from.
+/** What the test uses of the generated module (its own typings declare it a reflection Root). */
+interface GeneratedMessage {
+  decode(bytes: Uint8Array): unknown;
+  toObject(message: unknown, options: { longs: typeof String; defaults: boolean }): unknown;
+}
+const OTLP = createRequire(import.meta.url)('opentelemetry-proto-decoder/build/src/generated/root.js') as {
+  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: GeneratedMessage } } } } };
+};
+const ExportTraceServiceRequest = OTLP.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
 /** A span as the protobuf reader (bytes ids) or the JSON (hex ids) gives it. */
 interface WireSpan {
@@ -209,8 +183,13 @@ interface WireSpan {
 describe('an OpenTelemetry protobuf reader', () => {
   it.each(fixtures)('decodes the spans of %s that the JSON export holds', (f) => {
     const { spans } = spansOf([docOf(f)], { serviceName: 's', scope: { name: 'k', version: '0' } });
-    const request = OTLP.lookupType('ExportTraceServiceRequest');
-    const decoded = request.toObject(request.decode(otlpProtobuf(spans)), { longs: String, defaults: false });
+    const request = ExportTraceServiceRequest;
+    const decoded = request.toObject(request.decode(otlpProtobuf(spans)), {
+      longs: String,
+      defaults: false,
+    }) as {
+      resourceSpans: { scopeSpans: { scope: unknown; spans: WireSpan[] }[] }[];
+    };
     const json = JSON.parse(otlpJson(spans));
     const hex = (b: Uint8Array | string | undefined) =>
       b === undefined ? undefined : typeof b === 'string' ? b : Buffer.from(b).toString('hex');
@@ -230,11 +209,11 @@ describe('an OpenTelemetry protobuf reader', () => {
         ]),
         events: (s.events ?? []).map((e) => e.name),
       }));
-    const fromProto = plain(decoded.resourceSpans[0].scopeSpans[0].spans as WireSpan[]);
+    const fromProto = plain(decoded.resourceSpans[0]!.scopeSpans[0]!.spans);
     const fromJson = plain(json.resourceSpans[0].scopeSpans[0].spans as WireSpan[]);
     expect(fromProto.length).toBe(spans.length);
     expect(fromProto).toEqual(fromJson);
-    expect(decoded.resourceSpans[0].scopeSpans[0].scope).toEqual({ name: 'k', version: '0' });
+    expect(decoded.resourceSpans[0]!.scopeSpans[0]!.scope).toEqual({ name: 'k', version: '0' });
   });
 });
 
