@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { thirdPartyLicenses } from './lib/third-party-licenses.mjs';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const reference = join(repo, 'examples/reference-node');
@@ -88,11 +89,18 @@ const installedUrls = {
         url = `new URL(${JSON.stringify(`./${rel.split(sep).join('/')}`)}, import.meta.url).href`;
       } else {
         const owner = owningPackage(args.path);
-        if (!owner?.pkg.name || !owner.pkg.exports?.['./package.json'] || owner.pkg.private)
+        const cliDependencies =
+          JSON.parse(readFileSync(join(CLI_DIR, 'package.json'), 'utf8')).dependencies ?? {};
+        if (
+          !owner?.pkg.name ||
+          !owner.pkg.exports?.['./package.json'] ||
+          owner.pkg.private ||
+          !(owner.pkg.name in cliDependencies)
+        )
           return {
             errors: [
               {
-                text: `${relative(repo, args.path)} reads import.meta.url but is not in a published package that exports ./package.json`,
+                text: `${relative(repo, args.path)} reads import.meta.url but is not in a published package that exports ./package.json and that the CLI depends on (the bundle finds the file where that package is installed)`,
               },
             ],
           };
@@ -146,6 +154,8 @@ const TARGETS = {
       "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
     // What a user installs holds no record of the machine that built it.
     manifest: false,
+    // It is published: the notices of the third-party code it copies go with it.
+    licenses: 'THIRD_PARTY_LICENSES.txt',
   },
   // The fault-matrix tests' broken store (packages/harness/test/fakes/fault-store-impl.ts), which
   // their scenarios start dozens of times: the same code without a TypeScript loader in each.
@@ -270,6 +280,8 @@ export async function ensureBundle(name, { force = false, quiet = true } = {}) {
   mkdirSync(staging, { recursive: true });
   try {
     const result = await esbuild.build(buildOptions(target, staging));
+    if (target.licenses)
+      writeFileSync(join(staging, target.licenses), thirdPartyLicenses(repo, result.metafile));
     if (target.manifest !== false) {
       const inputs = {};
       for (const rel of Object.keys(result.metafile.inputs)) {

@@ -57,15 +57,26 @@ describe('lint-packages', () => {
       'package.json': manifest({
         exports: { '.': { import: './index.js' }, './gone': './gone.js' },
         dependencies: { other: 'workspace:*' },
+        repository: { type: 'git', url: 'git+https://github.com/agent-contracts/agent-contracts.git' },
       }),
-      'index.js': 'export const x = 1;\n',
+      'index.js': "export const x = 1;\nexport const y = () => import('undeclared-pkg/sub');\n",
       'index.js.map': JSON.stringify({ version: 3, sources: ['../src/index.ts'], mappings: '' }),
       'README.md':
         '# lint-fixture\n\nSee [the docs](../../docs/cli.md) and [the protocol](https://github.com/agent-contracts/agent-contracts/blob/main/docs/protocol.md).\n',
     });
+    // A TypeScript source apart: attw would take it for types of the other tarball's code.
+    tarball(dir, 'bad-ts', {
+      'package.json': manifest({ exports: { '.': { types: './index.d.ts', default: './index.js' } } }),
+      'index.js': 'export const x = 1;\n',
+      'index.d.ts': 'export declare const x: number;\n',
+      'lib/other.ts': 'export const z: number = 1;\n',
+      'README.md': '# lint-fixture\n',
+      LICENSE: 'Apache License\n',
+    });
     const r = run(process.execPath, [join(repoRoot, 'scripts/lint-packages.mjs'), dir], repoRoot);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('FAIL bad.tgz');
+    expect(r.stdout).toContain('FAIL bad-ts.tgz');
     expect(r.stdout).toContain('no LICENSE');
     expect(r.stdout).toContain('package.json keeps a workspace: range');
     expect(r.stdout).toContain('README.md links ../../docs/cli.md, which is outside the package');
@@ -75,6 +86,10 @@ describe('lint-packages', () => {
     expect(r.stdout).toContain('index.js.map points at ../src/index.ts, which is not in the tarball');
     expect(r.stdout).toMatch(/publint: .*gone\.js/);
     expect(r.stdout).toContain('attw: the package ships no types');
+    expect(r.stdout).toContain('package.json names the placeholder repository URL');
+    expect(r.stdout).toContain('lib/other.ts is a TypeScript source: publish dist/ (and .d.ts) only');
+    expect(r.stdout).toContain('imports undeclared-pkg, which package.json does not declare');
+    expect(r.stdout).toContain('depends on other, which no file of it (JavaScript or .d.ts) imports');
   }, 120_000);
 
   it('fails types that describe another module format than the code (attw)', () => {

@@ -1,7 +1,8 @@
 // @module-tag unit
-// Every published package carries what a registry user needs: a description, the repository,
-// the Node range, an explicit file list, a prepack that builds, a README whose links survive
-// the tarball, and only export targets that ship. The packed tarballs are checked in
+// Every published package carries what a registry user needs: a description, the Node range, an
+// explicit file list, a prepack that builds, a README whose links survive the tarball, and only
+// export targets that ship: dist/ and data, never the TypeScript sources (publishConfig.exports
+// is the exports map without the workspace's `@agent-contracts/source` condition). The packed tarballs are checked in
 // installed.test.ts; this is the cheap part, on the package.json files.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,11 +17,12 @@ interface Manifest {
   private?: boolean;
   description?: string;
   license?: string;
-  repository?: { type: string; url: string; directory: string };
+  repository?: unknown;
   engines?: { node?: string };
   files?: string[];
   scripts?: Record<string, string>;
   exports?: Record<string, unknown>;
+  publishConfig?: { exports?: Record<string, unknown> };
   dependencies?: Record<string, string>;
 }
 
@@ -57,8 +59,8 @@ describe('published packages', () => {
       it('has the metadata a registry shows', () => {
         expect(pkg.description?.length ?? 0).toBeGreaterThan(40);
         expect(pkg.license).toBe(rootPkg.license);
-        expect(pkg.repository?.type).toBe('git');
-        expect(pkg.repository?.directory).toBe(`packages/${dir}`);
+        // No repository URL until there is a public one: a placeholder sends users nowhere.
+        expect(pkg.repository).toBeUndefined();
         expect(pkg.engines?.node).toBe(rootPkg.engines.node);
       });
 
@@ -67,14 +69,26 @@ describe('published packages', () => {
         expect(pkg.scripts?.build).toBeTruthy();
       });
 
-      it('ships every export target (and so the sources its source maps point at)', () => {
+      it('publishes every export target, and no TypeScript source', () => {
         expect(pkg.files?.length ?? 0).toBeGreaterThan(0);
+        expect(pkg.files).not.toContain('src');
         const shipped = (target: string) => {
           const first = target.replace(/^\.\//, '').split('/')[0] ?? '';
           return first === 'package.json' || (pkg.files ?? []).includes(first);
         };
-        for (const target of targets(pkg.exports)) expect(shipped(target), target).toBe(true);
-        if (existsSync(join(root, 'packages', dir, 'src'))) expect(pkg.files).toContain('src');
+        const publishedExports = pkg.publishConfig?.exports ?? pkg.exports;
+        for (const target of targets(publishedExports)) expect(shipped(target), target).toBe(true);
+        // What is published is the workspace's map without its source condition, subpath for subpath.
+        const withoutSource = (v: unknown): unknown =>
+          v && typeof v === 'object'
+            ? Object.fromEntries(
+                Object.entries(v)
+                  .filter(([c]) => c !== '@agent-contracts/source')
+                  .map(([c, t]) => [c, withoutSource(t)]),
+              )
+            : v;
+        if (existsSync(join(root, 'packages', dir, 'src')) && pkg.exports)
+          expect(publishedExports).toEqual(withoutSource(pkg.exports));
       });
 
       it('has a README whose links do not leave the package', () => {

@@ -47,9 +47,7 @@ describe('the suite', () => {
   it('a unit file starts no process and opens no database (those are integration)', () => {
     // This file names those calls without making them.
     const others = files.filter((f) => f !== 'test/suite/suites.test.ts');
-    const wrong = others.filter(
-      (f) => tagsOf(source(f)).includes('unit') && startsProcesses(source(f)),
-    );
+    const wrong = others.filter((f) => tagsOf(source(f)).includes('unit') && startsProcesses(source(f)));
     expect(wrong).toEqual([]);
   });
 

@@ -219,9 +219,14 @@ describe('progress in a log', () => {
     durationMs: 100,
   });
 
-  it('a fault scenario that does not apply is no line of its own: one count at the end of the phase', async () => {
+  it('a fault scenario that does not apply is no line of its own: one line per undeclared capability at the end', async () => {
     const io = memoryIo();
-    const p = progressFor(io);
+    const lacks: Record<string, string[]> = {
+      'faults/a': ['store'],
+      'faults/c': ['store', 'clock'],
+      'faults/d': [],
+    };
+    const p = progressFor(io, (r) => lacks[r.id] ?? []);
     await p.phase('Fault matrix: 4 scenarios', 4);
     await p.result(item('faults/a', 'not-applicable'));
     await p.result(item('faults/b', 'pass'));
@@ -232,7 +237,33 @@ describe('progress in a log', () => {
       [
         'Fault matrix: 4 scenarios',
         '  pass           faults/b (0.1 s) [2/4]',
-        '  not-applicable 3 scenarios [4/4] (what each needs: "Not applicable" in the summary)',
+        '  not-applicable 2 scenarios: capability "store" not declared',
+        '  not-applicable 1 scenario: capability "clock" not declared',
+        '  not-applicable 1 scenario: another reason (what each needs: "Not applicable" in the summary)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a golden case that does not apply is no mark: the marks count what applied, n/a is a line per capability', async () => {
+    const io = memoryIo();
+    const ids = Array.from({ length: 170 }, (_, i) => `digest/c${i}`);
+    // Every other case needs the store; five of the last ten also a contract the implementation lacks.
+    const lacks = (id: string) => {
+      const i = Number(id.slice('digest/c'.length));
+      return i % 2 ? [] : i >= 160 ? ['contracts', 'store'] : ['store'];
+    };
+    const p = progressFor(io, (r) => lacks(r.id));
+    await p.phase('Golden cases: 170', 170);
+    for (const id of ids) await p.result(item(id, lacks(id).length ? 'not-applicable' : 'pass'));
+    await p.endPhase();
+    expect(io.stderr).toBe(
+      [
+        'Golden cases: 170',
+        `${'.'.repeat(80)} 160/170`,
+        `${'.'.repeat(5)} 170/170`,
+        '  not-applicable 5 cases: capability "contracts" does not list what they need',
+        '  not-applicable 85 cases: capability "store" not declared (what each needs: "Not applicable" in the summary)',
         '',
       ].join('\n'),
     );

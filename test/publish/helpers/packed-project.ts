@@ -5,13 +5,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -115,4 +117,59 @@ export function installedPackages(dir: string): string[] {
         ? []
         : [name],
   );
+}
+
+/** What an install put into a project's node_modules: bytes of its files and the packages. */
+export interface InstallSize {
+  /** Sum of the sizes of the regular files (symbolic links not followed), in bytes. */
+  readonly bytes: number;
+  /** Package directories (a package.json under node_modules/<name> or <@scope>/<name>), nested ones too. */
+  readonly packages: number;
+}
+
+/** The size of `dir`/node_modules, as docs/cli.md and bench/README.md report it. */
+export function installSize(dir: string): InstallSize {
+  let bytes = 0;
+  let packages = 0;
+  const walk = (d: string, inNodeModules: boolean) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isFile()) bytes += statSync(p).size;
+      else if (e.isDirectory()) {
+        if (
+          inNodeModules &&
+          !e.name.startsWith('@') &&
+          !e.name.startsWith('.') &&
+          existsSync(join(p, 'package.json'))
+        )
+          packages++;
+        walk(p, e.name === 'node_modules' || (inNodeModules && e.name.startsWith('@')));
+      }
+    }
+  };
+  walk(join(dir, 'node_modules'), true);
+  return { bytes, packages };
+}
+
+/**
+ * The tarballs `npm install @agent-contracts/<name>` would fetch: its own and those of the
+ * workspace packages it depends on, transitively (read from the packed package.json files).
+ */
+export function closureOf(name: string, tarballs: readonly string[]): string[] {
+  const byName = new Map(
+    tarballs.map((t) => {
+      const r = run('tar', ['-xzOf', t, 'package/package.json'], dirname(t));
+      const pkg = JSON.parse(r.stdout) as { name: string; dependencies?: Record<string, string> };
+      return [pkg.name, { tarball: t, deps: Object.keys(pkg.dependencies ?? {}) }] as const;
+    }),
+  );
+  const seen = new Set<string>();
+  const visit = (n: string) => {
+    const entry = byName.get(n);
+    if (!entry || seen.has(n)) return;
+    seen.add(n);
+    for (const d of entry.deps) visit(d);
+  };
+  visit(name);
+  return [...seen].map((n) => byName.get(n)!.tarball);
 }

@@ -66,6 +66,7 @@ import { progressFor } from './progress.js';
 import { opaqueDirectory, prepareStateRoot } from './state.js';
 import { emptyShard, renderSummary } from './summary.js';
 import { appliesAnywhere, reportDigestLine, runViolationsText } from './trust.js';
+import { undeclaredCapabilities } from './undeclared.js';
 
 /** How much of a failed start's stderr the console shows, and each report line carries. */
 const STDERR_SHOWN = 2000;
@@ -407,7 +408,11 @@ export const conformCommand: Command = {
     const ledger = new RunLedger();
     const started = Date.now();
     const results: CaseResult[] = [];
-    const display = progressFor(io);
+    // A not-applicable item counts under each capability it needs that hello did not declare.
+    const requiresOf = new Map([...cases, ...faults].map((c) => [c.id, c.requires]));
+    const display = progressFor(io, (r) =>
+      ledger.hello ? undeclaredCapabilities(requiresOf.get(r.id) ?? [], ledger.hello.capabilities) : [],
+    );
     let shown = Promise.resolve();
     const finishedAt = new Map<CaseResult, number>();
     const progress = (r: CaseResult) => {

@@ -1,22 +1,23 @@
 // Live progress of a conform run on stderr, a phase at a time (golden cases, then the fault
 // matrix). On a terminal: a bar per phase (cli-progress) with the running scenario's name, the
 // elapsed time and an estimate of what is left. Without one (CI logs): a heading per phase, one
-// mark per golden case (80 to a line, with the count), and one line per finished scenario that
-// applied (those that did not are one count at the end of the phase: the summary says why, by
-// capability).
+// mark per golden case that applied (80 to a line, with the count), and one line per finished
+// scenario that applied. What did not apply is no mark and no line of its own: at the end of the
+// phase, one line per capability the implementation does not declare, with how many items need
+// it (the summary says which, under "Not applicable").
 
 import type { CaseResult } from '@agent-contracts/harness';
 import { printable } from '@agent-contracts/harness';
 import { SingleBar } from 'cli-progress';
 import type { Io } from '../../io.js';
+import { byCapabilityOrder, isListCapability } from './undeclared.js';
 
-const MARK: Record<CaseResult['outcome'], string> = {
+const MARK: Record<Exclude<CaseResult['outcome'], 'not-applicable'>, string> = {
   pass: '.',
   fail: 'F',
   error: 'E',
   timeout: 'T',
   crash: 'C',
-  'not-applicable': '-',
   'harness-error': 'H',
 };
 
@@ -32,23 +33,38 @@ export interface Progress {
   endPhase(): Promise<void>;
 }
 
+/**
+ * The capabilities a not-applicable item lacks (`hello` keys; none when it is not applicable for
+ * another reason, or before `hello`).
+ */
+export type Undeclared = (r: CaseResult) => readonly string[];
+
 /** The progress display for `io`: a live bar on a terminal, plain lines otherwise. */
-export function progressFor(io: Io): Progress {
-  return io.progressStream ? new BarProgress(io.progressStream) : new LineProgress(io);
+export function progressFor(io: Io, undeclared: Undeclared = () => []): Progress {
+  return io.progressStream ? new BarProgress(io.progressStream) : new LineProgress(io, undeclared);
 }
+
+/** How many marks a line of golden-case progress holds before its count. */
+const MARKS_PER_LINE = 80;
 
 class LineProgress implements Progress {
   #total = 0;
   #done = 0;
+  #marks = 0;
   #faults = false;
-  #notApplicable = 0;
+  /** Not-applicable items of the phase by capability not declared ('' : another reason). */
+  #notApplicable = new Map<string, number>();
 
-  constructor(private readonly io: Io) {}
+  constructor(
+    private readonly io: Io,
+    private readonly undeclared: Undeclared,
+  ) {}
 
   async phase(title: string, total: number): Promise<void> {
     this.#total = total;
     this.#done = 0;
-    this.#notApplicable = 0;
+    this.#marks = 0;
+    this.#notApplicable.clear();
     this.#faults = title.startsWith('Fault');
     await this.io.err(`${title}\n`);
   }
@@ -57,27 +73,40 @@ class LineProgress implements Progress {
 
   async result(r: CaseResult): Promise<void> {
     this.#done++;
-    if (this.#faults && r.outcome === 'not-applicable') {
-      this.#notApplicable++;
-      return;
-    }
-    if (this.#faults) {
+    if (r.outcome === 'not-applicable') {
+      const keys = this.undeclared(r);
+      for (const key of keys.length ? keys : [''])
+        this.#notApplicable.set(key, (this.#notApplicable.get(key) ?? 0) + 1);
+    } else if (this.#faults) {
       const seconds = (r.durationMs / 1000).toFixed(1);
       await this.io.err(`  ${r.outcome.padEnd(14)} ${r.id} (${seconds} s) [${this.#done}/${this.#total}]\n`);
       return;
+    } else {
+      await this.io.err(MARK[r.outcome as keyof typeof MARK]);
+      this.#marks++;
     }
-    await this.io.err(MARK[r.outcome]);
-    if (this.#done % 80 === 0 || this.#done === this.#total)
+    if (!this.#faults && this.#marks && (this.#marks % MARKS_PER_LINE === 0 || this.#done === this.#total)) {
       await this.io.err(` ${this.#done}/${this.#total}\n`);
+      this.#marks = 0;
+    }
   }
 
   async endPhase(): Promise<void> {
-    if (!this.#faults && this.#done % 80 !== 0 && this.#done !== this.#total) await this.io.err('\n');
-    const n = this.#notApplicable;
-    if (n)
-      await this.io.err(
-        `  ${'not-applicable'.padEnd(14)} ${n} ${n === 1 ? 'scenario' : 'scenarios'} [${this.#done}/${this.#total}] (what each needs: "Not applicable" in the summary)\n`,
-      );
+    if (!this.#faults && this.#marks) await this.io.err('\n');
+    const noun = (n: number) =>
+      this.#faults ? (n === 1 ? 'scenario' : 'scenarios') : n === 1 ? 'case' : 'cases';
+    const lines = [...this.#notApplicable]
+      .sort((a, b) => (a[0] === '' ? 1 : b[0] === '' ? -1 : byCapabilityOrder(a[0], b[0])))
+      .map(([key, n]) => {
+        const why =
+          key === ''
+            ? 'another reason'
+            : `capability "${printable(key)}" ${isListCapability(key) ? 'does not list what they need' : 'not declared'}`;
+        return `  ${'not-applicable'.padEnd(14)} ${n} ${noun(n)}: ${why}`;
+      });
+    if (!lines.length) return;
+    lines[lines.length - 1] += ' (what each needs: "Not applicable" in the summary)';
+    await this.io.err(`${lines.join('\n')}\n`);
   }
 }
 

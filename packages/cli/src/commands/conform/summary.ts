@@ -20,10 +20,11 @@ import {
   type VerdictScope,
   verdictScope,
 } from '@agent-contracts/harness';
-import { CAPABILITIES, type Capabilities, missingCapabilities } from '@agent-contracts/protocol';
+import { type Capabilities, missingCapabilities } from '@agent-contracts/protocol';
 import { GATES } from '@agent-contracts/schemas';
 import type { painter } from '../../color.js';
 import { docPath, docRefs } from '../../doc-path.js';
+import { byCapabilityOrder, capabilityOf } from './undeclared.js';
 
 /** Gates in spec order, then the conventions (digests). */
 const GATE_ORDER = [...Object.keys(GATES), 'Digests'];
@@ -78,7 +79,6 @@ export function notApplicableLines(
   requires: ReadonlyMap<string, readonly string[]>,
   caps: Capabilities | null,
 ): string[] {
-  const order = CAPABILITIES.map((c) => c.key as string);
   const byKey = new Map<string, { cases: number; scenarios: number; names: Set<string> }>();
   const other = new Map<string, { cases: number; scenarios: number }>();
   let items = 0;
@@ -93,12 +93,9 @@ export function notApplicableLines(
     const missing = caps ? missingCapabilities(requires.get(c.id) ?? [], caps) : [];
     const keys = new Set<string>();
     for (const token of missing) {
-      const colon = token.indexOf(':');
-      const prefix = colon < 0 ? token : token.slice(0, colon);
-      const entry = CAPABILITIES.find((e) => e.token === prefix);
-      const key = entry?.key ?? token;
+      const { key, name } = capabilityOf(token);
       const t = byKey.get(key) ?? { cases: 0, scenarios: 0, names: new Set<string>() };
-      if (colon >= 0) t.names.add(token.slice(colon + 1));
+      if (name !== undefined) t.names.add(name);
       if (!keys.has(key)) tally(t, c);
       keys.add(key);
       byKey.set(key, t);
@@ -119,9 +116,8 @@ export function notApplicableLines(
     ]
       .filter(Boolean)
       .join(', ');
-  const rank = (k: string) => (order.indexOf(k) === -1 ? order.length : order.indexOf(k));
   const lines = [...byKey]
-    .sort((a, b) => rank(a[0]) - rank(b[0]))
+    .sort((a, b) => byCapabilityOrder(a[0], b[0]))
     .map(([key, t]) => {
       const names = [...t.names].sort();
       const what = names.length
