@@ -38,7 +38,7 @@ describe('agent-contracts otel check', () => {
     expect(run.stdout).toContain('blocked tool calls, permission decisions');
   });
 
-  it('reads the public instrumentations\' shapes by gen_ai.operation.name alone (D-OTL-14)', () => {
+  it("reads the public instrumentations' shapes by gen_ai.operation.name alone (D-OTL-14)", () => {
     const contrib = runCli(['otel', 'check', fileOf('shapes/contrib-openai-v2-in-agent-run', 'body')]);
     expect(contrib.status).toBe(0);
     expect(contrib.stdout).toContain('PASS otel/3c9a1f0e7d2b4a6c8e0f1a2b3c4d5e6f/7a1c2e3f4b5d6e70');
