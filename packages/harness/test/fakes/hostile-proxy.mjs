@@ -10,7 +10,9 @@
 //   double              every reply is written twice, in one write
 //   wrong-id            every reply but hello's carries the id of the request plus 1000
 //   forged              every reply is followed by a line that is not JSON and a reply to id 999999
-//   late-double         every reply is written again, on its own, when the next request comes in
+//   late-double         every reply is written again, on its own, once the next request has come in
+//                       (at once if it came before that reply: a harness that gave up on a request
+//                       may send the next one first, and that copy must not be lost to the race)
 //   trailing-garbage    replies are untouched; `shutdown` is answered, then a line that is not JSON
 //   deep                the result of every request but hello and shutdown is 5000 nested arrays
 //   evil-hello          hello's name, version and language carry terminal escapes and newlines
@@ -78,8 +80,15 @@ if (mode === 'wrong-id-logged') {
 let validates = 0;
 const methods = new Map();
 let lateCopy = null;
+// late-double: requests read and replies written, and whether the next reply is due twice (the
+// request after it came first).
+let requestsRead = 0;
+let repliesWritten = 0;
+let copyDue = false;
 createInterface({ input: process.stdin }).on('line', (line) => {
+  requestsRead++;
   if (lateCopy !== null) process.stdout.write(lateCopy);
+  else if (repliesWritten < requestsRead - 1) copyDue = true;
   lateCopy = null;
   try {
     const { id, method } = JSON.parse(line);
@@ -157,6 +166,11 @@ createInterface({ input: real.stdout }).on('line', (line) => {
         `${line}\nwarning: cache miss\n${JSON.stringify({ jsonrpc: '2.0', id: 999999, result: {} })}\n`,
       );
     case 'late-double':
+      repliesWritten++;
+      if (copyDue) {
+        copyDue = false;
+        return write(`${line}\n${line}\n`);
+      }
       lateCopy = `${line}\n`;
       return write(`${line}\n`);
     case 'trailing-garbage':
