@@ -6,7 +6,8 @@ first; then the plan is looked up (CONTEXT_BINDING_PLAN_NOT_FOUND); then the eng
 request. Nothing is recorded by a refused request.
 """
 
-from . import context_plan, jcs, protocol_schema
+from . import context_plan, context_receipt, jcs, protocol_schema
+from .clock import format_ms
 from .errors import InvalidParams, Refusal
 
 
@@ -41,9 +42,28 @@ class ContextEngine:
         self.state.plans[doc["planId"]] = {"plan": doc, "receipt": None, "ledger": None}
         return doc
 
+    def receipt(self, params):
+        well_formed(params, "ContextReceiptParams", "context.receipt")
+        entry = lookup(self.state, params["planId"])
+        if "open" not in params:
+            if entry["receipt"] is None:
+                raise Refusal("CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID", "the plan has no open receipt", path="/planId")
+            return entry["receipt"]
+        if entry["receipt"] is not None:
+            raise Refusal("CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID", "the plan's receipt is open already", path="/open")
+        entry["receipt"] = context_receipt.open_receipt(entry["plan"], params["open"], format_ms(self.clock.now_ms()))
+        return entry["receipt"]
+
+    def observe(self, params):
+        well_formed(params, "ContextObserveParams", "context.observe")
+        entry = lookup(self.state, params["planId"])
+        receipt, changed = context_receipt.observe(entry["plan"], entry["receipt"], params["event"], format_ms(self.clock.now_ms()))
+        entry["receipt"] = receipt
+        return {"receipt": receipt, "changed": changed}
+
 
 def install(server):
     """Wire the context methods; `context` is declared in hello only once every method exists."""
     engine = ContextEngine(server.clock)
-    server.add_area("context", {"context.plan": engine.plan})
+    server.add_area("context", {"context.plan": engine.plan, "context.receipt": engine.receipt, "context.observe": engine.observe})
     return engine
