@@ -122,7 +122,7 @@ def open_receipt(plan, params, now):
         "missingSourceIds": [],
         "fullRead": plan["fullRead"],
         "fullReadReason": plan["fullReadReason"],
-        "escalations": [],
+        "escalations": [{"trigger": t, "reasonCode": t, "observedAt": now, "action": "planned"} for t in plan["triggeredEscalations"]][-MAX_ESCALATIONS:],
         "replanCount": 0,
         "lastError": None,
         "sourceIdentities": [],
@@ -284,7 +284,7 @@ def conflict_error(rec):
     """The lastError of a receipt a conflicting duplicate PostToolUse made unverified."""
     return {
         "code": "CONTEXT_POST_TOOL_USE_CONFLICT",
-        "message": "two PostToolUse results of tool call %s disagree for %s." % (rec["toolCallId"], rec["sourceId"]),
+        "message": "two different PostToolUse results for tool call %s and %s." % (rec["toolCallId"], rec["sourceId"]),
         "nextStep": "keep the receipt unverified; replan once if the action still needs context.",
     }
 

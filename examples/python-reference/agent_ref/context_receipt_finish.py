@@ -8,7 +8,7 @@ context.observe, the reuse and the replay): it never takes a derived field from 
 import copy
 
 from . import rules_context_observations as obs
-from .rulekit import derived, utf16_sorted, without
+from .rulekit import derived, instant, utf16_sorted, without
 
 ABSORBING = ("stale", "blocked", "unverified")
 COMPLETE = ("relevant-complete", "completed")
@@ -28,9 +28,25 @@ def derived_status(plan, receipt, missing):
     return "planned"
 
 
+def latest_time(times):
+    return max(times, key=instant)
+
+
+def times_of(r):
+    """Every timestamp of a revision, its last updatedAt included: the next is never older (invariant 15)."""
+    out = [t for t in (r["createdAt"], r.get("updatedAt"), r["completedAt"], r["consumedAt"]) if t is not None]
+    if r["planObservation"] is not None:
+        out += [r["planObservation"]["attemptedAt"], r["planObservation"]["observedAt"]]
+    out += [obs.event_time(o) for o in r["observations"]]
+    out += [e["observedAt"] for e in r["escalations"]]
+    return out
+
+
 def finish(plan, receipt, now):
     """A new revision: derived lists, identities, delivery, status, completion times, id, updatedAt = now."""
     r = copy.deepcopy(receipt)
+    # a revision is never older than what it records (invariant 15), whatever the clock says
+    now = latest_time([now] + times_of(r))
     records = r["observations"]
     mandatory = set(plan["mandatorySourceIds"])
     reuse = r["reuseFrom"] is not None
