@@ -47,7 +47,7 @@ class ContextEngine:
         entry = lookup(self.state, params["planId"])
         if "open" not in params:
             if entry["receipt"] is None:
-                raise Refusal("CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID", "the plan has no open receipt", path="/planId")
+                raise Refusal("CONTEXT_BINDING_REQUIRED", "the plan has no open receipt: open it first", path="/planId")
             return entry["receipt"]
         if entry["receipt"] is not None:
             raise Refusal("CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID", "the plan's receipt is open already", path="/open")
