@@ -225,6 +225,8 @@ def plan(params, now_ms):
     selectors = set(params.get("explicitSelectors", []))
     reasons = full_read_reasons(final, seed, change_types, note is not None, triggers)
     full_reason = reasons[0] if reasons else None
+    if not change_types and final not in ("chat", "resume") and full_reason is None:
+        _refuse("CONTEXT_CHANGE_TYPES_REQUIRED", "a %s plan that is not a full read needs change types" % final, "/changeTypes")
 
     baseline = []
     for part, code, authority, fragment in (("index", "baseline-readme", "lossless-plan-baseline", ""), ("config", "baseline-config", "effective-non-local-config", "#effective")):
@@ -333,5 +335,8 @@ def plan(params, now_ms):
     doc["planningTelemetry"] = {"inputBytes": len(canonical.encode("utf-8")), "inputChars": len(canonical), "latencyMs": None, "inputTokens": None}
     issues = validate.judge(doc, "ContextReadPlanV2")
     if issues:
-        _refuse(issues[0]["code"], "the request gives no valid plan (%s at %s)" % (issues[0]["code"], issues[0]["path"]), issues[0]["path"])
+        # a broken invariant by its own code; a shape the schema refuses is CONTEXT_PLAN_INVALID
+        first = next((i for i in issues if i["code"].startswith("CONTEXT_")), issues[0])
+        code = first["code"] if first["code"].startswith("CONTEXT_") else "CONTEXT_PLAN_INVALID"
+        _refuse(code, "the request gives no valid plan (%s at %s)" % (first["code"], first["path"]), first["path"])
     return doc

@@ -13,6 +13,7 @@ from . import rules_context_observations as obs
 from .context_plan import content_identity, refs_of, source_key
 from .context_receipt_finish import ABSORBING, finish
 from .errors import Refusal
+from .rulekit import instant
 
 INCOMPLETE = ("baseline-ready", "planned", "attempted", "escalated-full")
 RISK_RANK = {"normal": 0, "high": 1, "critical": 2}
@@ -28,6 +29,7 @@ DRIFT_CODES = {
     "observation-write-failed": "CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION",
     "delivery-unobserved": "CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION",
     "profile-catalog-drift": "CONTEXT_PROFILE_CATALOG_DRIFT",
+    "profile-drift": "CONTEXT_BASELINE_STALE",
 }
 FAILURE_MARKERS = (("success", False), ("ok", False), ("isError", True), ("is_error", True))
 
@@ -41,14 +43,12 @@ def plan_sources(plan):
 
 
 def expected_key(plan, source):
-    """The sourceKey a delivered body of a plan source carries (CAG-008)."""
+    """The sourceKey a body a read delivers carries (CAG-008): `profile://<project>/<file>` (the
+    `#effective` fragment is the plan's, for the value it embeds), `memory://<project>/<query>`."""
     project = plan["identity"]["project"]
     sid = source["sourceId"]
     if sid.startswith("memory:"):
         return "memory://%s/%s" % (project, sid[len("memory:"):])
-    for b in plan["baselineSources"]:
-        if b["sourceId"] == sid:
-            return b["contentIdentity"]["sourceKey"]
     return source_key(project, sid[len("profile:"):])
 
 
@@ -99,6 +99,10 @@ def baseline_results(plan, planobs, session, args_digest):
     return out
 
 
+def blocked_error(message):
+    return {"code": "CONTEXT_RECEIPT_BLOCKED_PLAN", "message": message, "nextStep": "resolve the blocking cause and plan again."}
+
+
 def open_receipt(plan, params, now):
     """The create rows of the state machine."""
     mode, session = params["verificationMode"], params["hostSessionId"]
@@ -107,6 +111,9 @@ def open_receipt(plan, params, now):
         raise Refusal("CONTEXT_BINDING_REQUIRED", "a structured-plan receipt needs its plan call", path="/open/planCall")
     planobs = None
     if mode == "structured-plan":
+        # the plan is made inside its own tool call (invariant 24): attemptedAt <= plannedAt <= observedAt
+        if instant(call["attemptedAt"]) > instant(plan["plannedAt"]) or instant(plan["plannedAt"]) > instant(now):
+            raise Refusal("CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED", "the plan call was attempted after the plan was made", path="/open/planCall/attemptedAt")
         planobs = {"toolCallId": call["toolCallId"], "attemptedAt": call["attemptedAt"], "observedAt": now}
     receipt = {
         "schemaVersion": "ContextReadReceiptV2",
@@ -135,6 +142,7 @@ def open_receipt(plan, params, now):
     }
     if plan["exitCondition"] == "blocked":
         receipt["status"] = "blocked"
+        receipt["lastError"] = blocked_error("the plan is blocked (an unclassified candidate or a missing required source).")
     elif mode != "structured-plan":
         receipt["status"] = "unverified"
     elif params.get("baselineDelivered", True):
@@ -308,10 +316,12 @@ def evict(records):
 def observe(plan, receipt, event, now):
     """(receipt, changed) after one event."""
     if receipt is None:
-        transition_invalid("the plan has no open receipt")
+        raise Refusal("CONTEXT_BINDING_REQUIRED", "the plan has no open receipt: open it with context.receipt first", path="/planId")
     status = receipt["status"]
     if status in ABSORBING:
         return receipt, False
+    if instant(now) < instant(receipt["updatedAt"]):
+        raise Refusal("CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED", "the event is older than the receipt's last revision", path="/event")
     kind = event["event"]
     ids = {r["observationId"] for r in receipt["observations"]}
     if kind == "PreToolUse":
@@ -352,7 +362,7 @@ def observe(plan, receipt, event, now):
         trigger = event["trigger"]
         code = event.get("reasonCode", trigger)
         r = go_stale(receipt, trigger, code, {
-            "code": DRIFT_CODES.get(code, DRIFT_CODES.get(trigger, "CONTEXT_BASELINE_STALE")),
+            "code": DRIFT_CODES.get(code, DRIFT_CODES.get(trigger, "CONTEXT_BINDING_PLAN_EXPIRED")),
             "message": "%s (%s) was observed." % (trigger, code),
             "nextStep": "plan again in the current epoch.",
         }, now)
@@ -360,6 +370,7 @@ def observe(plan, receipt, event, now):
     if kind == "block":
         r = copy.deepcopy(receipt)
         r["status"] = "blocked"
+        r["lastError"] = blocked_error("the plan was found blocked.")
         return finish(plan, r, now), True
     if kind == "consume":
         if status != "relevant-complete":

@@ -6,7 +6,7 @@ first; then the plan is looked up (CONTEXT_BINDING_PLAN_NOT_FOUND); then the eng
 request. Nothing is recorded by a refused request.
 """
 
-from . import context_plan, context_receipt, jcs, protocol_schema
+from . import context_ledger, context_plan, context_receipt, context_reuse, jcs, protocol_schema
 from .clock import format_ms
 from .errors import InvalidParams, Refusal
 
@@ -47,7 +47,7 @@ class ContextEngine:
         entry = lookup(self.state, params["planId"])
         if "open" not in params:
             if entry["receipt"] is None:
-                raise Refusal("CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID", "the plan has no open receipt", path="/planId")
+                raise Refusal("CONTEXT_BINDING_REQUIRED", "the plan has no open receipt: open it first", path="/planId")
             return entry["receipt"]
         if entry["receipt"] is not None:
             raise Refusal("CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID", "the plan's receipt is open already", path="/open")
@@ -61,9 +61,16 @@ class ContextEngine:
         entry["receipt"] = receipt
         return {"receipt": receipt, "changed": changed}
 
+    def reuse(self, params):
+        return context_reuse.reuse(self.state, params, format_ms(self.clock.now_ms()))
+
+    def ledger(self, params):
+        return context_ledger.ledger(self.state, params, format_ms(self.clock.now_ms()))
+
 
 def install(server):
     """Wire the context methods; `context` is declared in hello only once every method exists."""
     engine = ContextEngine(server.clock)
-    server.add_area("context", {"context.plan": engine.plan, "context.receipt": engine.receipt, "context.observe": engine.observe})
+    server.add_area("context", {"context.plan": engine.plan, "context.receipt": engine.receipt, "context.observe": engine.observe,
+                                   "context.reuse": engine.reuse, "context.ledger": engine.ledger})
     return engine
