@@ -21,7 +21,7 @@ MAX_OBSERVATIONS = 100
 MAX_ESCALATIONS = 20
 REPLAYABLE = ("projection-drift", "writer-drift", "observation-orphaned", "observation-write-failed", "delivery-unobserved")
 # The lastError code a drift names (CAG-502, "an error code of this page naming the cause"), by its
-# reason code first, then by its trigger; any other trigger: the plan is expired (D-RCP-53).
+# reason code first, then by its trigger; any other trigger: the plan is expired (D-RCP-54).
 DRIFT_CODES = {
     **{code: "CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION" for code in REPLAYABLE},
     "scope-drift": "CONTEXT_RECEIPT_SCOPE_DRIFT",
@@ -210,12 +210,13 @@ def transport_failed(value):
 
 
 def correlated_attempt(records, event):
-    for a in records:
-        if (obs.is_attempt(a) and a["toolCallId"] == event["toolCallId"] and a["sourceId"] == event["sourceId"]
-                and a["contextEpoch"] == event["contextEpoch"] and a["planId"] == event["planId"]
-                and (a["argsDigest"] is None or event.get("argsDigest") is None or a["argsDigest"] == event.get("argsDigest"))):
-            return a
-    return None
+    """The one attempt record a result correlates with, or None: no "unique match" heuristics
+    (D-RCP-03), two attempts of the same call and source (say, of two host sessions) correlate none."""
+    found = [a for a in records
+             if obs.is_attempt(a) and a["toolCallId"] == event["toolCallId"] and a["sourceId"] == event["sourceId"]
+             and a["contextEpoch"] == event["contextEpoch"] and a["planId"] == event["planId"]
+             and (a["argsDigest"] is None or event.get("argsDigest") is None or a["argsDigest"] == event.get("argsDigest"))]
+    return found[0] if len(found) == 1 else None
 
 
 def result_record(plan, receipt, event, now):
