@@ -2,9 +2,16 @@
 // id, with its level, the requirements it checks and its title, so a reviewer reads what the
 // corpus checks without opening 15 MB of JSON. scripts/cases/generate.ts writes it with the
 // cases and `cases:check` fails when it differs, so it never lags the cases it lists.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { type CaseFile, FAULT_KIND_NAMES, loadFaultScenarios, loadOtelCases } from '@agent-contracts/harness';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type CaseFile,
+  FAULT_KIND_NAMES,
+  loadFaultScenarios,
+  loadOtelCases,
+  walkFiles,
+  walkProblemLines,
+} from '@agent-contracts/harness';
 
 /** Path of the index, relative to the conformance directory. */
 export const INDEX_FILE = 'index.tsv';
@@ -24,16 +31,10 @@ const cell = (s: string) => s.replace(/[\s\p{Cc}]+/gu, ' ').trim();
 
 /** Every case file under `<conformance>/cases`, relative to that directory with `/` separators. */
 function caseFilesOnDisk(casesDir: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const abs = join(dir, e.name);
-      if (e.isDirectory()) walk(abs);
-      else if (e.name.endsWith('.json')) out.push(relative(casesDir, abs).split(sep).join('/'));
-    }
-  };
-  if (existsSync(casesDir)) walk(casesDir);
-  return out;
+  const walk = walkFiles(casesDir, { suffix: '.json' });
+  const problems = walkProblemLines('cases', walk);
+  if (problems.length) throw new Error(`the case files cannot be listed:\n  ${problems.join('\n  ')}`);
+  return walk.files.map((f) => f.relative);
 }
 
 /**

@@ -5,7 +5,7 @@
 // the committed catalogue that vanished from its page (mark it withdrawn instead), a case or
 // scenario naming an unknown id or a level its requirements do not have, and a MUST that nothing
 // tests and the list does not explain. `--check` also fails when the committed files differ.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -19,6 +19,8 @@ import {
   type RequirementCatalogue,
   renderCoverage,
   type UntestableRequirement,
+  walkFiles,
+  walkProblemLines,
 } from '@agent-contracts/harness';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -44,11 +46,11 @@ const untestable = (
 ).untestable;
 /** The golden cases of the OpenTelemetry mapping (conformance/otel), in the terms of a citer. */
 function otelCases(dir: string): Array<{ id: string; gate: string; level: string; requirements: string[] }> {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  const walk = walkFiles(dir, { suffix: '.json' });
+  const problems = walkProblemLines('otel', walk);
+  if (problems.length)
+    throw new Error(`the OpenTelemetry cases cannot be listed:\n  ${problems.join('\n  ')}`);
+  return walk.files.map((f) => JSON.parse(readFileSync(f.path, 'utf8')));
 }
 const cases = [...loadCases(conformance), ...otelCases(join(conformance, 'otel'))];
 const scenarios = loadFaultScenarios(conformance, FAULT_KIND_NAMES);

@@ -2,10 +2,11 @@
 // case's steps are protocol requests with an expected outcome; `{"$fixture": "..."}` and
 // `{"$bundle": "..."}` in params stand for the content of a file of conformance/fixtures or
 // conformance/bundles, so documents are never copied into the cases.
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CAPABILITY_TOKEN, isCapabilityToken } from '@agent-contracts/protocol';
 import { REQUIREMENT_ID } from './requirements/parse.js';
+import { walkFiles, walkProblemLines } from './walk.js';
 
 /** How strongly the spec requires what a case checks. */
 export type Level = 'MUST' | 'SHOULD';
@@ -192,20 +193,11 @@ export class CaseCorpusError extends Error {
 
 /** Load and lint every case file under `<conformanceDir>/cases`, sorted by id. */
 export function loadCases(conformanceDir: string): LoadedCase[] {
-  const root = join(conformanceDir, 'cases');
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const abs = join(dir, e.name);
-      if (e.isDirectory()) walk(abs);
-      else if (e.name.endsWith('.json')) files.push(abs);
-    }
-  };
-  if (existsSync(root)) walk(root);
+  const walk = walkFiles(join(conformanceDir, 'cases'), { suffix: '.json' });
   const seen = new Set<string>();
-  const problems: string[] = [];
+  const problems: string[] = walkProblemLines('cases', walk);
   const out: LoadedCase[] = [];
-  for (const abs of files.sort()) {
+  for (const { path: abs } of walk.files) {
     const file = relative(conformanceDir, abs);
     let data: unknown;
     try {

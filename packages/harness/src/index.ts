@@ -35,6 +35,7 @@ export * from './shard.js';
 export * from './text.js';
 export * from './transport/process.js';
 export * from './transport/sandbox.js';
+export * from './walk.js';
 export * from './wire/message-schemas.js';
 export * from './wire/reply.js';
 export * from './wire/request.js';

@@ -3,8 +3,9 @@
 // the text of a file) and the verdict every checker must give: the input problems, or for each run
 // its id, whether it passes and its issues by code and location. The harness loads them beside
 // the golden cases and fault scenarios; `otel check` (the CLI) is the checker they judge.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { walkFiles, walkProblemLines } from './walk.js';
 
 /** An issue as a case states it: a rule code at a JSON Pointer into the input. */
 export interface ExpectedIssue {
@@ -47,23 +48,15 @@ export const OTEL_CASES_DIR = 'otel';
  * whose id does not match its file's path is refused, so an id names one file.
  */
 export function loadOtelCases(conformanceDir: string): OtelCase[] {
-  const root = join(conformanceDir, OTEL_CASES_DIR);
+  const walk = walkFiles(join(conformanceDir, OTEL_CASES_DIR), { suffix: '.json' });
+  const problems = walkProblemLines(OTEL_CASES_DIR, walk);
+  if (problems.length) throw new Error(`the OpenTelemetry cases are malformed:\n  ${problems.join('\n  ')}`);
   const out: OtelCase[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.json')) {
-        const c = JSON.parse(readFileSync(p, 'utf8')) as OtelCase;
-        const id = `otel/${relative(root, p)
-          .split(sep)
-          .join('/')
-          .replace(/\.json$/, '')}`;
-        if (c.id !== id) throw new Error(`${p}: id ${c.id} does not match the file's path (${id})`);
-        out.push(c);
-      }
-    }
-  };
-  if (existsSync(root)) walk(root);
+  for (const { path: p, relative: rel } of walk.files) {
+    const c = JSON.parse(readFileSync(p, 'utf8')) as OtelCase;
+    const id = `otel/${rel.replace(/\.json$/, '')}`;
+    if (c.id !== id) throw new Error(`${p}: id ${c.id} does not match the file's path (${id})`);
+    out.push(c);
+  }
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

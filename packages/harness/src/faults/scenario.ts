@@ -2,10 +2,11 @@
 // naming the fault it injects, its parameters, its steps and its pass criterion. The harness
 // drives them itself (see ./kinds): the `fault` member names the driver routine, `parameters`
 // tune it, and `steps` / `passCriterion` say in words exactly what the routine does and checks.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CAPABILITY_TOKEN, isCapabilityToken } from '@agent-contracts/protocol';
 import { type Level, lintRequirementIds } from '../cases.js';
+import { walkFiles, walkProblemLines } from '../walk.js';
 
 /** One fault scenario. */
 export interface FaultScenario {
@@ -93,20 +94,11 @@ export function loadFaultScenarios(
   conformanceDir: string,
   kinds: ReadonlySet<string>,
 ): LoadedFaultScenario[] {
-  const root = join(conformanceDir, 'faults');
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const abs = join(dir, e.name);
-      if (e.isDirectory()) walk(abs);
-      else if (e.name.endsWith('.json')) files.push(abs);
-    }
-  };
-  if (existsSync(root)) walk(root);
+  const walk = walkFiles(join(conformanceDir, 'faults'), { suffix: '.json' });
   const seen = new Set<string>();
-  const problems: string[] = [];
+  const problems: string[] = walkProblemLines('faults', walk);
   const out: LoadedFaultScenario[] = [];
-  for (const abs of files.sort()) {
+  for (const { path: abs } of walk.files) {
     const file = relative(conformanceDir, abs);
     let data: unknown;
     try {
