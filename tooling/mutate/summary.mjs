@@ -68,6 +68,36 @@ console.log('');
 const EQUIVALENT = {
   'packages/engines/src/policy/decide.ts:141:OptionalChaining':
     'equivalent: an `allow` always rests on a matched grant (PRM-003), so `grant` is never null where `decision` is `allow`',
+  'packages/engines/src/task-continuity/evidence.ts:17:StringLiteral':
+    'equivalent: message text (the roles the message lists; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/steps.ts:146:ConditionalExpression':
+    'equivalent for `true` only: without a limit `bytes > undefined` is false, so the envelope is measured and written as before',
+  'packages/engines/src/task-continuity/stored-envelope.ts:40:LogicalOperator':
+    'equivalent: an `owner` that is not an object throws on its refs or has no `transitionRef` object, an `operations` that is not an object has no `unresolved: null` (no JSON value but an object has a member); both are refused further on, in this function or its catch',
+  'packages/engines/src/task-continuity/stored-envelope.ts:40:ConditionalExpression':
+    'equivalent (`!isObject(e.owner) || !isObject(e.operations)` → `false`): an `owner` that is not an object throws on its refs or has no `transitionRef` object, an `operations` that is not an object has no `unresolved: null`; both are refused further on, in this function or its catch',
+  'packages/engines/src/task-continuity/stored-envelope.ts:71:ConditionalExpression':
+    'equivalent: a `terminalReceipt` that is not an object has no `receiptDigest` equal to its recomputed digest, so the next check refuses it',
+  'packages/engines/src/task-continuity/stored-envelope.ts:98:StringLiteral':
+    'equivalent: message text (the reason of a throw that is not an Error)',
+  'packages/engines/src/task-continuity/task-key.ts:32:ConditionalExpression':
+    'equivalent: an empty `taskId` fails the UUID pattern too, with the same code (another message)',
+  'packages/engines/src/task-continuity/task-key.ts:32:StringLiteral':
+    'equivalent: an empty `taskId` fails the UUID pattern too, with the same code (another message)',
+  'packages/engines/src/task-continuity/task-key.ts:34:ConditionalExpression':
+    'equivalent: an empty `projectRootIdentity` fails its pattern too, with the same code (another message)',
+  'packages/engines/src/task-continuity/task-key.ts:34:StringLiteral':
+    'equivalent: an empty `projectRootIdentity` fails its pattern too, with the same code (another message)',
+  'packages/engines/src/task-continuity/time.ts:6:EqualityOperator':
+    'equivalent for `dot <= 0` only: a timestamp starts with its year, never with `.`, so `dot` is never 0 (`dot >= 0` is killed)',
+  'packages/engines/src/task-continuity/time.ts:21:EqualityOperator':
+    'equivalent: `sa !== sb` on this line, so `sa <= sb` is `sa < sb`',
+  'packages/engines/src/task-continuity/time.ts:22:EqualityOperator':
+    'equivalent: `fa === fb` returned 0 before, so `fa <= fb` is `fa < fb`',
+  'packages/engines/src/task-continuity/write-context.ts:66:ConditionalExpression':
+    'equivalent: a ref with a `mode` member that goes on to the present-ref check fails it (it needs exactly the four members of a lease ref)',
+  'packages/engines/src/task-continuity/write-context.ts:66:StringLiteral':
+    'equivalent: a ref with a `mode` member that goes on to the present-ref check fails it (it needs exactly the four members of a lease ref)',
 };
 
 function resolution(s) {
