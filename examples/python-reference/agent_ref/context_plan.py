@@ -194,13 +194,12 @@ def classify(doc, final, change_types, full_reason, local, selectors):
 def check_read_trace(trace, seed, baseline_ids):
     """PROTO-009: only the two baseline bodies may be read while planning, none before the seed."""
     created = parse_instant_ns(seed["createdAt"])
-    for i, read in enumerate(trace):
+    for i, read in enumerate(trace):  # read by read, in trace order
         at = parse_instant_ns(read["readAt"])
         if at is None:
             _refuse("CONTEXT_PLAN_INVALID", "readAt is a timestamp", "/readTrace/%d/readAt" % i)
         if at < created:
             _refuse("CONTEXT_SEED_AFTER_CONTEXT_READ", "a context body was read before the seed existed", "/readTrace/%d" % i)
-    for i, read in enumerate(trace):
         if read["sourceId"] not in baseline_ids:
             _refuse("CONTEXT_HIDDEN_FULL_READ", "only the two baseline bodies are read while planning", "/readTrace/%d" % i)
 

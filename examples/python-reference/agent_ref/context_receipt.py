@@ -201,7 +201,7 @@ def transport_failed(value):
         for key, bad in FAILURE_MARKERS:
             if key in value and value[key] is bad:
                 return True
-        if "error" in value and value["error"] is not None and value["error"] is not False:
+        if "error" in value and value["error"] is not None:
             return True
         return any(transport_failed(v) for v in value.values())
     if isinstance(value, list):
@@ -266,7 +266,7 @@ def result_record(plan, receipt, event, now):
         "outcome": None,
         "successful": event.get("sourceOk", True) is True and body_observed,
         "observable": observable,
-        "transportSuccess": not (observable and transport_failed(result)),
+        "transportSuccess": observable and not transport_failed(result),
         "activeRootMatch": event["activeRoot"] == binding["activeRoot"],
         "correlationValid": attempt is not None and event["contextEpoch"] == binding["contextEpoch"] and event["planId"] == binding["planId"],
         "sourceLayer": event["sourceLayer"],
