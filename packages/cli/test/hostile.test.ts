@@ -422,7 +422,10 @@ function conformAt(impl: string, ...args: string[]) {
  */
 const once = <T>(f: () => T) => {
   let value: { v: T } | undefined;
-  return () => (value ??= { v: f() }).v;
+  return () => {
+    value ??= { v: f() };
+    return value.v;
+  };
 };
 /** The reference on CASES, as conform wrote it. */
 const referenceRun = once(() => conformAt(REFERENCE, '--no-faults', '--filter', CASES));
