@@ -29,3 +29,4 @@ export {
   type ProcessEvent,
   type SentStep,
 } from './session.js';
+export * from './store-requests.js';
