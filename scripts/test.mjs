@@ -94,40 +94,56 @@ async function checkLane(list) {
   }
 }
 await checkLane(alone);
-await Promise.all(Array.from({ length: CHECK_JOBS }, () => checkLane(queue)));
 
 // The test that packs and installs every package (test/publish/installed.test.ts) builds all of
-// them: it runs alone after the rest, so its compilers do not slow the other suites past their
-// timeouts on a small machine. Arguments given to this script go to one vitest run instead.
+// them into their dist/ (which nothing else here reads): it runs as a vitest run of its own beside
+// the checks above, which have no time limits, and the rest of the suite starts when both have
+// ended, so its compilers do not slow the other suites past their timeouts on a small machine
+// (bench/README.md, "CI"). Arguments given to this script go to one vitest run instead, after the
+// checks.
 const ALONE = 'test/publish/installed.test.ts';
 const extra = process.argv.slice(2);
-const phases = extra.length
-  ? [['vitest', extra]]
-  : [
-      ['vitest', ['--exclude', ALONE]],
-      ['vitest (packed install)', [ALONE]],
-    ];
-for (const [name, args] of phases) {
-  process.stderr.write(`\n== ${name}\n`);
+const beside = extra.length ? [] : [['vitest (packed install)', [ALONE]]];
+const after = extra.length ? [['vitest', extra]] : [['vitest', ['--exclude', ALONE]]];
+
+/**
+ * One vitest run with a JSON report: resolves to its exit status and the report (null when it
+ * wrote none). `collected`: its output is kept and shown in one piece when it ends.
+ */
+async function vitestRun(name, args, collected) {
   const dir = mkdtempSync(join(tmpdir(), 'agent-contracts-test-'));
   const report = join(dir, 'vitest.json');
-  const r = run([
+  const cmd = [
     'vitest',
     'run',
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${report}`,
     ...args,
-  ]);
+  ];
+  let status;
+  if (collected) {
+    const r = await runCollected(cmd);
+    process.stderr.write(`\n== ${name} (${r.secs.toFixed(1)} s)\n${r.output}`);
+    status = r.status;
+  } else {
+    process.stderr.write(`\n== ${name}\n`);
+    status = run(cmd).status;
+  }
   let vitest = null;
   try {
     vitest = JSON.parse(readFileSync(report, 'utf8'));
   } catch {}
   rmSync(dir, { recursive: true, force: true });
+  return { status, vitest };
+}
+
+/** Counts one vitest run's tests into the totals. */
+function count(name, { status, vitest }) {
   if (!vitest) {
     failed++;
     failures.push(`${name} produced no report`);
-    continue;
+    return;
   }
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
@@ -142,11 +158,15 @@ for (const [name, args] of phases) {
     failed++;
     failures.push(`${name} ran no test`);
   }
-  if (r.status !== 0 && vitest.numFailedTests === 0) {
+  if (status !== 0 && vitest.numFailedTests === 0) {
     failed++;
     failures.push(`${name} exited non-zero (a suite failed to load?)`);
   }
 }
+
+const besideRuns = beside.map(async ([name, args]) => count(name, await vitestRun(name, args, true)));
+await Promise.all([...Array.from({ length: CHECK_JOBS }, () => checkLane(queue)), ...besideRuns]);
+for (const [name, args] of after) count(name, await vitestRun(name, args, false));
 
 rmSync(compatReports, { recursive: true, force: true });
 if (failures.length) process.stderr.write(`\nfailed: ${failures.join(', ')}\n`);

@@ -1,29 +1,31 @@
 // The golden scenarios of the ContextAcquisitionGate engine (`context.plan`, `context.receipt`,
 // `context.observe`, `context.reuse`, `context.ledger`), as multi-step cases
 // (conformance/cases/context/). Every expectation is computed here by running the reference
-// context engine (packages/engines) at the case's clock, never written by hand; each step also
+// context engine (packages/engines) at the case's clock, through the model exploration runs
+// (ModelContext) and against the catalogue it plans against (CONTEXT_CATALOGUE, both of
+// @agent-contracts/harness/explore), never written by hand; each step also
 // states what it means (a status, a reuse reason, a refusal code), and the generator fails when
 // the engine disagrees, so a scenario can never silently test something else. The families and
 // the rules they check are listed on docs/spec/context-acquisition-gate.md#protocol-scenarios.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { canonicalize } from '@agent-contracts/digest';
 import {
   type ContextCatalogue,
   type ContextEvent,
-  type ContextPlanRequest,
-  decideReuse,
-  formIntentSeed,
+  type decideReuse,
   ManualClock,
-  observeReceipt,
-  openReceipt,
-  planContext,
   type ReceiptOpen,
-  receiptByReuse,
-  replayReceipt,
-  writeLedger,
 } from '@agent-contracts/engines';
 import type { Case, Step } from '@agent-contracts/harness';
+import {
+  CONTEXT_CATALOGUE,
+  CONTEXT_MEMORY_REF,
+  CONTEXT_ROOT,
+  contextRef,
+  contextSnapshot,
+  ModelContext,
+} from '@agent-contracts/harness/explore';
+import { Refusal } from '@agent-contracts/protocol';
 import type {
   ContextReadPlanV2,
   ContextReadReceiptV1,
@@ -38,53 +40,6 @@ const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 const V1_RECEIPT_FIXTURE = 'ContextReadReceiptV1/valid/legacy-relevant-complete.json';
 const fixturesDir = fileURLToPath(new URL('../../conformance/fixtures/', import.meta.url));
 
-const ROOT = '/srv/acme';
-const ref = (file: string) => ({
-  path: `${ROOT}/.agent/${file}`,
-  layer: 'profile',
-  exists: true,
-  size: 42,
-  mtimeMs: 1795770410000,
-});
-const MEMORY_REF = {
-  path: 'memory://acme/status',
-  layer: 'memory-query',
-  exists: true,
-  size: null,
-  mtimeMs: null,
-};
-const CATALOGUE: ContextCatalogue = {
-  activeRoot: ROOT,
-  project: 'acme',
-  index: { file: 'README.md', refs: [ref('README.md')], body: { text: '# acme\n\nThe billing service.\n' } },
-  config: {
-    file: 'config.json',
-    refs: [ref('config.json')],
-    body: { value: { language: 'typescript' }, contractVersion: 'profile-config@1' },
-  },
-  documents: [
-    {
-      file: 'testing.md',
-      catalogued: true,
-      inventoried: true,
-      kind: 'profile',
-      readable: true,
-      requiredToExist: false,
-      serves: ['testing'],
-      refs: [ref('testing.md')],
-    },
-    {
-      file: 'release.md',
-      catalogued: true,
-      inventoried: true,
-      kind: 'profile',
-      readable: true,
-      requiredToExist: false,
-      serves: ['release'],
-      refs: [ref('release.md')],
-    },
-  ],
-};
 const TESTING_BODY = '# Testing\n\nRun `pnpm test` before every commit.\n';
 const SESSION = 'sess-0001';
 const PLAN_CALL = 'toolu-plan-0001';
@@ -99,7 +54,7 @@ interface PlanParams {
 }
 const planParams = (over: Partial<PlanParams> = {}, seed: Record<string, unknown> = {}): PlanParams => ({
   seed: { semantic: 'fix', contextEpoch: 'ctx-epoch-one', ...seed },
-  catalogue: CATALOGUE,
+  catalogue: CONTEXT_CATALOGUE,
   host: 'standalone',
   invocationNonce: 'nonce-0000-0000-0001',
   changeTypes: ['testing'],
@@ -107,24 +62,29 @@ const planParams = (over: Partial<PlanParams> = {}, seed: Record<string, unknown
 });
 
 /**
- * The reference's session as the generator runs it: what each request does to the plans, their
- * receipts and their ledgers, and the step that checks it.
+ * The reference's session as the generator runs it: each request goes to the model of the
+ * `context.*` methods that exploration runs too (ModelContext, @agent-contracts/harness/explore),
+ * and the step that checks its answer is recorded.
  */
 class Model {
   readonly clock = new ManualClock(Date.parse(T0));
+  readonly context = new ModelContext(this.clock);
   readonly steps: Step[] = [{ method: 'clock.set', params: { now: T0 }, expect: { result: { now: T0 } } }];
-  readonly plans = new Map<
-    string,
-    {
-      plan: ContextReadPlanV2;
-      receipt: ContextReadReceiptV2 | null;
-      ledger: ContextSourceObservationLedgerV1 | null;
-    }
-  >();
+  /** Each plan made, with its receipt as last answered. */
+  readonly plans = new Map<string, { plan: ContextReadPlanV2; receipt: ContextReadReceiptV2 | null }>();
   constructor(readonly name: string) {}
 
   private fail(what: string): never {
     throw new Error(`context/${this.name}: ${what}`);
+  }
+  /** The model's answer to a request: its result, or the code it refuses it with. */
+  private call<T>(method: string, params: unknown): { ok: true; result: T } | { ok: false; code: string } {
+    try {
+      return { ok: true, result: this.context.handle(method, json(params) as Record<string, unknown>) as T };
+    } catch (e) {
+      if (e instanceof Refusal) return { ok: false, code: e.code };
+      throw e;
+    }
   }
   private refused(method: string, params: unknown, code: string, means: string): void {
     if (code !== means) this.fail(`${method} is refused with ${code}, not ${means}`);
@@ -142,78 +102,52 @@ class Model {
 
   /** `context.plan`: the plan the engine makes, with the planning telemetry docs/protocol.md defines. */
   plan(params: PlanParams, means: 'plan' | string = 'plan'): ContextReadPlanV2 {
-    const seed = formIntentSeed(json(params.seed), this.clock);
-    if (!seed.ok) {
-      this.refused('context.plan', params, seed.code, means);
-      return undefined as never;
-    }
-    const { seed: _s, catalogue, ...rest } = json(params);
-    const r = planContext(
-      catalogue,
-      { ...rest, seed: seed.seed } as unknown as ContextPlanRequest,
-      this.clock,
-    );
+    const r = this.call<ContextReadPlanV2>('context.plan', params);
     if (!r.ok) {
       this.refused('context.plan', params, r.code, means);
       return undefined as never;
     }
     if (means !== 'plan') this.fail(`context.plan makes a plan, not ${means}`);
-    // docs/protocol.md: the planning telemetry measures the params' RFC 8785 form.
-    const jcs = canonicalize(json(params));
-    const plan: ContextReadPlanV2 = {
-      ...r.plan,
-      planningTelemetry: {
-        inputBytes: new TextEncoder().encode(jcs).length,
-        inputChars: [...jcs].length,
-        latencyMs: null,
-        inputTokens: null,
-      },
-    };
+    const plan = r.result;
     this.steps.push({ method: 'context.plan', params: json(params), expect: { result: json(plan) } });
-    this.plans.set(plan.planId, { plan, receipt: null, ledger: null });
+    this.plans.set(plan.planId, { plan, receipt: null });
     return plan;
   }
 
   open(planId: string, open: ReceiptOpen, means: string): ContextReadReceiptV2 {
     const h = this.held(planId);
     const params = { planId, open };
-    const r = openReceipt(h.plan, json(open), this.clock);
+    const r = this.call<ContextReadReceiptV2>('context.receipt', params);
     if (!r.ok) {
       this.refused('context.receipt', params, r.code, means);
       return undefined as never;
     }
-    if (r.receipt.status !== means) this.fail(`the receipt opens ${r.receipt.status}, not ${means}`);
-    this.steps.push({ method: 'context.receipt', params: json(params), expect: { result: json(r.receipt) } });
-    h.receipt = r.receipt;
-    return r.receipt;
+    if (r.result.status !== means) this.fail(`the receipt opens ${r.result.status}, not ${means}`);
+    this.steps.push({ method: 'context.receipt', params: json(params), expect: { result: json(r.result) } });
+    h.receipt = r.result;
+    return r.result;
   }
 
   /** `context.receipt` of an unknown plan. */
   unknownPlan(planId: string): void {
-    this.steps.push({
-      method: 'context.receipt',
-      params: { planId },
-      expect: { error: 'CONTEXT_BINDING_PLAN_NOT_FOUND' },
-    });
+    const r = this.call('context.receipt', { planId });
+    if (r.ok) this.fail(`context.receipt answers for the unknown plan ${planId}`);
+    this.refused('context.receipt', { planId }, r.code, 'CONTEXT_BINDING_PLAN_NOT_FOUND');
   }
 
   observe(planId: string, event: ContextEvent, means: string): ContextReadReceiptV2 {
     const h = this.held(planId);
     const params = { planId, event };
-    const r = observeReceipt(h.receipt!, h.plan, json(event), this.clock);
+    const r = this.call<{ receipt: ContextReadReceiptV2; changed: boolean }>('context.observe', params);
     if (!r.ok) {
       this.refused('context.observe', params, r.code, means);
       return h.receipt!;
     }
-    if (r.receipt.status !== means)
-      this.fail(`${event.event} leaves the receipt ${r.receipt.status}, not ${means}`);
-    this.steps.push({
-      method: 'context.observe',
-      params: json(params),
-      expect: { result: json({ receipt: r.receipt, changed: r.changed }) },
-    });
-    h.receipt = r.receipt;
-    return r.receipt;
+    if (r.result.receipt.status !== means)
+      this.fail(`${event.event} leaves the receipt ${r.result.receipt.status}, not ${means}`);
+    this.steps.push({ method: 'context.observe', params: json(params), expect: { result: json(r.result) } });
+    h.receipt = r.result.receipt;
+    return r.result.receipt;
   }
 
   reuse(
@@ -232,26 +166,22 @@ class Model {
             readFileSync(`${fixturesDir}${inputs.priorReceipt.$fixture}`, 'utf8'),
           ) as ContextReadReceiptV1)
         : inputs.priorReceipt;
-    const decision = decideReuse(h.plan, json({ ...inputs, priorReceipt: prior }), this.clock);
-    if (decision.delivery.reasonCode !== means)
-      this.fail(`the reuse decision's delivery is ${decision.delivery.reasonCode}, not ${means}`);
     const params = { planId, ...inputs, ...(planCall ? { planCall } : {}) };
-    let receipt: ContextReadReceiptV2 | null = null;
-    if (planCall && decision.delivery.reuse) {
-      const r = receiptByReuse(h.plan, decision, prior as ContextReadReceiptV2, planCall, this.clock);
-      if (!r.ok) {
-        this.refused('context.reuse', params, r.code, refusedWith ?? 'a receipt');
-        return;
-      }
-      receipt = r.receipt;
-      h.receipt = receipt;
+    const r = this.call<{ decision: ReturnType<typeof decideReuse>; receipt: ContextReadReceiptV2 | null }>(
+      'context.reuse',
+      { ...params, priorReceipt: prior },
+    );
+    if (!r.ok) {
+      if (!refusedWith) this.fail(`context.reuse is refused: ${r.code}`);
+      this.refused('context.reuse', params, r.code, refusedWith);
+      return;
     }
     if (refusedWith) this.fail(`context.reuse is not refused with ${refusedWith}`);
-    this.steps.push({
-      method: 'context.reuse',
-      params: json(params),
-      expect: { result: json({ decision, receipt }) },
-    });
+    const { decision, receipt } = r.result;
+    if (decision.delivery.reasonCode !== means)
+      this.fail(`the reuse decision's delivery is ${decision.delivery.reasonCode}, not ${means}`);
+    if (receipt) h.receipt = receipt;
+    this.steps.push({ method: 'context.reuse', params: json(params), expect: { result: json(r.result) } });
   }
 
   /** A writer's snapshot of the plan's ledger, made from `records` (the writer's own slice). */
@@ -259,61 +189,42 @@ class Model {
     planId: string,
     records: ContextReadReceiptV2['observations'],
   ): ContextSourceObservationLedgerV1 {
-    const h = this.held(planId);
-    const r = writeLedger(
-      null,
-      { binding: h.plan.contextBinding, records, mandatorySourceIds: h.plan.mandatorySourceIds },
-      this.clock,
-    );
+    const r = contextSnapshot(this.held(planId).plan, records, this.clock);
     if (!r.ok) this.fail(`the snapshot cannot be made: ${r.code}`);
     return r.ledger;
   }
 
   write(planId: string, snapshot: ContextSourceObservationLedgerV1, means: 'written' | string): void {
-    const h = this.held(planId);
+    this.held(planId);
     const params = { op: 'write', planId, snapshot };
-    const b = h.plan.contextBinding;
-    const s = snapshot.identity;
-    if (s.planId !== b.planId || s.contextEpoch !== b.contextEpoch || s.planContentId !== b.planContentId) {
-      this.refused('context.ledger', params, 'CONTEXT_SOURCE_OBSERVATION_IDENTITY_MISMATCH', means);
-      return;
-    }
-    const r = writeLedger(
-      h.ledger,
-      { binding: b, records: snapshot.observations, mandatorySourceIds: h.plan.mandatorySourceIds },
-      this.clock,
-    );
+    const r = this.call('context.ledger', params);
     if (!r.ok) {
       this.refused('context.ledger', params, r.code, means);
       return;
     }
     if (means !== 'written') this.fail(`the write is accepted, not ${means}`);
-    h.ledger = r.ledger;
-    this.steps.push({
-      method: 'context.ledger',
-      params: json(params),
-      expect: { result: json({ ledger: r.ledger, dropped: r.dropped, receipt: null, replayed: [] }) },
-    });
+    this.steps.push({ method: 'context.ledger', params: json(params), expect: { result: json(r.result) } });
   }
 
   replay(planId: string, liveRefs: Record<string, unknown[]>, means: string): void {
     const h = this.held(planId);
     const params = { op: 'replay', planId, liveRefs };
-    const r = replayReceipt(h.ledger!, h.receipt!, h.plan, json(liveRefs) as never, this.clock);
+    const r = this.call<{
+      ledger: ContextSourceObservationLedgerV1;
+      receipt: ContextReadReceiptV2;
+      replayed: string[];
+    }>('context.ledger', params);
     if (!r.ok) {
       this.refused('context.ledger', params, r.code, means);
       return;
     }
-    if (r.receipt.status !== means) this.fail(`the replayed receipt is ${r.receipt.status}, not ${means}`);
-    const ledgerIds = new Set(h.ledger!.observations.map((o) => o.observationId));
-    if (r.replayed.some((id) => !ledgerIds.has(id)))
+    if (r.result.receipt.status !== means)
+      this.fail(`the replayed receipt is ${r.result.receipt.status}, not ${means}`);
+    const ledgerIds = new Set(r.result.ledger.observations.map((o) => o.observationId));
+    if (r.result.replayed.some((id) => !ledgerIds.has(id)))
       this.fail('the replay made a record the ledger does not hold');
-    h.receipt = r.receipt;
-    this.steps.push({
-      method: 'context.ledger',
-      params: json(params),
-      expect: { result: json({ ledger: h.ledger, dropped: [], receipt: r.receipt, replayed: r.replayed }) },
-    });
+    h.receipt = r.result.receipt;
+    this.steps.push({ method: 'context.ledger', params: json(params), expect: { result: json(r.result) } });
   }
 }
 
@@ -323,7 +234,7 @@ class Model {
 const binding = (plan: ContextReadPlanV2) => ({
   contextEpoch: plan.contextBinding.contextEpoch,
   planId: plan.planId,
-  activeRoot: ROOT,
+  activeRoot: CONTEXT_ROOT,
 });
 const pre = (plan: ContextReadPlanV2, sourceId: string, call: string, over: object = {}): ContextEvent => ({
   event: 'PreToolUse',
@@ -345,7 +256,7 @@ const post = (plan: ContextReadPlanV2, sourceId: string, call: string, over: obj
     sourceId,
     hostSessionId: SESSION,
     sourceLayer: memory(sourceId) ? 'memory-query' : 'profile',
-    liveRefs: memory(sourceId) ? [MEMORY_REF] : [ref(sourceId.slice('profile:'.length))],
+    liveRefs: memory(sourceId) ? [CONTEXT_MEMORY_REF] : [contextRef(sourceId.slice('profile:'.length))],
     toolResult: 'value' in body ? body.value : { content: body.text },
     body,
     schemaMatch: true,

@@ -14,10 +14,27 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const fixturesRoot = join(repoRoot, 'conformance/fixtures');
 
-/** The `.expected.json` beside an invalid fixture. */
+/**
+ * The `.expected.json` beside an invalid fixture. `alsoReports` lists what else the document
+ * cannot help breaking, because the spec makes the named rule imply it, each with the reason.
+ */
 export type ExpectedFailure =
-  | { contract: string; layer: 'schema'; breaks: string; keyword: string; instancePath: string }
-  | { contract: string; layer: 'semantic'; breaks: string; code: string; instancePath: string };
+  | {
+      contract: string;
+      layer: 'schema';
+      breaks: string;
+      keyword: string;
+      instancePath: string;
+      alsoReports?: { keyword: string; instancePath: string; because: string }[];
+    }
+  | {
+      contract: string;
+      layer: 'semantic';
+      breaks: string;
+      code: string;
+      instancePath: string;
+      alsoReports?: { code: string; instancePath: string; because: string }[];
+    };
 
 export interface FixtureFile {
   contract: string;

@@ -1,7 +1,8 @@
 // @module-tag unit
 // The suite's shape (tooling/vitest/suites.ts): every test file names its kind with one file tag,
 // `unit` or `integration`, and `slow` besides when it is; a `unit` file starts no process and
-// opens no database; the three projects of vitest.config.ts hold every file exactly once.
+// opens no database; a file of test/integration is `integration`; the three projects of
+// vitest.config.ts hold every file exactly once.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +50,12 @@ describe('the suite', () => {
     const others = files.filter((f) => f !== 'test/suite/suites.test.ts');
     const wrong = others.filter((f) => tagsOf(source(f)).includes('unit') && startsProcesses(source(f)));
     expect(wrong).toEqual([]);
+  });
+
+  it('a file of test/integration (several packages end to end) is tagged integration', () => {
+    const cross = files.filter((f) => f.startsWith('test/integration/'));
+    expect(cross).toContain('test/integration/mutants.test.ts');
+    expect(cross.filter((f) => !tagsOf(source(f)).includes('integration'))).toEqual([]);
   });
 
   it('the projects hold every file exactly once, slow ones in `slow`', () => {

@@ -4,6 +4,8 @@ export interface Shard {
   readonly mutate: readonly string[];
   /** Prefixes of the golden case ids the shard's mutants are run against. */
   readonly cases: readonly string[];
+  /** Test files run besides the engines' unit tests and the golden cases. */
+  readonly tests?: readonly string[];
   /** Stryker's timeoutMS for the shard; 3000 when absent. */
   readonly timeoutMS?: number;
 }

@@ -7,7 +7,9 @@
 // are run against (the cases of the engine's methods and of the contracts and bundles its rules
 // judge); every engine unit test is run too, where it covers a mutant. `timeoutMS` (default 3000)
 // is how long past its own time a mutant's tests may run before it counts as a timeout: wider for
-// the store's cases, which commit to disk.
+// the store's cases, which commit to disk. `tests` are test files run besides the engines' unit
+// tests (the store's in-process unit tests for the store shard: its corrupt chains, read-back
+// mismatches and options are reachable through no golden case).
 const TASK_CONTINUITY_CASES = [
   'store/',
   'validate/TaskRecoveryStateV5/',
@@ -20,6 +22,10 @@ const TASK_CONTINUITY_CASES = [
   'bundle/envelope-sequence/',
   'bundle/write-context-readback/',
 ];
+// The store's contract suite on its memory backend: every owner transition through the TaskStore,
+// in process, about 10 s of a dry run. Not for the operations shard, whose 855 mutants it would
+// keep past an hour on the shared machine.
+const STORE_CONTRACT_SUITE = ['packages/store/test/memory.test.ts'];
 const OPERATIONS = [
   'packages/engines/src/task-continuity/operation-commit.ts',
   'packages/engines/src/task-continuity/operation-edges.ts',
@@ -97,6 +103,7 @@ export const SHARDS = {
   'task-continuity-owner': {
     mutate: OWNER,
     cases: TASK_CONTINUITY_CASES,
+    tests: STORE_CONTRACT_SUITE,
     timeoutMS: 10_000,
   },
   context: {
@@ -106,5 +113,16 @@ export const SHARDS = {
   store: {
     mutate: ['packages/store/src/task-store.ts', 'packages/store/src/evidence.ts'],
     cases: ['store/'],
+    // In process and quick (a few seconds together): the contract suite on the memory backend
+    // (the TaskStore is the same over every backend; the SQLite run of the suite would double each
+    // mutant's time for no other line of the commit path), the evidence files, the lying storage.
+    tests: [
+      'packages/store/test/memory.test.ts',
+      'packages/store/test/open.test.ts',
+      'packages/store/test/evidence.test.ts',
+      'packages/store/test/evidence-tampered.test.ts',
+      'packages/store/test/task-store-tampered.test.ts',
+    ],
+    timeoutMS: 10_000,
   },
 };

@@ -3,9 +3,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { TAGS } from '../vitest/suites.ts';
+import { SHARDS } from './shards.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+// The shard's own test files (tooling/mutate/shards.mjs `tests`), by MUTATE_SHARD.
+const shardTests = SHARDS[process.env.MUTATE_SHARD ?? '']?.tests ?? [];
 
 export default defineConfig({
   root,
@@ -21,7 +24,10 @@ export default defineConfig({
   },
   ssr: { resolve: { conditions: ['@agent-contracts/source'] } },
   test: {
-    include: ['tooling/mutate/golden-cases.test.ts', 'packages/engines/test/**/*.test.ts'],
+    include: ['tooling/mutate/golden-cases.test.ts', 'packages/engines/test/**/*.test.ts', ...shardTests],
+    // The store's model properties (fast-check) draw their commands from a fixed seed, so that a
+    // mutant is killed or survives the same way on every run.
+    setupFiles: ['tooling/mutate/fixed-seed.ts'],
     testTimeout: 60_000,
     // The unit tests carry `@module-tag` comments (tooling/vitest/suites.ts): without the tags
     // defined, vitest fails each such file before its first test, and the run would kill mutants

@@ -1,6 +1,6 @@
 // The one way a test runs the real agent-contracts CLI from source as a child process. Shared by
-// the CLI's own tests and the tests of examples/, which must not reach into another package's
-// test folder.
+// the CLI's own tests, the tests of examples/ and test/integration, which must not reach into
+// another package's test folder.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';

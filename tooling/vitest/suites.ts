@@ -5,7 +5,13 @@
 // and `slow` besides when the file's tests take more than about 20 s on the CI machine. The three
 // vitest projects of vitest.config.ts are made from those tags, so a file is in exactly one:
 // `slow` if it is tagged so, else its kind. `--project unit` runs the quick in-process files;
-// `--tags-filter` selects by the same names. test/suites.test.ts holds every file to this.
+// `--tags-filter` selects by the same names. test/suite/suites.test.ts holds every file to this.
+// Where a file lives says what it covers: packages/<p>/test and examples/<e>/test that package
+// (with the packages it depends on as they are published); test/integration what runs several
+// packages together end to end (the fault matrix against the reference implementation, every
+// broken implementation of examples/broken against the kit), always tagged `integration`;
+// test/publish the packages as a user gets them; test/corpus and test/suite the repository's data
+// and the suite itself.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
@@ -57,7 +63,7 @@ export function projectOf(tags: readonly string[]): Project | null {
 
 /**
  * The files of each project. A file whose tags name no kind goes to `unit`, where
- * test/suites.test.ts fails on it (vitest would run it either way).
+ * test/suite/suites.test.ts fails on it (vitest would run it either way).
  */
 export function projectFiles(root: string): Record<Project, string[]> {
   const out: Record<Project, string[]> = { slow: [], integration: [], unit: [] };

@@ -166,7 +166,7 @@ def check_state(s, out):
     if pe["deadlineAt"] is None or ms(pe["deadlineAt"]) != ms(started) + th["operationLeaseMs"] + th["stalledAfterMs"]:
         out.add(bind, "/checkpointValidation/postExecution/deadlineAt")
     phase = c["phase"]
-    if lease is not None:
+    if lease is not None and not terminal:  # a lease kept in a terminal state is invariant 6 alone (D-TLR-58)
         if c["operationId"] != lease["operationId"]:
             out.add("TURN_CHECKPOINT_PHASE_INVALID", "/checkpoint/operationId")
         if phase not in ("tool:" + lease["toolName"], "pre-compact"):

@@ -145,6 +145,25 @@ describe('canonicalize', () => {
     );
   });
 
+  it('sorts the keys of objects of any size, in any insertion order, as the default sort does', () => {
+    // canonicalize sorts a few keys by insertion and hands larger objects to Array.prototype.sort.
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ unit: 'binary', maxLength: 4 }), { maxLength: 70 }),
+        fc.infiniteStream(fc.nat()),
+        (keys, stream) => {
+          const order = keys.map((k) => [k, stream.next().value] as const).sort((a, b) => a[1] - b[1]);
+          const value = Object.fromEntries(order.map(([k], i) => [k, i]));
+          const sorted = Object.keys(value).sort();
+          const expected = `{${sorted.map((k) => `${JSON.stringify(k)}:${value[k]}`).join(',')}}`;
+          if (keys.some(hasLoneSurrogate)) expect(() => canonicalize(value)).toThrow(DigestError);
+          else expect(canonicalize(value)).toBe(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('agrees with JSON.stringify on key-sorted data without lone surrogates', () => {
     const sortDeep = (v: unknown): unknown =>
       Array.isArray(v)

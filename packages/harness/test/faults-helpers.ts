@@ -1,5 +1,5 @@
-// Shared by the fault-matrix tests: where things are, and the PostgreSQL switch (without
-// AGENT_CONTRACTS_PG_URL the PostgreSQL suite is skipped loudly; in CI it fails instead).
+// Shared by the harness's fault-matrix tests: where things are. The runs of the whole matrix
+// against the reference implementation are in test/integration (helpers/faults.ts).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +33,3 @@ export const target = (command: string, stateLocation?: string): FaultRunOptions
   cwd: REPO,
   jobs: 2,
 });
-
-export const PG_URL = process.env.AGENT_CONTRACTS_PG_URL ?? '';
-export const PG_REQUIRED = Boolean(process.env.CI || process.env.AGENT_CONTRACTS_REQUIRE_PG);
-export const PG_SKIP = PG_URL === '' && !PG_REQUIRED;

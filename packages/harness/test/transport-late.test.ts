@@ -1,6 +1,8 @@
 // @module-tag unit
-// The transport's answers to replies that come after the harness gave up, and to an exit seen
-// before the last lines were read, with a scripted child process: the test orders the events
+// The transport's answers to replies that come after the harness gave up, to a foreign reply
+// between two requests (docs/protocol.md#framing-and-errors: a violation, or late, and never the
+// answer to the next request), and to an exit seen before the last lines were read, with a
+// scripted child process: the test orders the events
 // (exit, stdout lines, end of stdout, deadlines) itself, so what under load happens only now and
 // then happens here every time.
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -148,5 +150,71 @@ describe('replies after the harness gave up, and an exit seen first', () => {
     child.exit(3);
     await vi.advanceTimersByTimeAsync(1_000);
     await failed;
+  });
+});
+
+describe('a foreign reply between two requests never answers the next one', () => {
+  it('a reply to an id never sent is IMPL_UNKNOWN_ID, even when it is the id the next request gets', async () => {
+    const { p, child } = start();
+    const first = p.call('echo', { n: 1 });
+    const one = await received(child, 'echo');
+    child.say({ jsonrpc: '2.0', id: one.id, result: { n: 1 } });
+    expect(await first).toEqual({ result: { n: 1 } });
+    // Between the requests: a forged reply to the id the harness will use next.
+    child.say({ jsonrpc: '2.0', id: one.id + 1, result: { forged: true } });
+    await flush();
+    expect(p.violations.map((v) => v.code)).toEqual(['IMPL_UNKNOWN_ID']);
+    let settled = false;
+    const second = p.call('echo', { n: 2 });
+    second.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await vi.waitFor(() => expect(child.requests).toHaveLength(2));
+    expect(child.requests[1]!.id).toBe(one.id + 1);
+    await flush();
+    // The forged line was spent when it was read: the request waits for its own reply.
+    expect(settled).toBe(false);
+    child.say({ jsonrpc: '2.0', id: one.id + 1, result: { n: 2 } });
+    expect(await second).toEqual({ result: { n: 2 } });
+    expect(p.violations.map((v) => v.code)).toEqual(['IMPL_UNKNOWN_ID']);
+    expect(p.lateReplies).toBe(0);
+  });
+
+  it('a reply to a request the harness gave up on is late, before or after the next request is sent', async () => {
+    vi.useFakeTimers();
+    const { p, child } = start();
+    const gaveUp = expect(p.call('echo', { n: 1 }, { timeoutMs: 1_000 })).rejects.toMatchObject({
+      code: 'IMPL_TIMEOUT',
+    });
+    const one = await received(child, 'echo');
+    await vi.advanceTimersByTimeAsync(1_000);
+    await gaveUp;
+    const ignored = expect(p.call('echo', { n: 2 }, { timeoutMs: 1_000 })).rejects.toMatchObject({
+      code: 'IMPL_TIMEOUT',
+    });
+    await vi.waitFor(() => expect(child.requests).toHaveLength(2));
+    const two = child.requests[1]!;
+    await vi.advanceTimersByTimeAsync(1_000);
+    await ignored;
+    // Before the next request: the late reply to the first.
+    child.say({ jsonrpc: '2.0', id: one.id, result: { late: 1 } });
+    await vi.advanceTimersByTimeAsync(0);
+    let settled = false;
+    const third = p.call('echo', { n: 3 }, { timeoutMs: 60_000 });
+    third.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await vi.waitFor(() => expect(child.requests).toHaveLength(3));
+    const three = child.requests[2]!;
+    // After it, while it waits: the late reply to the second.
+    child.say({ jsonrpc: '2.0', id: two.id, result: { late: 2 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    child.say({ jsonrpc: '2.0', id: three.id, result: { n: 3 } });
+    expect(await third).toEqual({ result: { n: 3 } });
+    expect(p.lateReplies).toBe(2);
+    expect(p.violations).toEqual([]);
   });
 });

@@ -21,7 +21,6 @@ export function digestIssues(contract: string, doc: unknown, rules = byContract.
   if (!rules) return [];
   const issues: Issue[] = [];
   for (const rule of rules) {
-    const ruleRef = `digest:${contract}${rule.pointer}`;
     let computed: Array<{ pointer: string; expected: string | null }>;
     try {
       computed = rule.mismatches ? rule.mismatches(doc) : rule.compute(doc);
@@ -32,7 +31,7 @@ export function digestIssues(contract: string, doc: unknown, rules = byContract.
         code: 'DIGEST_UNCOMPUTABLE',
         path: rule.pointer.includes('*') ? '' : rule.pointer,
         message: `${rule.pointer} cannot be recomputed (${why}); the fields it covers (${rule.covers}) must be plain JSON.`,
-        rule: ruleRef,
+        rule: `digest:${contract}${rule.pointer}`,
         severity: 'error',
       });
       continue;
@@ -48,7 +47,7 @@ export function digestIssues(contract: string, doc: unknown, rules = byContract.
         message:
           `${pointer} is ${describeValue(actual)} but recomputes to ${describeValue(expected)}; ` +
           `it must be RFC 8785 JCS + SHA-256 over ${rule.covers} (recompute it with digestOf from @agent-contracts/digest).`,
-        rule: ruleRef,
+        rule: `digest:${contract}${rule.pointer}`,
         severity: 'error',
       });
     }

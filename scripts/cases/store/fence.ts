@@ -67,6 +67,10 @@ for (const [name, bad] of [
     'fractional-generation',
     { schemaVersion: 'TaskRecoveryCommitFenceV1', stateSequence: 1, writerGeneration: 1.5 },
   ],
+  [
+    'negative-generation',
+    { schemaVersion: 'TaskRecoveryCommitFenceV1', stateSequence: 1, writerGeneration: -1 },
+  ],
 ] as const) {
   fence(
     `malformed-${name}`,
@@ -223,6 +227,14 @@ fence(
     );
   },
   'store-operations',
+);
+fence(
+  'state-write-on-a-task-never-written',
+  'a state commit with fence (0, 0) and the absent owner ref on a task never written: TASK_WRITE_OWNER_MISSING (step 7: no active holder), nothing written',
+  async (t) => {
+    await t.refused('store.commitState', t.stateRequest({ step: 1 }), 'TASK_WRITE_OWNER_MISSING');
+  },
+  'details-of-the-steps',
 );
 fence(
   'state-write-needs-active-lease',

@@ -11,9 +11,5 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 export const H = (label: string) => sha256(`agent-contracts conformance: ${label}`);
 export const PROJECT = H('project root');
 
-/** A UUIDv8 derived from the case id, so that every case writes its own task. */
-export function taskIdOf(caseId: string): string {
-  const h = sha256(caseId);
-  const variant = ((Number.parseInt(h[16] as string, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
+/** A UUIDv8 derived from the case id, so that every case writes its own task (as exploration's). */
+export { taskIdOf } from '@agent-contracts/harness/explore';

@@ -30,6 +30,22 @@ def(
 );
 def(
   'owner',
+  'owner/malformed/session-digest-not-a-string',
+  LEASE,
+  'owner-transition-request',
+  "a renew whose sessionDigest is an array holding the holder's digest: not 64 lowercase hex, FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID, nothing written",
+  async (t) => {
+    await t.transition('acquire');
+    await t.refused(
+      'store.transitionOwner',
+      { ...t.defaultRequest('renew'), sessionDigest: [S1.digest] },
+      'FENCED_TASK_WRITE_OWNER_TRANSITION_INVALID',
+    );
+    await t.transition('renew');
+  },
+);
+def(
+  'owner',
   'owner/malformed/member-missing',
   LEASE,
   'owner-transition-request',
@@ -58,6 +74,77 @@ for (const [name, what, owner] of [
     'details-of-the-steps',
   );
 }
+// An owner ref that is not the absent ref on a task never written: it matches no owner, so the
+// first acquire is refused; the absent ref on a task with an owner is a stale ref.
+for (const [name, what, owner] of [
+  ['absent-with-a-member-more', 'the absent ref with a fifth member', { mode: 'absent', ownerGeneration: 1 }],
+  ['mode-present', '{ mode: "present" }', { mode: 'present' }],
+  ['one-member-of-a-present-ref', 'one member of a present ref', { ownerGeneration: 1 }],
+] as const) {
+  fence(
+    `owner-ref-malformed/${name}`,
+    `a first acquire whose expectedOwner is ${what}: it is not the absent ref, FENCED_TASK_WRITE_OWNER_CAS_MISMATCH with fence (0, 0), nothing written`,
+    async (t) => {
+      await t.refused(
+        'store.transitionOwner',
+        { ...t.ownerRequest('acquire', S1), expectedOwner: owner },
+        'FENCED_TASK_WRITE_OWNER_CAS_MISMATCH',
+        { current: '/currentFence' },
+      );
+      await t.transition('acquire');
+    },
+    'details-of-the-steps',
+  );
+}
+fence(
+  'owner-ref-stale/absent-on-an-owned-task',
+  'a state commit with the current fence and the absent owner ref on a task with an owner: FENCED_TASK_WRITE_OWNER_CAS_MISMATCH, nothing written',
+  async (t) => {
+    await t.transition('acquire');
+    await t.refused(
+      'store.commitState',
+      { ...t.stateRequest({ step: 1 }), expectedOwner: { mode: 'absent' } },
+      'FENCED_TASK_WRITE_OWNER_CAS_MISMATCH',
+    );
+  },
+  'details-of-the-steps',
+);
+// Each member of the owner ref on its own: the ref matches only when all four are the lease's.
+for (const [name, member, other] of [
+  ['owner-generation', 'ownerGeneration', 2],
+  ['owner-nonce', 'ownerNonce', `owner-${'0'.repeat(40)}`],
+  ['lease-revision', 'leaseRevision', 2],
+  ['lease-digest', 'leaseDigest', H('another lease')],
+] as const) {
+  fence(
+    `owner-ref-stale/${name}`,
+    `a state commit with the current fence and an owner ref whose ${member} alone is not the lease's: FENCED_TASK_WRITE_OWNER_CAS_MISMATCH, nothing written; with the lease's ${member} it commits`,
+    async (t) => {
+      await t.transition('acquire');
+      await t.refused(
+        'store.commitState',
+        { ...t.stateRequest({ step: 1 }), expectedOwner: { ...t.owner(), [member]: other } },
+        'FENCED_TASK_WRITE_OWNER_CAS_MISMATCH',
+      );
+      await t.commitState({ step: 1 });
+    },
+    'details-of-the-steps',
+  );
+}
+opCase(
+  'malformed/writer-generation-zero-before-the-fence',
+  'a dispatch whose writerGeneration is 0 (not a positive integer), sent with a stale fence: TASK_OPERATION_TRANSITION_INVALID before the read, not the fence mismatch',
+  async (t) => {
+    await t.transition('acquire');
+    await reachPhase(t, 'prepared');
+    await t.refused(
+      'store.commitOperation',
+      { ...t.opRequest(event('dispatch', OP1, 0)), expectedFence: FENCE(1, 1) },
+      'TASK_OPERATION_TRANSITION_INVALID',
+    );
+  },
+  'details-of-the-steps',
+);
 opCase(
   'malformed/result-digest-before-the-fence',
   'an observe whose resultDigest is not 64 lowercase hex, sent with a stale fence: TASK_OPERATION_TRANSITION_INVALID before the read, not the fence mismatch',

@@ -1,29 +1,15 @@
 // Expected values: one case being recorded in both worlds, each step's expectation the members
 // the worlds agree on (projected to a summary shape), with `capture` / `$var` between steps.
-import { paramsViolation, type Step } from '@agent-contracts/harness';
+import {
+  paramsViolation,
+  pointerGet,
+  type Step,
+  substituteVars as substitute,
+} from '@agent-contracts/harness';
+import { agreed } from '@agent-contracts/harness/explore';
 import { BEFORE_THE_READ, World } from './world.ts';
 
 // Expected values
-
-/** The members of `a` and `b` that agree; `undefined` when nothing does. */
-function agreed(a: unknown, b: unknown): unknown {
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return undefined;
-    const out = a.map((x, i) => agreed(x, b[i]));
-    return out.some((x) => x === undefined) ? undefined : out;
-  }
-  if (a !== null && typeof a === 'object') {
-    if (b === null || typeof b !== 'object' || Array.isArray(b)) return undefined;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(a)) {
-      if (!Object.hasOwn(b, k)) continue;
-      const m = agreed(v, (b as Record<string, unknown>)[k]);
-      if (m !== undefined) out[k] = m;
-    }
-    return out;
-  }
-  return Object.is(a, b) ? a : undefined;
-}
 
 /** A projection: `true` keeps a member whole, an object keeps the listed members of it. */
 export type Shape = true | { readonly [key: string]: Shape };
@@ -69,29 +55,6 @@ export const HISTORY_SUMMARY: Shape = {
   commitKind: true,
   stateDigest: true,
 };
-
-function pointerGet(value: unknown, pointer: string): unknown {
-  let node = value;
-  for (const raw of pointer.slice(1).split('/')) {
-    if (pointer === '') break;
-    const t = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, t)) return undefined;
-    node = (node as Record<string, unknown>)[t];
-  }
-  return node;
-}
-
-function substitute(value: unknown, vars: ReadonlyMap<string, unknown>): unknown {
-  if (Array.isArray(value)) return value.map((v) => substitute(v, vars));
-  if (value === null || typeof value !== 'object') return value;
-  const keys = Object.keys(value);
-  if (keys.length === 1 && keys[0] === '$var') {
-    const name = (value as { $var: string }).$var;
-    if (!vars.has(name)) throw new Error(`no earlier step captured "${name}"`);
-    return vars.get(name);
-  }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, vars)]));
-}
 
 /** `committed`, `replayed`, `semantic-noop`, `found`, `missing`, `ok`, or a refusal code. */
 export type Want = string;

@@ -1,8 +1,23 @@
 // The task under test: its sessions, the requests of the spec, the task helper that keeps the
 // fence and owner ref last read, and reaching a lease status or an operation phase.
-import { targetSetDigestOf } from '@agent-contracts/schemas';
+import {
+  CONFORMANCE_EVIDENCE,
+  capturedOwner,
+  commitFence,
+  operationBinding,
+  ownerTransitionRequest,
+  prepareEvent,
+  STORE_OPERATION_EVENTS,
+  STORE_OWNER_OPERATIONS,
+  type StoreOperation,
+  type StoreOperationEvent,
+  type StoreOwnerOperation,
+  storeReadCapture,
+  storeVar,
+  writeContextCapture,
+  writeRequestBase,
+} from '@agent-contracts/harness/explore';
 import type { TaskKey } from '@agent-contracts/store';
-import { EVIDENCE } from './evidence.ts';
 import { H, PROJECT, taskIdOf } from './names.ts';
 import {
   HISTORY_SUMMARY,
@@ -28,44 +43,13 @@ export const session = (n: number, epoch = 1): Session => ({
 export const S1 = session(1);
 export const S2 = session(2);
 export const S3 = session(3);
-export const FENCE = (stateSequence: number, writerGeneration: number) => ({
-  schemaVersion: 'TaskRecoveryCommitFenceV1',
-  stateSequence,
-  writerGeneration,
-});
-export const v = (name: string) => ({ $var: name });
+export const FENCE = commitFence;
+export const v = storeVar;
 
-export type OwnerOp =
-  | 'acquire'
-  | 'renew'
-  | 'release'
-  | 'reacquire'
-  | 'handoff-prepare'
-  | 'handoff-accept'
-  | 'takeover-prepare'
-  | 'takeover-accept'
-  | 'terminal'
-  | 'reopen';
-export const OWNER_OPS: OwnerOp[] = [
-  'acquire',
-  'renew',
-  'release',
-  'reacquire',
-  'handoff-prepare',
-  'handoff-accept',
-  'takeover-prepare',
-  'takeover-accept',
-  'terminal',
-  'reopen',
-];
+export type OwnerOp = StoreOwnerOperation;
+export const OWNER_OPS: OwnerOp[] = [...STORE_OWNER_OPERATIONS];
 
-interface Operation {
-  readonly operationId: string;
-  readonly idempotencyKey: string;
-  readonly kind: string;
-  readonly exactTargets: readonly string[];
-  readonly beforeDigest: string;
-}
+type Operation = StoreOperation;
 export const OP1: Operation = {
   operationId: 'op-1',
   idempotencyKey: 'idem-1',
@@ -80,32 +64,11 @@ export const OP2: Operation = {
   exactTargets: ['build/'],
   beforeDigest: H('before op-2'),
 };
-export const binding = (op: Operation, writerGeneration = 1) => ({
-  operationId: op.operationId,
-  idempotencyKey: op.idempotencyKey,
-  writerGeneration,
-  targetSetDigest: targetSetDigestOf(op.exactTargets),
-  beforeDigest: op.beforeDigest,
-});
-export type EventName =
-  | 'prepare'
-  | 'dispatch'
-  | 'observe'
-  | 'settle'
-  | 'mark-reconcile'
-  | 'reconcile'
-  | 'abort';
-export const EVENTS: EventName[] = [
-  'prepare',
-  'dispatch',
-  'observe',
-  'settle',
-  'mark-reconcile',
-  'reconcile',
-  'abort',
-];
+export const binding = (op: Operation, writerGeneration = 1) => operationBinding(op, writerGeneration);
+export type EventName = StoreOperationEvent;
+export const EVENTS: EventName[] = [...STORE_OPERATION_EVENTS];
 export function event(name: EventName, op: Operation = OP1, gen = 1, extra: Record<string, unknown> = {}) {
-  if (name === 'prepare') return { event: 'prepare', ...op, exactTargets: [...op.exactTargets], ...extra };
+  if (name === 'prepare') return { ...prepareEvent(op), ...extra };
   const b = { event: name, ...binding(op, gen) };
   if (name === 'observe') return { ...b, resultDigest: H(`result of ${op.operationId}`), ...extra };
   if (name === 'settle' || name === 'reconcile')
@@ -126,12 +89,7 @@ export class Task {
 
   owner(prefix = '') {
     if (!this.sc.has(`${prefix}nonce`)) return { mode: 'absent' };
-    return {
-      ownerGeneration: v(`${prefix}og`),
-      ownerNonce: v(`${prefix}nonce`),
-      leaseRevision: v(`${prefix}lr`),
-      leaseDigest: v(`${prefix}lease`),
-    };
+    return capturedOwner(prefix);
   }
 
   /** `store.read`, capturing the fence, the owner ref and any pending ref or receipt. */
@@ -141,14 +99,8 @@ export class Task {
       envelope?: Record<string, unknown> | null;
     };
     const owner = (probe.envelope?.owner ?? null) as Record<string, unknown> | null;
-    const capture: Record<string, string> = { [`${p}fence`]: '/fence' };
+    const capture = storeReadCapture(p, owner !== null);
     if (owner) {
-      Object.assign(capture, {
-        [`${p}og`]: '/envelope/owner/ownerGeneration',
-        [`${p}nonce`]: '/envelope/owner/ownerNonce',
-        [`${p}lr`]: '/envelope/owner/leaseRevision',
-        [`${p}lease`]: '/envelope/owner/leaseDigest',
-      });
       if (owner.handoffRef) capture[`${p}href`] = '/envelope/owner/handoffRef/refDigest';
       if (owner.takeoverRef) capture[`${p}tref`] = '/envelope/owner/takeoverRef/refDigest';
       if (probe.envelope?.terminalReceipt) capture[`${p}receipt`] = '/envelope/terminalReceipt/receiptDigest';
@@ -172,10 +124,7 @@ export class Task {
       want === 'ok'
         ? {
             want,
-            capture: {
-              [`${as}ctx`]: '/writeContext/contextDigest',
-              [`${as}settled`]: '/writeContext/settledSetDigest',
-            },
+            capture: writeContextCapture(as),
           }
         : { want },
     );
@@ -188,23 +137,19 @@ export class Task {
   /** An owner transition request with every member of the request table. */
   ownerRequest(op: OwnerOp, who: Session, extra: Record<string, unknown> = {}, prefix = '') {
     const first = op === 'acquire' && !this.sc.has(`${prefix}fence`);
-    return {
-      operation: op,
-      taskId: this.key.taskId,
-      projectRootIdentity: this.key.projectRootIdentity,
-      expectedFence: first ? FENCE(0, 0) : this.fence(prefix),
-      expectedOwner: first ? { mode: 'absent' } : this.owner(prefix),
-      sessionDigest: who.digest,
-      contextEpoch: who.epoch,
-      routeRevision: who.route,
-      targetSessionDigest: null,
-      handoffRefDigest: null,
-      takeoverRefDigest: null,
-      takeoverEvidence: null,
-      terminal: null,
-      terminalReceiptDigest: null,
-      ...extra,
-    };
+    return ownerTransitionRequest(
+      op,
+      writeRequestBase(
+        this.key.taskId,
+        this.key.projectRootIdentity,
+        first ? FENCE(0, 0) : this.fence(prefix),
+        first ? { mode: 'absent' } : this.owner(prefix),
+        who.digest,
+      ),
+      who.epoch,
+      who.route,
+      extra,
+    );
   }
 
   terminalMember(extra: Record<string, unknown> = {}, lifecycleRevision = 1) {
@@ -213,7 +158,7 @@ export class Task {
       lifecycleRevision,
       settledSetDigest: this.sc.has('settled') ? v('settled') : H('no settled set'),
       writeContextDigest: this.sc.has('ctx') ? v('ctx') : H('no write context'),
-      evidence: EVIDENCE,
+      evidence: CONFORMANCE_EVIDENCE,
       ...extra,
     };
   }
@@ -285,11 +230,13 @@ export class Task {
 
   stateRequest(state: Record<string, unknown>, who: Session = S1, extra: Record<string, unknown> = {}) {
     return {
-      taskId: this.key.taskId,
-      projectRootIdentity: this.key.projectRootIdentity,
-      expectedFence: this.fence(),
-      expectedOwner: this.owner(),
-      sessionDigest: who.digest,
+      ...writeRequestBase(
+        this.key.taskId,
+        this.key.projectRootIdentity,
+        this.fence(),
+        this.owner(),
+        who.digest,
+      ),
       state,
       ...extra,
     };
@@ -301,11 +248,13 @@ export class Task {
 
   opRequest(ev: Record<string, unknown>, who: Session = S1, prefix = '') {
     return {
-      taskId: this.key.taskId,
-      projectRootIdentity: this.key.projectRootIdentity,
-      expectedFence: this.fence(prefix),
-      expectedOwner: this.owner(prefix),
-      sessionDigest: who.digest,
+      ...writeRequestBase(
+        this.key.taskId,
+        this.key.projectRootIdentity,
+        this.fence(prefix),
+        this.owner(prefix),
+        who.digest,
+      ),
       event: ev,
     };
   }

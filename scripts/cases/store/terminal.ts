@@ -150,6 +150,11 @@ terminal(
     await refusedTerminal(t, t.defaultRequest('terminal'), 'TASK_TERMINAL_STATE_CAS_MISMATCH');
   },
 );
+/** A well-formed relative path of `n` characters (segments of 100, none near a file-name limit). */
+const pathOfLength = (n: number) => {
+  const dirs = `closeout/${`${'x'.repeat(99)}/`.repeat(9)}`;
+  return `${dirs}${'y'.repeat(n - dirs.length - 3)}.md`;
+};
 const EVIDENCE_FAULTS: Array<[string, string, EvidenceItem[]]> = [
   ['three-items', 'TASK_TERMINAL_EVIDENCE_INCOMPLETE', EVIDENCE.slice(0, 3)],
   [
@@ -196,6 +201,17 @@ const EVIDENCE_FAULTS: Array<[string, string, EvidenceItem[]]> = [
     'backslash',
     'TASK_TERMINAL_EVIDENCE_PATH_INVALID',
     EVIDENCE.map((e, i) => (i === 3 ? { ...e, path: 'closeout\\report.md' } : e)),
+  ],
+  [
+    'path-of-1025-characters',
+    'TASK_TERMINAL_EVIDENCE_PATH_INVALID',
+    EVIDENCE.map((e, i) => (i === 3 ? { ...e, path: pathOfLength(1025) } : e)),
+  ],
+  [
+    // At the limit the path is judged on: no such file.
+    'path-of-1024-characters',
+    'TASK_TERMINAL_EVIDENCE_FILE_INVALID',
+    EVIDENCE.map((e, i) => (i === 3 ? { ...e, path: pathOfLength(1024) } : e)),
   ],
   [
     'link-out-of-the-root',

@@ -87,24 +87,38 @@ export const NPM_ENV = {
 };
 
 /**
- * A project at `dir` with `tarballs` (except `skip`) vendored into vendor/ and installed as
- * devDependencies by npm. Returns npm's output.
+ * A project at `dir` with `tarballs` vendored into vendor/ and installed as devDependencies by
+ * npm. Returns npm's output.
  */
-export function installProject(dir: string, tarballs: readonly string[], skip: readonly string[]): Run {
+export function installProject(dir: string, tarballs: readonly string[]): Run {
   mkdirSync(join(dir, 'vendor'), { recursive: true });
   writeFileSync(
     join(dir, 'package.json'),
     `${JSON.stringify({ name: 'runtime-under-test', private: true, type: 'module' }, null, 2)}\n`,
   );
-  const vendored = tarballs
-    .filter((t) => !skip.some((s) => basename(t).startsWith(s)))
-    .map((t) => {
-      copyFileSync(t, join(dir, 'vendor', basename(t)));
-      return `./vendor/${basename(t)}`;
-    });
+  const vendored = tarballs.map((t) => {
+    copyFileSync(t, join(dir, 'vendor', basename(t)));
+    return `./vendor/${basename(t)}`;
+  });
   const r = run('npm', ['install', '--save-dev', ...vendored], dir, NPM_ENV);
   if (r.status !== 0) throw new Error(`npm install failed:\n${r.stdout}${r.stderr}`);
   return r;
+}
+
+/**
+ * A packed package laid out as npm installs it, without npm and without its dependencies: the
+ * tarball's package/ folder as `dir`/node_modules/<its name>/ (what npm does with a package that
+ * has no install scripts, as none of packages/ has). Returns that directory.
+ */
+export function unpackPackage(dir: string, tarball: string): string {
+  mkdirSync(dir, { recursive: true });
+  const pkg = run('tar', ['-xzOf', tarball, 'package/package.json'], dir);
+  if (pkg.status !== 0) throw new Error(`tar failed:\n${pkg.stderr}`);
+  const into = join(dir, 'node_modules', (JSON.parse(pkg.stdout) as { name: string }).name);
+  mkdirSync(into, { recursive: true });
+  const r = run('tar', ['-xzf', tarball, '-C', into, '--strip-components=1'], dir);
+  if (r.status !== 0) throw new Error(`tar failed:\n${r.stderr}`);
+  return into;
 }
 
 /** The names of the packages in a project's node_modules (scoped ones as @scope/name). */

@@ -86,6 +86,8 @@ describe('checkStoredEnvelope (TCW-004): a stored envelope a store may build on'
     refused(broken('first-acquire', (e) => (e.operations = 'none'), 'settled'));
     refused(broken('first-acquire', (e) => (e.state = [])));
     refused(broken('first-acquire', (e) => (e.state = null)));
+    // A string is no object either, though every digest recomputes over it.
+    refused(broken('first-acquire', (e) => (e.state = 'intake')));
     refused(broken('first-acquire', (e) => (e.terminalLineage = {})));
   });
 
@@ -114,6 +116,8 @@ describe('checkStoredEnvelope (TCW-004): a stored envelope a store may build on'
     const name = 'operation-dispatched-in-flight';
     refused(broken(name, (e) => (e.operations.unresolved = 'op')));
     refused(broken(name, (e) => (e.operations.unresolved.exactTargets = 'src/ledger/posting.ts'), 'targets'));
+    // Not an array, though its targetSetDigest and recordDigest recompute over the string.
+    refused(broken(name, (e) => (e.operations.unresolved.exactTargets = 'src/ledger/posting.ts')));
     refused(broken(name, (e) => (e.operations.unresolved.targetSetDigest = OTHER), 'targets'));
     refused(broken(name, (e) => (e.operations.unresolved.recordDigest = OTHER), 'record'));
     refused(broken(name, (e) => (e.operations.unresolved.writerGeneration = e.writerGeneration + 1)));
@@ -125,6 +129,8 @@ describe('checkStoredEnvelope (TCW-004): a stored envelope a store may build on'
 
   it('recomputes the settled set', () => {
     refused(broken('reconciled-after-takeover', (e) => (e.operations.settled = null), 'settled'));
+    // Not an array, though the settledSetDigest recomputes over it.
+    refused(broken('reconciled-after-takeover', (e) => (e.operations.settled = 'none')));
     refused(broken('reconciled-after-takeover', (e) => (e.operations.settledSetDigest = OTHER), 'settled'));
     refused(broken('reconciled-after-takeover', (e) => (e.operations.settledTotal += 1), 'settled'));
   });
@@ -164,6 +170,10 @@ describe('checkStoredEnvelope (TCW-004): a stored envelope a store may build on'
     refused(broken('first-acquire', (e) => (e.previousEnvelopeDigest = OTHER)));
     refused(broken('operation-dispatched-in-flight', (e) => (e.previousEnvelopeDigest = null)));
     refused(broken('reconciled-after-takeover', (e) => (e.sequence = 1)));
+    // With a previousEnvelopeDigest, so that only the sequence itself is wrong.
+    for (const sequence of [0, -1, 2.5, '2']) {
+      refused(broken('reconciled-after-takeover', (e) => (e.sequence = sequence)));
+    }
   });
 
   it('refuses an envelope whose digests cannot be computed, without throwing', () => {

@@ -20,6 +20,9 @@ describe('checkTaskKey', () => {
     ['a missing taskId', { projectRootIdentity: ROOT }],
     ['an empty projectRootIdentity', { projectRootIdentity: '', taskId: UUID }],
     ['a number as taskId', { projectRootIdentity: ROOT, taskId: 7 }],
+    // Arrays whose text matches the patterns: only a string is a key member.
+    ['an array as taskId', { projectRootIdentity: ROOT, taskId: [UUID] }],
+    ['an array as projectRootIdentity', { projectRootIdentity: [ROOT], taskId: UUID }],
     ['no object at all', null],
     ['an SQL fragment', { projectRootIdentity: ROOT, taskId: "'; DROP TABLE tasks; --" }],
     ['a path traversal', { projectRootIdentity: '../../etc/passwd', taskId: UUID }],
@@ -38,6 +41,17 @@ describe('checkTaskKey', () => {
     expect(r.ok ? '' : r.message.length).toBeLessThan(400);
     expect(r.ok ? '' : r.message).toContain(
       `taskId (${36 + 10 * 1024 * 1024} characters) is not a lowercase UUID`,
+    );
+  });
+
+  it('names each malformed member, by its length only', () => {
+    const r = checkTaskKey({ projectRootIdentity: 'abc', taskId: 'task-1' });
+    expect(r.ok ? '' : r.message).toContain(
+      'taskId (6 characters) is not a lowercase UUID and projectRootIdentity (3 characters) is not 64 lowercase hex characters',
+    );
+    const root = checkTaskKey({ projectRootIdentity: 'abc', taskId: UUID });
+    expect(root.ok ? '' : root.message).toContain(
+      'malformed: projectRootIdentity (3 characters) is not 64 lowercase hex characters;',
     );
   });
 });

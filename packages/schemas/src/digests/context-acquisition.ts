@@ -231,6 +231,26 @@ function refDigestRule(
       }
       return out;
     },
+    // A plan has a ref per source and most agree: build a pointer only for a ref that does not.
+    mismatches(document) {
+      const out: Array<{ pointer: string; expected: string | null; actual: unknown }> = [];
+      const items = pick(document as Loose);
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i]!;
+        const refs: Loose[] = nested ? item.sourceRefs : [item];
+        for (let j = 0; j < refs.length; j++) {
+          const ref = refs[j]!;
+          const expected = contextSourceRefDigest(ref as never);
+          const actual = Object.hasOwn(ref, 'metadataDigest') ? ref.metadataDigest : undefined;
+          if (actual === expected) continue;
+          const pointer = nested
+            ? `${arrayPointer}/${i}/sourceRefs/${j}/metadataDigest`
+            : `${arrayPointer}/${i}/metadataDigest`;
+          out.push({ pointer, expected, actual });
+        }
+      }
+      return out;
+    },
   };
 }
 

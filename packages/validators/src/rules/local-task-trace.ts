@@ -93,6 +93,73 @@ function eventSizeByKeys(e: Record<string, unknown>, payloadBytes: number): numb
   return size;
 }
 
+// Likewise a schema-valid trace has exactly these eleven properties, every string in it is
+// printable ASCII without quote or backslash (schemaVersion by its const, status by its enum, the
+// ids, turnKey and timestamps by their patterns) and every number a non-negative integer, so the
+// JCS text of the trace with `events: []` is the names, the punctuation, the strings plus their
+// quotes, the digits and `null`s.
+const TRACE_KEYS = [
+  'schemaVersion',
+  'traceId',
+  'turnKey',
+  'status',
+  'sequence',
+  'openedAt',
+  'completedAt',
+  'sequenceBase',
+  'droppedEvents',
+  'prefixDigest',
+  'events',
+];
+const TRACE_FIXED = TRACE_KEYS.reduce((n, k) => n + k.length + 2, 0) + 2 * TRACE_KEYS.length + 1 + 2; // + `[]`
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const nullableSize = (v: unknown) => (v === null ? 4 : (v as string).length + 2);
+const isNullableString = (v: unknown) => v === null || typeof v === 'string';
+
+/** JCS size of `{ ...t, events: [] }` without copying the trace (types checked as eventSize does). */
+function traceFieldsSize(t: LocalTaskTraceV1): number {
+  const {
+    schemaVersion,
+    traceId,
+    turnKey,
+    status,
+    sequence,
+    openedAt,
+    completedAt,
+    sequenceBase,
+    droppedEvents,
+    prefixDigest,
+  } = t as unknown as Record<string, unknown>;
+  if (
+    typeof schemaVersion === 'string' &&
+    typeof traceId === 'string' &&
+    typeof turnKey === 'string' &&
+    typeof status === 'string' &&
+    typeof openedAt === 'string' &&
+    isNullableString(completedAt) &&
+    isNullableString(prefixDigest) &&
+    isCount(sequence) &&
+    isCount(sequenceBase) &&
+    isCount(droppedEvents)
+  )
+    return (
+      TRACE_FIXED +
+      schemaVersion.length +
+      traceId.length +
+      turnKey.length +
+      status.length +
+      openedAt.length +
+      2 * 5 +
+      nullableSize(completedAt) +
+      nullableSize(prefixDigest) +
+      digits(sequence) +
+      digits(sequenceBase) +
+      digits(droppedEvents)
+    );
+  return jcsByteLength({ ...t, events: [] });
+}
+
 /**
  * The JCS sizes of the trace and of each payload, counting every payload once: the trace's JCS
  * text is its other fields, then each event's text (in which `{}` stands for the payload, plus the
@@ -103,7 +170,7 @@ function traceSizes(t: LocalTaskTraceV1): { size: number; payloads: number[] } {
   try {
     const payloads: number[] = [];
     const n = t.events.length;
-    let size = jcsByteLength({ ...t, events: [] }) + Math.max(0, n - 1);
+    let size = traceFieldsSize(t) + Math.max(0, n - 1);
     for (let i = 0; i < n; i++) {
       const e = t.events[i]!;
       const bytes = jcsByteLength(e.payload);
@@ -194,8 +261,13 @@ const sequenceChecks: TraceCheck = (t, code, rule) => {
 };
 
 const duplicateChecks: TraceCheck = (t, code, rule) => {
-  const first = new Map<string, number>();
   const out: Issue[] = [];
+  // One set insertion per event; only a trace that repeats an id is walked again to name them.
+  const ids = new Set<string>();
+  const n = t.events.length;
+  for (let i = 0; i < n; i++) ids.add(t.events[i]!.eventId);
+  if (ids.size === n) return out;
+  const first = new Map<string, number>();
   t.events.forEach((e, i) => {
     const j = first.get(e.eventId);
     if (j === undefined) first.set(e.eventId, i);
@@ -215,19 +287,23 @@ const duplicateChecks: TraceCheck = (t, code, rule) => {
 const isTerminalPairingBroken = (e: LocalTaskTraceEvent) =>
   (e.type === 'TurnTerminal') !== TERMINAL_RESULTS.includes(e.result);
 
-const eventChecks: TraceCheck = (t, code, rule) =>
-  t.events.flatMap((e, i) =>
-    !isTerminalPairingBroken(e) && !TRACE_RESULTS_BY_TYPE[e.type].includes(e.result)
-      ? [
-          issue(
-            code,
-            `/events/${i}/result`,
-            `T10: result "${e.result}" is not allowed for type ${e.type} (allowed: ${TRACE_RESULTS_BY_TYPE[e.type].join(', ')}); fix the recorder's type/result pairing.`,
-            rule,
-          ),
-        ]
-      : [],
-  );
+const eventChecks: TraceCheck = (t, code, rule) => {
+  const out: Issue[] = [];
+  const events = t.events;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (!isTerminalPairingBroken(e) && !TRACE_RESULTS_BY_TYPE[e.type].includes(e.result))
+      out.push(
+        issue(
+          code,
+          `/events/${i}/result`,
+          `T10: result "${e.result}" is not allowed for type ${e.type} (allowed: ${TRACE_RESULTS_BY_TYPE[e.type].join(', ')}); fix the recorder's type/result pairing.`,
+          rule,
+        ),
+      );
+  }
+  return out;
+};
 
 const terminalChecks: TraceCheck = (t, code, rule) => {
   const out: Issue[] = [];

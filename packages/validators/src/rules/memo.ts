@@ -3,15 +3,18 @@
 // opens around one document's rules: the document is not changed while they run. Outside it (a
 // rule's `check` called directly) every derivation is computed afresh.
 
+// The WeakMap is made on the first derivation remembered: most contracts have none.
+let open = false;
 let scope: WeakMap<object, Map<unknown, unknown>> | null = null;
 
 /** Run `fn` with the per-document memo of {@link perDocument} derivations open. */
 export function withDerivedMemo<T>(fn: () => T): T {
-  if (scope !== null) return fn();
-  scope = new WeakMap();
+  if (open) return fn();
+  open = true;
   try {
     return fn();
   } finally {
+    open = false;
     scope = null;
   }
 }
@@ -22,7 +25,8 @@ export function withDerivedMemo<T>(fn: () => T): T {
  */
 export function perDocument<D extends object, T>(derive: (doc: D) => T): (doc: D) => T {
   return (doc) => {
-    if (scope === null) return derive(doc);
+    if (!open) return derive(doc);
+    scope ??= new WeakMap();
     let values = scope.get(doc);
     if (values === undefined) {
       values = new Map();

@@ -139,4 +139,32 @@ describe('T1 at the byte bound', () => {
       expect(over.ok ? '' : over.issues[0]!.message).toContain(`${TRACE_MAX_BYTES + 1} bytes`);
     });
   }
+
+  it('counts the trace fields of a closed trace, a prefix and long numbers as the whole JCS text does', () => {
+    // The trace's own fields are counted from their types (the other rules complain about the
+    // values; T1 reports the size, which must be the JCS text's).
+    const edits: Array<(d: Record<string, unknown>) => void> = [
+      (d) => {
+        d.completedAt = '2026-11-30T06:00:59.123456789Z';
+        d.status = 'interrupted';
+      },
+      (d) => {
+        d.prefixDigest = 'ab'.repeat(32);
+        d.sequenceBase = 9_007_199_254_740_991;
+        d.droppedEvents = 1_000_000;
+      },
+      (d) => {
+        d.sequence = 123_456_789_012;
+        d.turnKey = 'k'.repeat(256);
+      },
+    ];
+    for (const edit of edits) {
+      const doc = traceOfSize(TRACE_MAX_BYTES + 1, false) as unknown as Record<string, unknown>;
+      edit(doc);
+      const size = jcsByteLength(doc);
+      const r = validate(doc);
+      const bounds = r.ok ? [] : r.issues.filter((i) => i.code === 'TRACE_BOUNDS_EXCEEDED');
+      expect(bounds.map((i) => i.message.match(/the trace is (\d+) bytes/)?.[1])).toEqual([String(size)]);
+    }
+  });
 });

@@ -7,7 +7,7 @@
 // epoch); ledger writes of snapshots taken earlier (older than the stored set) or now, and
 // replays; with the clock moved. Values a later request needs (plan ids, epochs, plans, receipts)
 // are captured from each side's own replies; a snapshot is built from what the model captured.
-import { type ContextCatalogue, ManualClock, writeLedger } from '@agent-contracts/engines';
+import { ManualClock } from '@agent-contracts/engines';
 import type { ContextReadPlanV2, ContextReadReceiptV2 } from '@agent-contracts/schemas';
 import fc from 'fast-check';
 import {
@@ -19,55 +19,27 @@ import {
   type LazyStep,
   phases,
 } from '../command.js';
+import {
+  CONTEXT_MEMORY_REF,
+  CONTEXT_ROOT,
+  contextCatalogueWith,
+  contextDocument,
+  contextRef,
+} from '../context-catalogue.js';
+import { contextSnapshot } from '../model/context.js';
 import type { ExploreSession } from '../session.js';
 
-const ROOT = '/srv/acme';
-const ref = (file: string) => ({
-  path: `${ROOT}/.agent/${file}`,
-  layer: 'profile',
-  exists: true,
-  size: 42,
-  mtimeMs: 1795770410000,
-});
-const MEMORY_REF = {
-  path: 'memory://acme/status',
-  layer: 'memory-query',
-  exists: true,
-  size: null,
-  mtimeMs: null,
-};
-const doc = (file: string, serves: string[], over: object = {}) => ({
-  file,
-  catalogued: true,
-  inventoried: true,
-  kind: 'profile',
-  readable: true,
-  requiredToExist: false,
-  serves,
-  refs: [ref(file)],
-  ...over,
-});
-const CATALOGUE: ContextCatalogue = {
-  activeRoot: ROOT,
-  project: 'acme',
-  index: { file: 'README.md', refs: [ref('README.md')], body: { text: '# acme\n\nThe billing service.\n' } },
-  config: {
-    file: 'config.json',
-    refs: [ref('config.json')],
-    body: { value: { language: 'typescript' }, contractVersion: 'profile-config@1' },
-  },
-  documents: [
-    doc('testing.md', ['testing']),
-    doc('release.md', ['release']),
-    doc('security.md', ['security']),
-    doc('notes.local.md', ['docs'], { kind: 'profile-local' }),
-  ],
-} as unknown as ContextCatalogue;
+/** The shared catalogue with two more documents, one of them local to the profile. */
+const MORE_DOCUMENTS = [
+  contextDocument('security.md', ['security']),
+  contextDocument('notes.local.md', ['docs'], { kind: 'profile-local' }),
+];
+const CATALOGUE = contextCatalogueWith(...MORE_DOCUMENTS);
 /** The catalogue with a document the store holds but the index does not list: the plan is blocked. */
-const UNCLASSIFIED: ContextCatalogue = {
-  ...CATALOGUE,
-  documents: [...CATALOGUE.documents, doc('draft.md', ['docs'], { catalogued: false })],
-} as unknown as ContextCatalogue;
+const UNCLASSIFIED = contextCatalogueWith(
+  ...MORE_DOCUMENTS,
+  contextDocument('draft.md', ['docs'], { catalogued: false }),
+);
 const SOURCES = [
   'memory:status',
   'profile:testing.md',
@@ -203,7 +175,7 @@ const openOf = (s: string, mode: string, session: string | null, delivered: bool
 const bindingOf = (s: string, skew: string) => ({
   contextEpoch: skew === 'epoch' ? 'ctx-epoch-older' : { $var: `epoch-${s}` },
   planId: skew === 'plan-id' ? 'plan-0000000000000000deadbeef' : { $var: `planId-${s}` },
-  activeRoot: skew === 'root' ? '/srv/other' : ROOT,
+  activeRoot: skew === 'root' ? '/srv/other' : CONTEXT_ROOT,
   ...(skew === 'content-id' ? { planContentId: `pcid-${'0'.repeat(24)}` } : {}),
   ...(skew === 'named' ? { planContentId: { $var: `pcid-${s}` }, project: 'acme' } : {}),
   ...(skew === 'project' ? { project: 'other' } : {}),
@@ -247,7 +219,7 @@ function preOf(r: Read) {
         actionClass: r.actionClass,
         ...(r.risk ? { risk: r.risk } : {}),
         hostSessionId: r.session,
-        ...bindingOf(r.slot, 'none'),
+        ...bindingOf(r.slot, r.skew === 'root' ? 'root' : 'none'),
       },
     },
     capture: receiptCapture(r.slot, '/receipt'),
@@ -264,8 +236,13 @@ function postOf(r: Read) {
       ? {}
       : {
           liveRefs: memory(r.source)
-            ? [MEMORY_REF]
-            : [{ ...ref(file), ...(r.liveRefs === 'moved' ? { size: 43, mtimeMs: 1795770420000 } : {}) }],
+            ? [CONTEXT_MEMORY_REF]
+            : [
+                {
+                  ...contextRef(file),
+                  ...(r.liveRefs === 'moved' ? { size: 43, mtimeMs: 1795770420000 } : {}),
+                },
+              ],
         };
   const claimed =
     r.body === 'claimed-other'
@@ -312,15 +289,7 @@ function snapshotOf(s: ExploreSession, slotName: string): unknown {
   const plan = s.captured(`plan-${slotName}`) as ContextReadPlanV2 | undefined;
   const receipt = s.captured(`receipt-${slotName}`) as ContextReadReceiptV2 | undefined;
   if (!plan || !receipt || receipt.binding.planId !== plan.planId) return undefined;
-  const r = writeLedger(
-    null,
-    {
-      binding: plan.contextBinding,
-      records: receipt.observations,
-      mandatorySourceIds: plan.mandatorySourceIds,
-    },
-    new ManualClock(Date.parse(receipt.updatedAt)),
-  );
+  const r = contextSnapshot(plan, receipt.observations, new ManualClock(Date.parse(receipt.updatedAt)));
   return r.ok ? r.ledger : undefined;
 }
 
@@ -482,6 +451,18 @@ export const contextExplorer: CapabilityExplorer = {
           { event: 'drift', trigger: 'source-digest', reasonCode: 'writer-drift' },
           { event: 'drift', trigger: 'profile-drift' },
           { event: 'drift', trigger: 'compact' },
+          { event: 'drift', trigger: 'config-digest' },
+          { event: 'drift', trigger: 'source-digest' },
+          { event: 'drift', trigger: 'scope-drift' },
+          { event: 'drift', trigger: 'tool-schema-drift' },
+          { event: 'drift', trigger: 'route-consumer-drift' },
+          { event: 'drift', trigger: 'host-session-drift' },
+          { event: 'drift', trigger: 'profile-catalog-drift' },
+          { event: 'drift', trigger: 'cross-service' },
+          { event: 'drift', trigger: 'profile-drift', reasonCode: 'projection-drift' },
+          { event: 'drift', trigger: 'profile-drift', reasonCode: 'observation-orphaned' },
+          { event: 'drift', trigger: 'profile-drift', reasonCode: 'observation-write-failed' },
+          { event: 'drift', trigger: 'profile-drift', reasonCode: 'delivery-unobserved' },
           { event: 'block' },
           { event: 'consume' },
         ),
@@ -552,7 +533,12 @@ export const contextExplorer: CapabilityExplorer = {
                   const file = x.slice('profile:'.length);
                   return [
                     x,
-                    [{ ...ref(file), ...(r.refs === 'moved' && file === 'testing.md' ? { size: 43 } : {}) }],
+                    [
+                      {
+                        ...contextRef(file),
+                        ...(r.refs === 'moved' && file === 'testing.md' ? { size: 43 } : {}),
+                      },
+                    ],
                   ];
                 }),
               );

@@ -5,8 +5,6 @@
 // evidence with one item wrong, clock moves, and (with two processes) a writer killed and
 // started again, or frozen with a request in its pipe while the other writes.
 
-import { createHash } from 'node:crypto';
-import { targetSetDigestOf } from '@agent-contracts/schemas';
 import fc from 'fast-check';
 import {
   action,
@@ -18,45 +16,48 @@ import {
   type LazyStep,
   type RunContext,
 } from '../command.js';
-import { CONFORMANCE_PROJECT } from '../model/store.js';
 import type { ExploreSession, ExploreStep } from '../session.js';
+import {
+  CONFORMANCE_EVIDENCE,
+  capturedOwner,
+  commitFence,
+  operationBinding,
+  ownerTransitionRequest,
+  prepareEvent,
+  STORE_OPERATION_EVENTS,
+  STORE_OWNER_OPERATIONS,
+  storeReadCapture,
+  storeVar,
+  writeContextCapture,
+  writeRequestBase,
+} from '../store-requests.js';
 
 const SESSIONS = [hex('explore session 0'), hex('explore session 1')];
 const ROUTE = hex('explore route');
 const TARGETS = [['src/app.ts'], ['src/app.ts', 'src/util.ts'], ['docs/notes.md']];
 const BEFORE = hex('explore before');
 const STATES = [{ step: 'a' }, { step: 'b' }, {}, { step: 'a', n: 1 }];
-const sha256 = (t: string) => createHash('sha256').update(t).digest('hex');
-const EVIDENCE = ['change-record', 'completion', 'memory', 'report'].map((role) => {
-  const path = `closeout/${role}.md`;
-  const t = CONFORMANCE_PROJECT[path] as string;
-  return { role, path, sha256: sha256(t), bytes: Buffer.byteLength(t) };
-});
 
 type FenceChoice = 'view' | 'stale' | 'zero' | { stateSequence: number; writerGeneration: number };
 type OwnerChoice = 'view' | 'other' | 'absent' | 'bumped';
 
-const v = (name: string) => ({ $var: name });
 const task = (ctx: RunContext) => ({ projectRootIdentity: ctx.projectRootIdentity, taskId: ctx.taskId });
-const or = (s: ExploreSession, name: string, fallback: unknown) => (s.bound(name) ? v(name) : fallback);
-const ZERO = { schemaVersion: 'TaskRecoveryCommitFenceV1', stateSequence: 0, writerGeneration: 0 };
+const or = (s: ExploreSession, name: string, fallback: unknown) =>
+  s.bound(name) ? storeVar(name) : fallback;
+const ZERO = commitFence(0, 0);
 
 function fenceOf(s: ExploreSession, w: number, c: FenceChoice): unknown {
   if (c === 'zero') return ZERO;
   if (c === 'view') return or(s, `w${w}.fence`, ZERO);
   if (c === 'stale') return or(s, `w${w}.stale`, ZERO);
-  return { schemaVersion: 'TaskRecoveryCommitFenceV1', ...c };
+  return commitFence(c.stateSequence, c.writerGeneration);
 }
 
 function ownerOf(s: ExploreSession, w: number, c: OwnerChoice): unknown {
   const who = c === 'other' ? 1 - w : w;
   if (c === 'absent' || !s.bound(`w${who}.nonce`)) return { mode: 'absent' };
-  return {
-    ownerGeneration: v(`w${who}.og`),
-    ownerNonce: v(`w${who}.nonce`),
-    leaseRevision: c === 'bumped' ? 99 : v(`w${who}.lr`),
-    leaseDigest: v(`w${who}.lease`),
-  };
+  const owner = capturedOwner(`w${who}.`);
+  return c === 'bumped' ? { ...owner, leaseRevision: 99 } : owner;
 }
 
 /** The view of writer `w`: what its next write names (the previous fence stays as its stale one). */
@@ -69,11 +70,7 @@ function readSteps(ctx: RunContext, w: number, proc: number, s: ExploreSession):
       params: { task: task(ctx) },
       proc,
       capture: {
-        [`${p}.fence`]: '/fence',
-        [`${p}.og`]: '/envelope/owner/ownerGeneration',
-        [`${p}.nonce`]: '/envelope/owner/ownerNonce',
-        [`${p}.lr`]: '/envelope/owner/leaseRevision',
-        [`${p}.lease`]: '/envelope/owner/leaseDigest',
+        ...storeReadCapture(`${p}.`),
         [`${p}.lrev`]: '/envelope/lifecycleRevision',
         [`${p}.handoff`]: '/envelope/owner/handoffRef/refDigest',
         [`${p}.takeover`]: '/envelope/owner/takeoverRef/refDigest',
@@ -84,10 +81,7 @@ function readSteps(ctx: RunContext, w: number, proc: number, s: ExploreSession):
       method: 'store.readWriteContext',
       params: { task: task(ctx) },
       proc,
-      capture: {
-        [`${p}.ctx`]: '/writeContext/contextDigest',
-        [`${p}.settled`]: '/writeContext/settledSetDigest',
-      },
+      capture: writeContextCapture(`${p}.`),
     },
   ];
 }
@@ -114,31 +108,20 @@ function written(
   ];
 }
 
-const base = (ctx: RunContext, s: ExploreSession, w: number, fence: FenceChoice, owner: OwnerChoice) => ({
-  taskId: ctx.taskId,
-  projectRootIdentity: ctx.projectRootIdentity,
-  expectedFence: fenceOf(s, w, fence),
-  expectedOwner: ownerOf(s, w, owner),
-  sessionDigest: SESSIONS[w],
-});
+const base = (ctx: RunContext, s: ExploreSession, w: number, fence: FenceChoice, owner: OwnerChoice) =>
+  writeRequestBase(
+    ctx.taskId,
+    ctx.projectRootIdentity,
+    fenceOf(s, w, fence),
+    ownerOf(s, w, owner),
+    SESSIONS[w],
+  );
 
-const OWNER_OPS = [
-  'acquire',
-  'renew',
-  'release',
-  'reacquire',
-  'handoff-prepare',
-  'handoff-accept',
-  'takeover-prepare',
-  'takeover-accept',
-  'terminal',
-  'reopen',
-] as const;
 const TERMINAL_STATUSES = ['completed', 'failed', 'cancelled', 'rejected'] as const;
 type EvidenceFault = 'none' | 'sha' | 'bytes' | 'outside' | 'missing';
 
 function evidenceWith(fault: EvidenceFault, i: number) {
-  return EVIDENCE.map((e, j) => {
+  return CONFORMANCE_EVIDENCE.map((e, j) => {
     if (j !== i || fault === 'none') return e;
     if (fault === 'sha') return { ...e, sha256: hex('wrong evidence') };
     if (fault === 'bytes') return { ...e, bytes: e.bytes + 1 };
@@ -147,15 +130,6 @@ function evidenceWith(fault: EvidenceFault, i: number) {
   });
 }
 
-const OP_EVENTS = [
-  'prepare',
-  'dispatch',
-  'observe',
-  'settle',
-  'mark-reconcile',
-  'reconcile',
-  'abort',
-] as const;
 const BINDING_FAULTS = [
   'none',
   'none',
@@ -168,13 +142,21 @@ const BINDING_FAULTS = [
 ] as const;
 
 function binding(s: ExploreSession, op: number, fault: (typeof BINDING_FAULTS)[number]) {
-  return {
-    operationId: fault === 'operationId' ? 'op-9' : `op-${op}`,
-    idempotencyKey: fault === 'idempotencyKey' ? 'idem-9' : `idem-${op}`,
-    writerGeneration: fault === 'writerGeneration' ? 7 : or(s, `op${op}.wg`, 1),
-    targetSetDigest: fault === 'targetSetDigest' ? hex('other targets') : targetSetDigestOf(TARGETS[op]!),
-    beforeDigest: fault === 'beforeDigest' ? hex('other before') : BEFORE,
-  };
+  const b = operationBinding(
+    {
+      operationId: `op-${op}`,
+      idempotencyKey: `idem-${op}`,
+      exactTargets: TARGETS[op]!,
+      beforeDigest: BEFORE,
+    },
+    or(s, `op${op}.wg`, 1),
+  );
+  if (fault === 'operationId') return { ...b, operationId: 'op-9' };
+  if (fault === 'idempotencyKey') return { ...b, idempotencyKey: 'idem-9' };
+  if (fault === 'writerGeneration') return { ...b, writerGeneration: 7 };
+  if (fault === 'targetSetDigest') return { ...b, targetSetDigest: hex('other targets') };
+  if (fault === 'beforeDigest') return { ...b, beforeDigest: hex('other before') };
+  return b;
 }
 
 const fenceChoice: fc.Arbitrary<FenceChoice> = fc.oneof(
@@ -201,7 +183,7 @@ function storeCommands(processes: number): fc.Arbitrary<ExploreCommand>[] {
   const ownerTransition = fc
     .record({
       w: writer,
-      op: fc.constantFrom(...OWNER_OPS),
+      op: fc.constantFrom(...STORE_OWNER_OPERATIONS),
       fresh: fc.boolean(),
       fence: fenceChoice,
       owner: ownerChoice,
@@ -218,41 +200,43 @@ function storeCommands(processes: number): fc.Arbitrary<ExploreCommand>[] {
         (ctx, s) =>
           written(ctx, s, c.w, c.fresh, () => {
             const p = `w${c.w}`;
-            const request = {
-              operation: c.op,
-              ...base(ctx, s, c.w, c.fence, c.owner),
-              contextEpoch: 'epoch-1.1',
-              routeRevision: ROUTE,
-              targetSessionDigest:
-                c.op === 'handoff-prepare'
-                  ? SESSIONS[1 - c.w]
-                  : c.op === 'takeover-prepare'
-                    ? SESSIONS[c.w]
+            const request = ownerTransitionRequest(
+              c.op,
+              base(ctx, s, c.w, c.fence, c.owner),
+              'epoch-1.1',
+              ROUTE,
+              {
+                targetSessionDigest:
+                  c.op === 'handoff-prepare'
+                    ? SESSIONS[1 - c.w]
+                    : c.op === 'takeover-prepare'
+                      ? SESSIONS[c.w]
+                      : null,
+                handoffRefDigest:
+                  c.op === 'handoff-accept' ? or(s, `w${c.w}.handoff`, hex('no handoff')) : null,
+                takeoverRefDigest:
+                  c.op === 'takeover-accept' ? or(s, `w${c.w}.takeover`, hex('no takeover')) : null,
+                takeoverEvidence:
+                  c.op === 'takeover-prepare'
+                    ? {
+                        readbackContextDigest: or(s, `${p}.ctx`, hex('no context')),
+                        livenessEvidenceDigest: hex('explore liveness evidence'),
+                        reconcileReceiptDigest: hex('explore reconcile receipt'),
+                      }
                     : null,
-              handoffRefDigest:
-                c.op === 'handoff-accept' ? or(s, `w${c.w}.handoff`, hex('no handoff')) : null,
-              takeoverRefDigest:
-                c.op === 'takeover-accept' ? or(s, `w${c.w}.takeover`, hex('no takeover')) : null,
-              takeoverEvidence:
-                c.op === 'takeover-prepare'
-                  ? {
-                      readbackContextDigest: or(s, `${p}.ctx`, hex('no context')),
-                      livenessEvidenceDigest: hex('explore liveness evidence'),
-                      reconcileReceiptDigest: hex('explore reconcile receipt'),
-                    }
-                  : null,
-              terminal:
-                c.op === 'terminal'
-                  ? {
-                      terminalStatus: c.status,
-                      lifecycleRevision: or(s, `${p}.lrev`, 1),
-                      settledSetDigest: or(s, `${p}.settled`, hex('no settled set')),
-                      writeContextDigest: or(s, `${p}.ctx`, hex('no context')),
-                      evidence: evidenceWith(c.evidence, c.item),
-                    }
-                  : null,
-              terminalReceiptDigest: c.op === 'reopen' ? or(s, `${p}.receipt`, hex('no receipt')) : null,
-            };
+                terminal:
+                  c.op === 'terminal'
+                    ? {
+                        terminalStatus: c.status,
+                        lifecycleRevision: or(s, `${p}.lrev`, 1),
+                        settledSetDigest: or(s, `${p}.settled`, hex('no settled set')),
+                        writeContextDigest: or(s, `${p}.ctx`, hex('no context')),
+                        evidence: evidenceWith(c.evidence, c.item),
+                      }
+                    : null,
+                terminalReceiptDigest: c.op === 'reopen' ? or(s, `${p}.receipt`, hex('no receipt')) : null,
+              },
+            );
             return { method: 'store.transitionOwner', params: { request }, proc: procOf(c.w) };
           }),
       ),
@@ -288,7 +272,7 @@ function storeCommands(processes: number): fc.Arbitrary<ExploreCommand>[] {
   const commitOperation = fc
     .record({
       w: writer,
-      event: fc.constantFrom(...OP_EVENTS),
+      event: fc.constantFrom(...STORE_OPERATION_EVENTS),
       op: fc.integer({ min: 0, max: 2 }),
       fault: fc.constantFrom(...BINDING_FAULTS),
       result: fc.integer({ min: 0, max: 1 }),
@@ -305,14 +289,13 @@ function storeCommands(processes: number): fc.Arbitrary<ExploreCommand>[] {
           written(ctx, s, c.w, c.fresh, () => {
             const event =
               c.event === 'prepare'
-                ? {
-                    event: 'prepare',
+                ? prepareEvent({
                     operationId: c.fault === 'operationId' ? 'op-0' : `op-${c.op}`,
                     idempotencyKey: c.fault === 'idempotencyKey' ? 'idem-0' : `idem-${c.op}`,
                     kind: 'write-file',
-                    exactTargets: TARGETS[c.op],
+                    exactTargets: TARGETS[c.op]!,
                     beforeDigest: BEFORE,
-                  }
+                  })
                 : {
                     event: c.event,
                     ...binding(s, c.op, c.fault),

@@ -55,7 +55,28 @@ function engine<T>(run: () => T): T {
 
 const refused = (r: { code: string; message: string }) => Refusal.from(r);
 
-/** The plans of one session and what each holds. */
+/**
+ * A writer's snapshot of a plan's observation ledger, made from `records` (the writer's own slice
+ * of a receipt's observations) at the clock's time; the engine's refusal when it cannot be made.
+ */
+export function contextSnapshot(
+  plan: ContextReadPlanV2,
+  records: ContextReadReceiptV2['observations'],
+  clock: Clock,
+): ReturnType<typeof writeLedger> {
+  return writeLedger(
+    null,
+    { binding: plan.contextBinding, records, mandatorySourceIds: plan.mandatorySourceIds },
+    clock,
+  );
+}
+
+/**
+ * The plans of one session and what each holds: what the reference does with each `context.*`
+ * request. The exploration's model worlds and the golden-case generator (scripts/cases/context.ts)
+ * both run it, so the two can never compute an answer differently. A refusal is thrown as a
+ * `Refusal`; a request the engines cannot take as a `ModelRefusedRequest`.
+ */
 export class ModelContext {
   readonly #plans = new Map<string, Held>();
   readonly #clock: Clock;

@@ -1,9 +1,10 @@
 // @module-tag integration
 // The reference implementation passes the seed-000 liveness scenarios and the field scenarios on
 // SQLite (the PostgreSQL-only scenario is not applicable there, and says so).
+
+import { runFaultMatrix } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
-import { runFaultMatrix } from '../src/index.js';
-import { REFERENCE, scenarios, target } from './faults-helpers.js';
+import { REFERENCE, scenarios, target } from './helpers/faults.ts';
 
 describe('fault matrix: reference implementation on SQLite (liveness and field scenarios)', () => {
   it('passes every liveness and field scenario', async () => {

@@ -1,9 +1,10 @@
 // @module-tag integration
 // @module-tag slow
 // The reference implementation passes every store scenario of the fault matrix on SQLite.
+
+import { runFaultMatrix } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
-import { runFaultMatrix } from '../src/index.js';
-import { REFERENCE, scenarios, target } from './faults-helpers.js';
+import { REFERENCE, scenarios, target } from './helpers/faults.ts';
 
 describe('fault matrix: reference implementation on SQLite (store scenarios)', () => {
   it('passes every store scenario', async () => {

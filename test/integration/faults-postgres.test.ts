@@ -4,9 +4,9 @@
 // including dropped connections. Needs AGENT_CONTRACTS_PG_URL (skipped loudly without it, a
 // failure in CI).
 import { randomBytes } from 'node:crypto';
+import { runFaultMatrix } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
-import { runFaultMatrix } from '../src/index.js';
-import { PG_REQUIRED, PG_SKIP, PG_URL, REFERENCE, scenarios, target } from './faults-helpers.js';
+import { PG_REQUIRED, PG_SKIP, PG_URL, REFERENCE, scenarios, target } from './helpers/faults.ts';
 
 if (PG_SKIP)
   process.stderr.write(

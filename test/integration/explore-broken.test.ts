@@ -1,4 +1,4 @@
-// @module-tag unit
+// @module-tag integration
 // @module-tag slow
 // Every broken implementation of an engine capability (examples/broken, docs/conformance-quality.md)
 // is caught by exploration (docs/protocol.md#explore) within a bounded number of sequences, with a
@@ -19,8 +19,8 @@ import {
   Refusal,
   toJsonRpcError,
 } from '@agent-contracts/protocol';
+import { createHandler } from '@agent-contracts/reference-node';
 import { describe, expect, it, vi } from 'vitest';
-import { createHandler } from '../src/handler.ts';
 
 type Reply = {
   jsonrpc: '2.0';
@@ -37,14 +37,14 @@ type Hooks = {
 
 // impl.mjs calls runShim(hooks) when it is imported: here that hands the hooks over instead.
 const captured = vi.hoisted(() => ({ hooks: null as Hooks | null }));
-vi.mock('../../broken/lib/shim.mjs', async (original) => ({
+vi.mock('../../examples/broken/lib/shim.mjs', async (original) => ({
   ...(await original<Record<string, unknown>>()),
   runShim: (hooks: Hooks = {}) => {
     captured.hooks = hooks;
   },
 }));
 
-const brokenDir = fileURLToPath(new URL('../../broken/', import.meta.url));
+const brokenDir = fileURLToPath(new URL('../../examples/broken/', import.meta.url));
 /** The capabilities with a reference engine, so an explorer (the names are the explorers'). */
 const ENGINE_CAPABILITIES = [
   'store',
@@ -109,7 +109,7 @@ function shimmed(hooks: Hooks) {
     try {
       return { jsonrpc: '2.0', id: req.id, result: (await inner.handle(req.method, req.params)) ?? null };
     } catch (e) {
-      return { jsonrpc: '2.0', id: req.id, error: toJsonRpcError(e) as Reply['error'] };
+      return { jsonrpc: '2.0', id: req.id, error: toJsonRpcError(e) as NonNullable<Reply['error']> };
     }
   };
   const ctx: Ctx = {

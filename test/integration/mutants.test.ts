@@ -1,6 +1,7 @@
 // @module-tag integration
 // @module-tag slow
-// `agent-contracts mutants`: every broken implementation in examples/broken is caught by the cases
+// `agent-contracts mutants` (packages/cli) over examples/broken (each the reference implementation,
+// examples/reference-node, behind one hook): every broken implementation is caught by the cases
 // its manifest lists (the mutation score CI holds at 100%), and the runner can report survival:
 // an unmodified reference survives, and so does an implementation that only crashes.
 import {
@@ -16,9 +17,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from './helpers.ts';
+import { repoRoot, runCli } from '../../tooling/test-helpers/run-cli.ts';
 
-const fixtures = join(repoRoot, 'packages/cli/test/fixtures/mutants');
+const fixtures = join(repoRoot, 'test/integration/fixtures/mutants');
 // Safety nets only: the machine may be shared and slow; nothing asserts a duration. A generous
 // request deadline keeps a slow start from ending a listed case as timeout instead of fail, and
 // one job at a time leaves the other test files of the suite their share of the machine.
