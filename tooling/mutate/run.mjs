@@ -10,10 +10,14 @@
 // Each run rewrites the shard's incremental file, trimmed so that it can be committed (no
 // machine path; a killed mutant keeps the tests that killed it, not every test that covers it).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { SHARDS } from './shards.mjs';
+
+// The kit's one directory walker (packages/harness/src/walk.ts), loaded from its source: this
+// script runs under plain node, and the walker needs nothing but node:fs.
+const { walkFiles, walkProblemLines } = await tsImport('../../packages/harness/src/walk.ts', import.meta.url);
 
 const args = process.argv.slice(2);
 const ci = args.includes('--ci');
@@ -43,20 +47,20 @@ function filesOf(shard) {
   const includes = globs.filter((g) => !g.startsWith('!')).map(globPattern);
   const excludes = globs.filter((g) => g.startsWith('!')).map((g) => globPattern(g.slice(1)));
   const out = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir)) {
-      const p = join(dir, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (includes.some((r) => r.test(p)) && !excludes.some((r) => r.test(p))) out.push(p);
-    }
-  };
   // Every glob starts with a directory without a wildcard: walk only those.
   const roots = new Set(
     globs
       .filter((g) => !g.startsWith('!'))
       .map((g) => g.slice(0, g.includes('*') ? g.lastIndexOf('/', g.indexOf('*')) : g.lastIndexOf('/'))),
   );
-  for (const root of roots) walk(root);
+  for (const root of roots) {
+    const walk = walkFiles(root, { suffix: '' });
+    const problems = walkProblemLines(root, walk);
+    if (problems.length)
+      throw new Error(`shard ${shard}: cannot list its files:\n  ${problems.join('\n  ')}`);
+    for (const { path: p } of walk.files)
+      if (includes.some((r) => r.test(p)) && !excludes.some((r) => r.test(p))) out.push(p);
+  }
   return [...new Set(out)].sort();
 }
 

@@ -20,16 +20,15 @@ RISK_RANK = {"normal": 0, "high": 1, "critical": 2}
 MAX_OBSERVATIONS = 100
 MAX_ESCALATIONS = 20
 REPLAYABLE = ("projection-drift", "writer-drift", "observation-orphaned", "observation-write-failed", "delivery-unobserved")
-# The lastError code a drift names (CAG-502: "an error code of this page naming the cause").
+# The lastError code a drift names (CAG-502, "an error code of this page naming the cause"), by its
+# reason code first, then by its trigger; any other trigger: the plan is expired (D-RCP-54).
 DRIFT_CODES = {
+    **{code: "CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION" for code in REPLAYABLE},
     "scope-drift": "CONTEXT_RECEIPT_SCOPE_DRIFT",
-    "projection-drift": "CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION",
-    "writer-drift": "CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION",
-    "observation-orphaned": "CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION",
-    "observation-write-failed": "CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION",
-    "delivery-unobserved": "CONTEXT_RECEIPT_NOT_LEDGER_PROJECTION",
-    "profile-catalog-drift": "CONTEXT_PROFILE_CATALOG_DRIFT",
     "profile-drift": "CONTEXT_BASELINE_STALE",
+    "source-digest": "CONTEXT_BASELINE_STALE",
+    "config-digest": "CONTEXT_BASELINE_STALE",
+    "profile-catalog-drift": "CONTEXT_PROFILE_CATALOG_DRIFT",
 }
 FAILURE_MARKERS = (("success", False), ("ok", False), ("isError", True), ("is_error", True))
 
@@ -155,11 +154,11 @@ def incompatibility(plan, event):
     env = plan["actionEnvelope"]
     if event["actionClass"] not in env["allowedActionClasses"]:
         return "action class %s is outside the plan's envelope" % event["actionClass"]
-    if event["activeRoot"] != plan["identity"]["activeRoot"]:
-        return "active root %s is not the plan's root %s" % (event["activeRoot"], plan["identity"]["activeRoot"])
     risk = event.get("risk", "normal")
     if RISK_RANK[risk] > RISK_RANK[env["riskCeiling"]]:
         return "risk %s is above the plan's ceiling %s" % (risk, env["riskCeiling"])
+    if event["activeRoot"] != plan["identity"]["activeRoot"]:
+        return "root %s is not the plan's %s" % (event["activeRoot"], plan["identity"]["activeRoot"])
     sources = plan_sources(plan)
     for sid in event["sourceIds"]:
         if sid not in sources:
@@ -211,12 +210,13 @@ def transport_failed(value):
 
 
 def correlated_attempt(records, event):
-    for a in records:
-        if (obs.is_attempt(a) and a["toolCallId"] == event["toolCallId"] and a["sourceId"] == event["sourceId"]
-                and a["contextEpoch"] == event["contextEpoch"] and a["planId"] == event["planId"]
-                and (a["argsDigest"] is None or event.get("argsDigest") is None or a["argsDigest"] == event.get("argsDigest"))):
-            return a
-    return None
+    """The one attempt record a result correlates with, or None: no "unique match" heuristics
+    (D-RCP-03), two attempts of the same call and source (say, of two host sessions) correlate none."""
+    found = [a for a in records
+             if obs.is_attempt(a) and a["toolCallId"] == event["toolCallId"] and a["sourceId"] == event["sourceId"]
+             and a["contextEpoch"] == event["contextEpoch"] and a["planId"] == event["planId"]
+             and (a["argsDigest"] is None or event.get("argsDigest") is None or a["argsDigest"] == event.get("argsDigest"))]
+    return found[0] if len(found) == 1 else None
 
 
 def result_record(plan, receipt, event, now):
@@ -236,7 +236,7 @@ def result_record(plan, receipt, event, now):
         identity, body_observed = copy.deepcopy(claim), True
     live = event.get("liveRefs")
     if live is None:
-        refs_match = memory
+        refs_match = False  # not re-observed: never fresh, a memory query's neither
     else:
         refs_match = [r["metadataDigest"] for r in refs_of(live)] == [r["metadataDigest"] for r in source["sourceRefs"]]
     schema_match = event.get("schemaMatch", not memory)
@@ -362,7 +362,7 @@ def observe(plan, receipt, event, now):
         trigger = event["trigger"]
         code = event.get("reasonCode", trigger)
         r = go_stale(receipt, trigger, code, {
-            "code": DRIFT_CODES.get(code, DRIFT_CODES.get(trigger, "CONTEXT_BINDING_PLAN_EXPIRED")),
+            "code": DRIFT_CODES.get(code) or DRIFT_CODES.get(trigger) or "CONTEXT_BINDING_PLAN_EXPIRED",
             "message": "%s (%s) was observed." % (trigger, code),
             "nextStep": "plan again in the current epoch.",
         }, now)

@@ -8,7 +8,7 @@ from .errors import InvalidParams, MethodNotFound, Refusal
 
 PROTOCOL_VERSION = 1
 # Capabilities added after protocol v1 was first released (PROTO-600): declared only when installed.
-OPTIONAL_CAPABILITIES = ("run", "policy", "delegation")
+OPTIONAL_CAPABILITIES = ("run", "policy", "delegation", "context")
 
 
 class Server:

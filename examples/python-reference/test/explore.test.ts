@@ -17,15 +17,17 @@ const IMPL = fileURLToPath(new URL('../impl.py', import.meta.url));
 const SEED = '22';
 const RUNS = '15';
 
-// The disagreements found so far are resolved (SPEC-GAPS.md, "Differential exploration"): the
-// last one, a `sidecar-observation` or `host-native-terminal-status` item whose eventType is not
-// `UnknownHostEvent`, was decided as the Python side read it (D-TLR-57). Every capability agrees.
+// The disagreements found so far are resolved (SPEC-GAPS.md, "Differential exploration"): a
+// `sidecar-observation` or `host-native-terminal-status` item whose eventType is not
+// `UnknownHostEvent` was decided as the Python side read it (D-TLR-57); those of `context` (issue
+// 27), each a text, code or order the page did not give, are on the page now (D-RCP-54). Every
+// capability agrees.
 
 /**
- * Capabilities with an explorer that the Python side does not declare yet (issue 27: `context`):
- * explore must say so (not applicable), never pass them; one declared fails this until removed.
+ * Capabilities with an explorer that the Python side does not declare yet: explore must say so
+ * (not applicable), never pass them; one declared fails this until removed. None is left.
  */
-const NOT_DECLARED = new Set<string>(['context']);
+const NOT_DECLARED = new Set<string>([]);
 
 describe('explore: python-reference against the TypeScript engines', () => {
   it('agrees on every capability', () => {

@@ -80,8 +80,13 @@ describe('examples/python-reference (Python, standard library and the pinned jso
       crashPoints: ['commit-before-write', 'commit-after-write'],
     });
     // The optional capabilities (PROTO-600), written from their pages: declared, and every case passes.
-    expect(run.implementation.capabilities).toMatchObject({ run: true, policy: true, delegation: true });
-    for (const area of ['run/', 'policy/', 'delegation/']) {
+    expect(run.implementation.capabilities).toMatchObject({
+      run: true,
+      policy: true,
+      delegation: true,
+      context: true,
+    });
+    for (const area of ['run/', 'policy/', 'delegation/', 'context/']) {
       const ofArea = cases.filter((c) => c.id.startsWith(area));
       expect(ofArea.length, area).toBeGreaterThan(10);
       expect(ofArea.filter((c) => c.outcome !== 'pass').map((c) => c.id)).toEqual([]);

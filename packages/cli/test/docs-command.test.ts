@@ -1,9 +1,10 @@
 // @module-tag integration
 // `agent-contracts docs` and the docs/ paths every command prints: each names a page the kit
 // installs, as a path that exists from where the CLI runs.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { docPages } from '../src/commands/docs/index.ts';
 import { docPath, docRefs } from '../src/doc-path.ts';
 import { main } from '../src/main.ts';
 import { memoryIo, repoRoot, runCli, tempDir } from './helpers.ts';
@@ -22,6 +23,22 @@ describe('agent-contracts docs', () => {
     expect(io.stdout).toMatch(/^ {2}cli +`agent-contracts` command line$/m);
     expect(io.stdout).toMatch(/^ {2}spec\/task-continuity-write-gate +TaskContinuityWriteGate$/m);
     expect(io.stdout).toContain("The kit's docs are installed at docs/\n");
+  });
+
+  it('lists the pages of a folder top level first, and refuses one it cannot list in full', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      mkdirSync(join(dir, 'spec'));
+      for (const f of ['spec/b.md', 'spec/a.md', 'z.md', 'notes.txt']) writeFileSync(join(dir, f), '# t\n');
+      expect(docPages(dir).map((p) => p.page)).toEqual(['z.md', 'spec/a.md', 'spec/b.md']);
+      // A linked folder is not followed: the docs cannot be listed, rather than a page fewer.
+      mkdirSync(join(dir, 'elsewhere'));
+      symlinkSync(join(dir, 'elsewhere'), join(dir, 'linked'));
+      expect(() => docPages(dir)).toThrow(expect.objectContaining({ code: 'INPUT_READ_FAILED' }));
+      expect(() => docPages(dir)).toThrow(/linked: is a symbolic link to a directory/);
+    } finally {
+      cleanup();
+    }
   });
 
   it('prints where a page is, by topic, last part or cited path, the anchor kept', async () => {

@@ -606,7 +606,7 @@ const STATE_RULES: SemanticRule[] = [
     contract: STATE,
     specSection: S_STATE,
     description:
-      'With a lease the checkpoint names it (phase tool:<toolName> or pre-compact); a terminal state has phase terminal:<state> and no operation; the embedded checkpoint satisfies CheckpointV1 invariant 2.',
+      'A non-terminal state with a lease has a checkpoint naming it (phase tool:<toolName> or pre-compact); a terminal state has phase terminal:<state> and no operation; the embedded checkpoint satisfies CheckpointV1 invariant 2.',
     check: (doc) => {
       const d = doc as Doc;
       const c = d.checkpoint;

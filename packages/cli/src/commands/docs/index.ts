@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { walkFiles, walkProblemLines } from '@agent-contracts/harness/walk';
 import { docsDirectory } from '@agent-contracts/kit';
 import { closest, distance } from 'fastest-levenshtein';
 import { commandArgs } from '../../args.js';
@@ -22,8 +23,8 @@ Options:
   --print        print the page itself (Markdown) instead of where it is
   -h, --help     show this help
 
-Exit codes: 0 ok; 2 an unknown topic (DOCS_UNKNOWN_TOPIC, with the closest topics) or docs that are
-not installed (INPUT_NOT_FOUND).
+Exit codes: 0 ok; 2 an unknown topic (DOCS_UNKNOWN_TOPIC, with the closest topics), docs that are
+not installed (INPUT_NOT_FOUND) or that cannot be listed (INPUT_READ_FAILED).
 `;
 
 interface Page {
@@ -33,14 +34,6 @@ interface Page {
   readonly page: string;
 }
 
-function* markdown(dir: string): Generator<string> {
-  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) yield* markdown(p);
-    else if (e.name.endsWith('.md')) yield p;
-  }
-}
-
 /** Every installed page, top-level pages first, then each folder's. */
 export function docPages(dir: string = docsDirectory): Page[] {
   if (!existsSync(dir))
@@ -48,10 +41,14 @@ export function docPages(dir: string = docsDirectory): Page[] {
       'INPUT_NOT_FOUND',
       `the kit's docs are not installed at ${dir}; reinstall @agent-contracts/kit (in the repository: docs/).`,
     );
-  const pages = [...markdown(dir)].map((f) => {
-    const page = relative(dir, f).split(sep).join('/');
-    return { topic: page.replace(/\.md$/, ''), page };
-  });
+  const walk = walkFiles(dir, { suffix: '.md' });
+  const problems = walkProblemLines(dir, walk);
+  if (problems.length)
+    throw new CliError(
+      'INPUT_READ_FAILED',
+      `the kit's docs cannot be listed (${problems.slice(0, 3).join('; ')}); reinstall @agent-contracts/kit.`,
+    );
+  const pages = walk.files.map(({ relative: page }) => ({ topic: page.replace(/\.md$/, ''), page }));
   const depth = (p: Page) => p.page.split('/').length;
   return pages.sort((a, b) => depth(a) - depth(b) || a.page.localeCompare(b.page));
 }
