@@ -416,6 +416,21 @@ function conformAt(impl: string, ...args: string[]) {
   const run = runCli(['conform', '--impl', impl, '--report', path, ...args]);
   return { ...run, path, report: parseReport(readFileSync(path, 'utf8')) };
 }
+/**
+ * `f` run once, when a test first asks for it: a run of conform that several tests only read (its
+ * report is never written to; each test writes what it edits to a file of its own).
+ */
+const once = <T>(f: () => T) => {
+  let value: { v: T } | undefined;
+  return () => {
+    value ??= { v: f() };
+    return value.v;
+  };
+};
+/** The reference on CASES, as conform wrote it. */
+const referenceRun = once(() => conformAt(REFERENCE, '--no-faults', '--filter', CASES));
+/** The proxy that flips the verdict of every other validate case, on CASES. */
+const flippedRun = once(() => conformAt(proxied('flip-odd-validate'), '--no-faults', '--filter', CASES));
 
 describe('a baseline expects only fail, and nothing passing never conforms (issue 20, finding 4)', () => {
   it.each([['*'], ['**'], ['*/*']])('a baseline entry %s that matches every case is refused', (id) => {
@@ -485,7 +500,7 @@ describe('a baseline expects only fail, and nothing passing never conforms (issu
   });
 
   it('a run whose only failures are expected fails: CONFORMS with N expected failures, alike in Markdown and JUnit', () => {
-    const first = conformAt(proxied('flip-odd-validate'), '--no-faults', '--filter', CASES);
+    const first = flippedRun();
     expect(first.status, first.stdout).toBe(1);
     const failing = first.report.cases.filter((c) => c.outcome === 'fail').length;
     expect(failing).toBe(7);
@@ -518,7 +533,7 @@ describe('a baseline expects only fail, and nothing passing never conforms (issu
 describe('a report is held to the kit that reads it (issue 20, finding 5)', () => {
   /** A report conform wrote, edited by `edit` (lines as parsed JSON). */
   const edited = (edit: (lines: Array<Record<string, unknown>>) => Array<Record<string, unknown>>) => {
-    const r = conformAt(REFERENCE, '--no-faults', '--filter', CASES);
+    const r = referenceRun();
     const lines = readFileSync(r.path, 'utf8')
       .trim()
       .split('\n')
@@ -541,7 +556,7 @@ describe('a report is held to the kit that reads it (issue 20, finding 5)', () =
     // A stranger cannot hide a failure by cutting its line from a report (the report is refused
     // as incomplete), so the way to make it vanish is to drop the case from the corpus the later
     // run reads. Same kit, same filter: diff must call it a regression and exit 1.
-    const before = conformAt(proxied('flip-odd-validate'), '--no-faults', '--filter', CASES);
+    const before = flippedRun();
     const failing = before.report.cases.filter((c) => c.outcome === 'fail').map((c) => c.id);
     expect(failing.length).toBeGreaterThan(0);
     const corpus = join(tmp.dir, `corpus-${Math.random().toString(36).slice(2)}`);
@@ -580,7 +595,7 @@ describe('a report is held to the kit that reads it (issue 20, finding 5)', () =
   });
 
   it('conform prints the sha256 of the report it wrote', () => {
-    const r = conformAt(REFERENCE, '--no-faults', '--filter', CASES);
+    const r = referenceRun();
     expect(r.stdout).toContain(`(sha256 ${sha256Hex(readFileSync(r.path))})`);
   });
 
@@ -625,7 +640,7 @@ describe('a report is held to the kit that reads it (issue 20, finding 5)', () =
   });
 
   it('a report line with a repeated member name is refused (finding 8)', () => {
-    const r = conformAt(REFERENCE, '--no-faults', '--filter', CASES);
+    const r = referenceRun();
     const text = readFileSync(r.path, 'utf8').replace(
       '{"type":"summary",',
       '{"type":"summary","conforms":false,',
