@@ -157,6 +157,7 @@ class Model {
     },
     means: string,
     planCall?: { toolCallId: string; attemptedAt: string },
+    refusedWith?: string,
   ): void {
     const h = this.held(planId);
     const prior =
@@ -170,7 +171,12 @@ class Model {
       'context.reuse',
       { ...params, priorReceipt: prior },
     );
-    if (!r.ok) this.fail(`context.reuse is refused: ${r.code}`);
+    if (!r.ok) {
+      if (!refusedWith) this.fail(`context.reuse is refused: ${r.code}`);
+      this.refused('context.reuse', params, r.code, refusedWith);
+      return;
+    }
+    if (refusedWith) this.fail(`context.reuse is not refused with ${refusedWith}`);
     const { decision, receipt } = r.result;
     if (decision.delivery.reasonCode !== means)
       this.fail(`the reuse decision's delivery is ${decision.delivery.reasonCode}, not ${means}`);
@@ -637,6 +643,79 @@ const SCENARIOS: readonly Scenario[] = [
       },
     }),
   ),
+  {
+    family: 'reuse',
+    name: 'reuse/copies-the-latest-record',
+    title:
+      'a source read twice, its body changed in between, is reused from its latest record: the receipt opened by reuse proves the body the decision compared, not the older one',
+    anchor: 'ordered-checks',
+    requirements: ['CAG-025'],
+    run: (m) => {
+      const first = opened(m);
+      const busy = {
+        body: { value: { status: 'busy' }, contractVersion: '1' },
+        toolResult: { status: 'busy' },
+      };
+      m.advance();
+      m.observe(first.plan.planId, pre(first.plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.observe(first.plan.planId, post(first.plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(first.plan.planId, pre(first.plan, 'memory:status', 'toolu-read-2'), 'attempted');
+      m.observe(first.plan.planId, post(first.plan, 'memory:status', 'toolu-read-2', busy), 'attempted');
+      m.advance();
+      m.observe(first.plan.planId, pre(first.plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+      const complete = m.observe(
+        first.plan.planId,
+        post(first.plan, 'profile:testing.md', 'toolu-read-1'),
+        'relevant-complete',
+      );
+      m.advance();
+      const plan = m.plan(planParams({ invocationNonce: 'nonce-0000-0000-0002' }));
+      m.reuse(
+        plan.planId,
+        {
+          executionOptimizationMode: 'safe-auto',
+          hostSessionId: SESSION,
+          currentSourceIdentities: complete.sourceIdentities,
+          priorPlan: first.plan,
+          priorReceipt: complete,
+        },
+        'same-session-epoch-content-observed',
+        { toolCallId: 'toolu-plan-0002', attemptedAt: plan.plannedAt },
+      );
+    },
+  },
+  {
+    family: 'reuse',
+    name: 'reuse/plan-call-after-plan-refused',
+    title:
+      'a granted delivery reuse whose plan call was attempted after the plan was made opens no receipt: refused (the plan is made inside its own tool call)',
+    anchor: 'ordered-checks',
+    requirements: ['CAG-025'],
+    run: (m) => {
+      const first = opened(m);
+      const complete = readAll(m, first.plan);
+      m.advance();
+      const plan = m.plan(planParams({ invocationNonce: 'nonce-0000-0000-0002' }));
+      m.advance();
+      m.reuse(
+        plan.planId,
+        {
+          executionOptimizationMode: 'safe-auto',
+          hostSessionId: SESSION,
+          currentSourceIdentities: complete.sourceIdentities,
+          priorPlan: first.plan,
+          priorReceipt: complete,
+        },
+        'same-session-epoch-content-observed',
+        {
+          toolCallId: 'toolu-plan-0002',
+          attemptedAt: new Date(Date.parse(plan.plannedAt) + 1000).toISOString(),
+        },
+        'CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED',
+      );
+    },
+  },
   // ledger -----------------------------------------------------------------------------------
   {
     family: 'ledger',
@@ -694,6 +773,34 @@ const SCENARIOS: readonly Scenario[] = [
         ),
         'relevant-complete',
       );
+    },
+  },
+  {
+    family: 'ledger',
+    name: 'ledger/replay-keeps-a-conflict-unverified',
+    title:
+      'a receipt two different PostToolUse results of one call made unverified is rebuilt from the ledger unverified again, the conflict named: a replay never hides conflicting evidence',
+    anchor: 'replay',
+    requirements: ['CAG-020', 'PROTO-014'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, post(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      const conflicted = m.observe(
+        plan.planId,
+        post(plan, 'memory:status', 'toolu-read-0', {
+          body: { value: { status: 'busy' }, contractVersion: '1' },
+          toolResult: { status: 'busy' },
+        }),
+        'unverified',
+      );
+      m.advance();
+      m.write(plan.planId, m.snapshotOf(plan.planId, conflicted.observations), 'written');
+      m.advance();
+      m.replay(plan.planId, {}, 'unverified');
     },
   },
   {

@@ -174,6 +174,15 @@ def conflicting(records):
     return None
 
 
+def in_receipt_time(r, receipt):
+    """Receipt invariant 15: no event of the receipt before it was created, and no attempt before
+    the plan was observed; a ledger record outside that is not replayed (D-RCP-53)."""
+    if instant(obs.event_time(r)) < instant(receipt["createdAt"]):
+        return False
+    po = receipt["planObservation"]
+    return not (obs.is_attempt(r) and po is not None and instant(r["attemptedAt"]) < instant(po["observedAt"]))
+
+
 def not_before(now, *times):
     """The time of a new revision: `now`, or the latest of `times` when the clock is behind it (a
     revision is never older than what it holds or replaces)."""
@@ -195,11 +204,11 @@ def replay(entry, params, now):
     if any(ledger["identity"][f] != receipt["binding"][f] for f in BINDING_FIELDS):
         raise replay_forbidden("the ledger's identity is not the receipt's binding")
     sources, live = plan_sources(plan), params["liveRefs"]
-    records = [r for r in ledger["observations"] if fresh(sources.get(r["sourceId"]), live)]
+    records = [r for r in ledger["observations"] if fresh(sources.get(r["sourceId"]), live) and in_receipt_time(r, receipt)]
     records = evict(records, RECEIPT_LIMIT)
     if records is None:
         raise replay_forbidden("the fresh ledger records do not fit in a receipt")
-    now = not_before(now, receipt["updatedAt"], *(obs.event_time(r) for r in records))
+    now = not_before(now, receipt["updatedAt"], ledger["updatedAt"])
     successor = {k: copy.deepcopy(v) for k, v in receipt.items()}
     successor.update({
         "observations": records,

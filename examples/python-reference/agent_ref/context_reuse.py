@@ -108,21 +108,14 @@ DELIVERY = {2: "execution-optimization-full-only", 3: "legacy-or-missing-prior-p
             11: "prior-receipt-incomplete", 12: "source-identity-mismatch", 13: "body-observation-unproven"}
 
 
-def reusable_records(plan, prior, session):
-    """{sourceId: index} of the prior receipt's record each mandatory source is reused from: the
-    source's latest record when it satisfies there, else its last satisfying record (check 13
-    accepts any, D-RCP-23); None when a source has none with the decision's session."""
+def body_observation_proven(plan, prior, session):
+    """Check 13 (D-RCP-23): every mandatory source has a record of the prior receipt that
+    satisfies there with the decision's host session."""
     records = prior["observations"]
     reuse = prior["reuseFrom"] is not None
-    lat = obs.latest(records)
-    out = {}
-    for s in plan["mandatorySourceIds"]:
-        good = [i for i, r in enumerate(records)
-                if not obs.is_attempt(r) and r["sourceId"] == s and r["hostSessionId"] == session and obs.satisfies(records, i, reuse)]
-        if not good:
-            return None
-        out[s] = lat[s] if lat.get(s) in good else good[-1]
-    return out
+    return all(any(not obs.is_attempt(r) and r["sourceId"] == s and r["hostSessionId"] == session and obs.satisfies(records, i, reuse)
+                   for i, r in enumerate(records))
+               for s in plan["mandatorySourceIds"])
 
 
 def first_failure(plan, params):
@@ -157,7 +150,7 @@ def first_failure(plan, params):
     if (current is None or identities_digest(current) != pr["sourceIdentitiesDigest"]
             or {x["sourceId"] for x in current} != mandatory or {x["sourceId"] for x in prior["sourceIdentities"]} != mandatory):
         return 12
-    if reusable_records(plan, prior, session) is None:
+    if not body_observation_proven(plan, prior, session):
         return 13
     return None
 
@@ -205,13 +198,15 @@ def decide(plan, params, now):
 
 # -- create-by-reuse ---------------------------------------------------------------------------
 
-def reuse_record(prior_record, binding, plan_observation):
+def reuse_record(prior_record, binding, session, plan_observation):
     """A reuse result (#observation-records): the prior record with this plan's epoch and plan id,
-    the plan call's tool call id and times, `cache: true` and the prior record's id."""
+    the decision's host session, the plan call's tool call id and times, `cache: true` and the
+    prior record's id."""
     r = dict(prior_record)
     r.update({
         "contextEpoch": binding["contextEpoch"],
         "planId": binding["planId"],
+        "hostSessionId": session,
         "toolCallId": plan_observation["toolCallId"],
         "attemptedAt": plan_observation["attemptedAt"],
         "observedAt": plan_observation["observedAt"],
@@ -225,8 +220,11 @@ def reuse_record(prior_record, binding, plan_observation):
 def open_by_reuse(plan, params, decision, now):
     call, prior = params["planCall"], params["priorReceipt"]
     po = {"toolCallId": call["toolCallId"], "attemptedAt": call["attemptedAt"], "observedAt": now}
-    picks = reusable_records(plan, prior, params["hostSessionId"])
-    records = [reuse_record(prior["observations"][picks[s]], plan["contextBinding"], po) for s in plan["mandatorySourceIds"]]
+    # Each source's latest record, the one the prior receipt's sourceIdentities (which check 12
+    # compared) come from; an earlier satisfying record may carry an older body (D-RCP-53).
+    latest = obs.latest(prior["observations"])
+    records = [reuse_record(prior["observations"][latest[s]], plan["contextBinding"], params["hostSessionId"], po)
+               for s in plan["mandatorySourceIds"]]
     receipt = {
         "schemaVersion": "ContextReadReceiptV2",
         "binding": dict(plan["contextBinding"]),
@@ -240,7 +238,7 @@ def open_by_reuse(plan, params, decision, now):
         "missingSourceIds": utf16_sorted(plan["mandatorySourceIds"]),
         "fullRead": plan["fullRead"],
         "fullReadReason": plan["fullReadReason"],
-        "escalations": [],
+        "escalations": [{"trigger": t, "reasonCode": t, "observedAt": now, "action": "planned"} for t in plan["triggeredEscalations"]],
         "replanCount": 0,
         "lastError": None,
         "sourceIdentities": [],
@@ -263,8 +261,11 @@ def reuse(state, params, now):
     if decision["delivery"]["reuse"] and params.get("planCall") is not None:
         if entry["receipt"] is not None:
             raise Refusal("CONTEXT_RECEIPT_STATUS_TRANSITION_INVALID", "the plan's receipt is open already; a reuse opens only a plan without one", path="/planCall")
-        if instant(params["planCall"]["attemptedAt"]) > instant(now):
-            raise Refusal("CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED", "the plan call was attempted after now", path="/planCall/attemptedAt")
+        # the plan is made inside its own tool call (receipt invariant 24, D-RCP-53)
+        if instant(params["planCall"]["attemptedAt"]) > instant(plan["plannedAt"]):
+            raise Refusal("CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED", "the plan call was attempted after the plan was made", path="/planCall/attemptedAt")
+        if instant(now) < instant(plan["plannedAt"]):
+            raise Refusal("CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED", "the plan was made after now; no receipt opens before its plan", path="/plannedAt")
         receipt = open_by_reuse(plan, params, decision, now)
         entry["receipt"] = receipt
     return {"decision": decision, "receipt": receipt}

@@ -390,6 +390,19 @@ describe('context engines write valid documents', () => {
     if (!reused.ok) throw new Error(reused.message);
     expectValid(reused.receipt);
     expect(reused.receipt.status).toBe('relevant-complete');
+    // A plan call attempted after the plan was made opens nothing (D-RCP-53): the receipt would
+    // break the chain's order (invariant 24).
+    const late = receiptByReuse(
+      again,
+      decision,
+      prior,
+      { toolCallId: 'call-plan-2', attemptedAt: new Date(Date.parse(again.plannedAt) + 1).toISOString() },
+      clock,
+    );
+    expect(late.ok ? null : [late.code, late.path]).toEqual([
+      'CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED',
+      '/planCall/attemptedAt',
+    ]);
     expectChain([seed, again, reused.receipt, decision, plan, prior]);
     for (const [mode, session] of [
       ['full-only', 'sess-1'],

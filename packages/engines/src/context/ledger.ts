@@ -14,7 +14,7 @@ import {
 import { type Clock, timestampOf } from '../clock.js';
 import { type EngineRefusal, refusal } from '../refusal.js';
 import type { ContextRefInput } from './plan.js';
-import { deriveReceipt, draftOf, REPLAYABLE_REASON_CODES, sealReceipt } from './receipt.js';
+import { conflictError, deriveReceipt, draftOf, REPLAYABLE_REASON_CODES, sealReceipt } from './receipt.js';
 import {
   eventTime,
   evict,
@@ -222,18 +222,29 @@ export function replayReceipt(
     (r) => fresh(r.sourceId) && Date.parse(eventTime(r)) >= createdAt,
   );
   const now = timestampOf(Math.max(clock.now(), Date.parse(receipt.updatedAt), Date.parse(ledger.updatedAt)));
+  const observations = records.filter(
+    (r) =>
+      !isAttempt(r) ||
+      receipt.planObservation === null ||
+      Date.parse(r.attemptedAt) >= Date.parse(receipt.planObservation.observedAt),
+  );
+  // A conflicting duplicate PostToolUse among the records makes the successor unverified, as it
+  // made the receipt when it was observed (D-RCP-53).
+  const conflict = observations.find(
+    (r, i): r is Result =>
+      isResult(r) &&
+      observations
+        .slice(0, i)
+        .some((o) => isResult(o) && o.toolCallId === r.toolCallId && o.sourceId === r.sourceId),
+  );
+  const structured = receipt.verificationMode === 'structured-plan';
   const draft = {
     ...draftOf(receipt),
-    status: receipt.verificationMode === 'structured-plan' ? ('planned' as const) : ('unverified' as const),
-    observations: records.filter(
-      (r) =>
-        !isAttempt(r) ||
-        receipt.planObservation === null ||
-        Date.parse(r.attemptedAt) >= Date.parse(receipt.planObservation.observedAt),
-    ),
+    status: structured && !conflict ? ('planned' as const) : ('unverified' as const),
+    observations,
     escalations: receipt.escalations.filter((e) => e.action === 'planned'),
     replanCount: 0,
-    lastError: null,
+    lastError: structured && conflict ? conflictError(conflict) : null,
     reuseFrom: null,
     completedAt: null,
     consumedAt: null,

@@ -143,6 +143,15 @@ const planSource = (plan: ContextReadPlanV2, sourceId: string) =>
 const mandatoryOf = (plan: ContextReadPlanV2) => plan.mandatorySourceIds;
 
 /** Recompute every derived field of a draft from its records (Derived fields). */
+/** The `lastError` of a receipt a conflicting duplicate PostToolUse (`record`, the later one) made unverified. */
+export function conflictError(record: Result): NonNullable<ContextReadReceiptV2['lastError']> {
+  return {
+    code: 'CONTEXT_POST_TOOL_USE_CONFLICT',
+    message: `two different PostToolUse results for tool call ${record.toolCallId} and ${record.sourceId}.`,
+    nextStep: 'keep the receipt unverified; replan once if the action still needs context.',
+  };
+}
+
 export function deriveReceipt(draft: Draft, plan: ContextReadPlanV2, now: string): Draft {
   const M = mandatoryOf(plan);
   const records = draft.observations;
@@ -632,11 +641,7 @@ export function observeReceipt(
           status: 'unverified',
           completedAt: null,
           consumedAt: null,
-          lastError: {
-            code: 'CONTEXT_POST_TOOL_USE_CONFLICT',
-            message: `two different PostToolUse results for tool call ${record.toolCallId} and ${record.sourceId}.`,
-            nextStep: 'keep the receipt unverified; replan once if the action still needs context.',
-          },
+          lastError: conflictError(record),
         });
       return done({ ...draft, observations: kept });
     }

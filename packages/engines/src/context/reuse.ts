@@ -17,7 +17,7 @@ import {
 import { type Clock, timestampOf } from '../clock.js';
 import { type EngineRefusal, refusal } from '../refusal.js';
 import { deriveReceipt, draftOf, sealReceipt } from './receipt.js';
-import { isResult, type Result, satisfiesAt } from './records.js';
+import { isResult, type Result, satisfiesAt, satisfyingRecord } from './records.js';
 import { bySourceId } from './shared.js';
 
 /** What the reuse decision compares the current plan against. */
@@ -225,7 +225,10 @@ export function receiptByReuse(
   clock: Clock,
 ):
   | { readonly ok: true; readonly receipt: ContextReadReceiptV2 }
-  | EngineRefusal<'CONTEXT_RECEIPT_REUSE_UNPROVEN', { readonly path: string }> {
+  | EngineRefusal<
+      'CONTEXT_RECEIPT_REUSE_UNPROVEN' | 'CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED',
+      { readonly path: string }
+    > {
   if (
     !decision.delivery.reuse ||
     decision.reuseFrom?.receiptId !== prior.receiptId ||
@@ -237,6 +240,20 @@ export function receiptByReuse(
       { path: '/decision' },
     );
   const now = timestampOf(Math.max(clock.now(), Date.parse(decision.evaluatedAt)));
+  // The plan is made inside its own tool call (receipt invariant 24), whether the receipt opens
+  // by the plan call's result or by reuse (D-RCP-53).
+  if (!(Date.parse(planCall.attemptedAt) <= Date.parse(plan.plannedAt)))
+    return refusal(
+      'CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED',
+      `the plan call's PreToolUse (${planCall.attemptedAt}) is after the plan was made (${plan.plannedAt}); the plan is made inside its own tool call.`,
+      { path: '/planCall/attemptedAt' },
+    );
+  if (Date.parse(now) < Date.parse(plan.plannedAt))
+    return refusal(
+      'CONTEXT_RECEIPT_TIMESTAMP_BACKFILLED',
+      'the plan was made after now; a receipt cannot be opened before its plan exists.',
+      { path: '/plannedAt' },
+    );
   const planObservation = {
     toolCallId: planCall.toolCallId,
     attemptedAt: planCall.attemptedAt,
@@ -244,12 +261,9 @@ export function receiptByReuse(
   };
   const records: Result[] = [];
   for (const sourceId of plan.mandatorySourceIds) {
-    const src = prior.observations.find(
-      (o, i): o is Result =>
-        isResult(o) &&
-        o.sourceId === sourceId &&
-        satisfiesAt(prior.observations, i, prior.reuseFrom !== null),
-    );
+    // The source's latest record, the one the prior receipt's sourceIdentities (which check 12
+    // compared) come from; an earlier satisfying record may carry an older body (D-RCP-53).
+    const src = satisfyingRecord(prior.observations, sourceId, prior.reuseFrom !== null);
     if (!src)
       return refusal(
         'CONTEXT_RECEIPT_REUSE_UNPROVEN',
