@@ -66,16 +66,6 @@ console.log('');
  */
 /** Survivors a reviewer named equivalent, by `file:line:mutator`, with the reason. */
 const EQUIVALENT = {
-  'packages/store/src/evidence.ts:32:ConditionalExpression':
-    "equivalent: `rel !== ''` and `rel !== '..'` dropped let the root itself or its parent pass the lexical check, and the check of the resolved path (`inside(root, real)`) refuses them with the same code, TASK_TERMINAL_EVIDENCE_SCOPE_INVALID",
-  'packages/store/src/evidence.ts:32:StringLiteral':
-    "equivalent: `''` or `'..'` replaced is that check dropped (`rel` is never `Stryker was here!` or empty there); the check of the resolved path refuses the same paths with the same code",
-  'packages/store/src/evidence.ts:60:ConditionalExpression':
-    'equivalent: the check of the descriptor (line 69) repeats it, with the same result (a FIFO opens without blocking, O_NONBLOCK, and is refused there)',
-  'packages/store/src/evidence.ts:60:LogicalOperator':
-    'equivalent: the check of the descriptor (line 69) repeats it, with the same result',
-  'packages/store/src/evidence.ts:154:ConditionalExpression':
-    'equivalent (`item.bytes < 1` → `false`): a length of 0 or less is read as a file larger than declared, TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH, the same code',
   'packages/store/src/task-store.ts:124:ObjectLiteral':
     "equivalent: without `contract` the validator picks TaskRecoveryStateV5 from the candidate's `schemaVersion`, which the engine always sets",
   'packages/store/src/task-store.ts:126:MethodExpression':
@@ -94,14 +84,8 @@ const EQUIVALENT = {
     'equivalent: `leaseDurationMs: undefined` falls back to the default duration as its absence does (lease.ts `env.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS`)',
   'packages/store/src/task-store.ts:195:ConditionalExpression':
     'equivalent: `maxEnvelopeBytes: undefined` is no limit, as its absence is (steps.ts checks `!== undefined`)',
-  'packages/store/src/task-store.ts:245:ConditionalExpression':
-    'equivalent: `priorRecordFromHistory(history, null)` finds no record, so `prior` stays unset; only a needless history read is added',
   'packages/store/src/task-store.ts:312:BlockStatement':
     'equivalent: an empty catch returns `undefined`, and `refusal(code, message, undefined)` has no `currentFence`, as `{}` gives',
-  'packages/store/src/evidence.ts:74:EqualityOperator':
-    'open: killed only by a file one byte longer than a declared length that is a multiple of 64 KiB (the loop then stops at the declared length and reports drift instead of the larger file)',
-  'packages/store/src/evidence.ts:40:ConditionalExpression':
-    'open: `a.dev === b.dev` → `true` needs a file of another device with the same inode number swapped in, which a test on one file system cannot stage',
   'packages/engines/src/policy/decide.ts:141:OptionalChaining':
     'equivalent: an `allow` always rests on a matched grant (PRM-003), so `grant` is never null where `decision` is `allow`',
   'packages/engines/src/task-continuity/evidence.ts:17:StringLiteral':
