@@ -4,6 +4,7 @@
 // Each change is made by a hook on one `node:fs` call (helpers/tampered-fs.ts), so that it lands
 // at exactly that step on every run; each test changes one thing only, so that each check of the
 // verifier is the one that refuses.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   appendFileSync,
@@ -337,6 +338,106 @@ describe('evidenceVerifier: the file changes while it is read', () => {
           }) as typeof orig,
       },
       () => expect(verify(item)).toEqual({ ok: true }),
+    );
+  });
+});
+
+describe('evidenceVerifier: the checks before the read', () => {
+  it('refuses the project root itself and its parent with TASK_TERMINAL_EVIDENCE_SCOPE_INVALID', () => {
+    const ok = itemOf(file('x').path);
+    for (const path of ['.', '..', './', '../'])
+      expect(code(verify({ ...ok, path })), path).toBe('TASK_TERMINAL_EVIDENCE_SCOPE_INVALID');
+  });
+
+  it('refuses a directory, an empty file and a FIFO with TASK_TERMINAL_EVIDENCE_FILE_INVALID without opening them', () => {
+    mkdirSync(join(root, 'a-directory'));
+    execFileSync('mkfifo', [join(root, 'a-fifo')]);
+    const ok = itemOf(file('x').path);
+    for (const path of ['a-directory', file('').path, 'a-fifo']) {
+      const r = withTamperedFs({}, () =>
+        expect(code(verify({ ...ok, path })), path).toBe('TASK_TERMINAL_EVIDENCE_FILE_INVALID'),
+      );
+      expect(r.calls.openSync, path).toBe(0);
+    }
+  });
+
+  it('refuses a length below one with TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH before opening the file, an empty one too', () => {
+    const empty = file('');
+    const some = file('abc');
+    const abc = itemOf(some.path);
+    for (const [path, bytes] of [
+      [empty.path, 0],
+      [some.path, 0],
+      [some.path, -1],
+    ] as const) {
+      const r = withTamperedFs({}, () =>
+        expect(code(verify({ ...abc, path, bytes })), `${path} ${bytes}`).toBe(
+          'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH',
+        ),
+      );
+      expect(r.calls.openSync).toBe(0);
+    }
+  });
+
+  it('takes maxBytes as the limit of one file: TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE above it before opening the file, accepted at it', () => {
+    const over = itemOf(file('0123456789a').path);
+    const r = withTamperedFs({}, () =>
+      expect(code(evidenceVerifier(root, { maxBytes: 10 })([over]))).toBe(
+        'TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE',
+      ),
+    );
+    expect(r.calls.openSync).toBe(0);
+    expect(evidenceVerifier(root, { maxBytes: 10 })([itemOf(file('0123456789').path)])).toEqual({ ok: true });
+  });
+
+  it('refuses a small file declaring more bytes than a buffer can hold (a limit raised that far) with TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH: no buffer of the declared length', () => {
+    const item = { ...itemOf(file('abc').path), bytes: 2 ** 50 };
+    const r = evidenceVerifier(root, { maxBytes: Number.MAX_SAFE_INTEGER })([item]);
+    expect(code(r)).toBe('TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH');
+  });
+});
+
+describe('evidenceVerifier: what the disk answers', () => {
+  it('reads a file given one byte per read (short reads): accepted when exact, TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH when larger than declared', () => {
+    const f = file('0123456789');
+    const oneByte = {
+      readSync: (orig: typeof import('node:fs').readSync) =>
+        ((fd: number, buffer: Buffer, offset: number, length: number, position: null) =>
+          orig(fd, buffer, offset, Math.min(1, length), position)) as typeof orig,
+    };
+    withTamperedFs(oneByte, () => expect(verify(itemOf(f.path))).toEqual({ ok: true }));
+    withTamperedFs(oneByte, () =>
+      expect(code(verify({ ...itemOf(f.path, Buffer.from('01234')) }))).toBe(
+        'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH',
+      ),
+    );
+  });
+
+  it('refuses a file the store may not open (EACCES) with TASK_TERMINAL_EVIDENCE_FILE_INVALID', () => {
+    const item = itemOf(file('forbidden\n').path);
+    withTamperedFs(
+      {
+        openSync: () =>
+          (() => {
+            throw Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES' });
+          }) as never,
+      },
+      () => expect(code(verify(item))).toBe('TASK_TERMINAL_EVIDENCE_FILE_INVALID'),
+    );
+  });
+
+  it('refuses a descriptor whose stat names another device than the path (same inode number) with TASK_TERMINAL_EVIDENCE_FILE_DRIFT', () => {
+    const f = file('another device\n');
+    const item = itemOf(f.path);
+    withTamperedFs(
+      {
+        fstatSync: (orig) =>
+          ((fd: number) => {
+            const s = orig(fd);
+            return Object.assign(Object.create(Object.getPrototypeOf(s)), s, { dev: s.dev + 1 });
+          }) as typeof orig,
+      },
+      () => expect(code(verify(item))).toBe('TASK_TERMINAL_EVIDENCE_FILE_DRIFT'),
     );
   });
 });

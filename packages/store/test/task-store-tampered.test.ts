@@ -178,6 +178,11 @@ describe('TaskStore: replay of a stored history broken in one place', () => {
       ],
       3,
     ],
+    [
+      'ending with an envelope linked to its predecessor at a sequence one too far (every digest recomputed)',
+      (h) => [h[0]!, seal('TaskRecoveryStateV5', { ...structuredClone(h[1]!), sequence: 3 })],
+      3,
+    ],
     ['with its last envelope tampered', (h) => [h[0]!, h[1]!, { ...h[2]!, state: { n: 99 } }], 3],
   ];
   for (const [what, breakIt, at] of broken) {
@@ -324,5 +329,124 @@ describe('TaskStore: reads', () => {
     expect(found.ok && found.fence).toEqual(fence(1, 1));
     const ctx = await store.readWriteContext(task.key);
     expect(ctx.ok && ctx.writeContext.stateSequence).toBe(1);
+  });
+});
+
+/** A memory backend that records the name of every call made to it. */
+function recorded(): StorageBackend & { calls: string[] } {
+  const backend = createMemoryBackend();
+  const calls: string[] = [];
+  const record =
+    <A extends unknown[], R>(name: string, f: (...a: A) => R) =>
+    (...a: A): R => {
+      calls.push(name);
+      return f(...a);
+    };
+  return {
+    kind: backend.kind,
+    calls,
+    load: record('load', backend.load.bind(backend)),
+    loadAt: record('loadAt', backend.loadAt.bind(backend)),
+    compareAndAppend: record('compareAndAppend', backend.compareAndAppend.bind(backend)),
+    history: record('history', backend.history.bind(backend)),
+    close: record('close', backend.close.bind(backend)),
+  };
+}
+
+describe('TaskStore: what never reaches storage', () => {
+  it('a malformed key is LIFECYCLE_TASK_IDENTITY_REQUIRED in every method, and an empty history, without a storage call', async () => {
+    const backend = recorded();
+    const store = storeOn(backend);
+    const task = new TaskDriver(store);
+    const bad = { projectRootIdentity: task.key.projectRootIdentity, taskId: 'not-a-uuid' };
+    const request = { ...task.request('acquire', S1, await task.view()), ...bad };
+    backend.calls.length = 0;
+    const results = {
+      read: await store.read(bad),
+      readWriteContext: await store.readWriteContext(bad),
+      replay: await store.replay(bad),
+      transitionOwner: await store.transitionOwner(request),
+      commitState: await store.commitState({ ...request, state: { a: 1 } }),
+      commitOperation: await store.commitOperation({
+        ...request,
+        event: {
+          event: 'prepare',
+          operationId: 'op-1',
+          idempotencyKey: 'idem-1',
+          kind: 'update',
+          exactTargets: ['src/a.ts'],
+          beforeDigest: 'b'.repeat(64),
+        },
+      }),
+    };
+    for (const [method, r] of Object.entries(results))
+      expect(r.ok ? 'ok' : r.code, method).toBe('LIFECYCLE_TASK_IDENTITY_REQUIRED');
+    expect(await store.history(bad)).toEqual([]);
+    expect(backend.calls).toEqual([]);
+  });
+
+  it('an envelope the contract refuses (a minted nonce out of its pattern) is TASK_CONTINUITY_SCHEMA_INVALID with the current fence, never appended', async () => {
+    const backend = recorded();
+    const task = new TaskDriver(storeOn(backend, { mintNonce: () => 'owner-not-hex' }));
+    const r = refused(await task.transition('acquire', S1), 'TASK_CONTINUITY_SCHEMA_INVALID');
+    expect(r.currentFence).toEqual(fence(0, 0));
+    expect(backend.calls).not.toContain('compareAndAppend');
+  });
+
+  it('a decision that cannot be digested (a minted nonce with a lone surrogate) is TASK_CONTINUITY_SCHEMA_INVALID with the current fence, never appended', async () => {
+    const backend = recorded();
+    const task = new TaskDriver(storeOn(backend, { mintNonce: () => 'owner-\ud800' }));
+    const r = refused(await task.transition('acquire', S1), 'TASK_CONTINUITY_SCHEMA_INVALID');
+    expect(r.currentFence).toEqual(fence(0, 0));
+    expect(backend.calls).not.toContain('compareAndAppend');
+  });
+
+  it('an error of the decision that is not a digest error is thrown, not dressed as a refusal', async () => {
+    const clock = {
+      now: (): number => {
+        throw new Error('the clock is unavailable');
+      },
+    };
+    const task = new TaskDriver(new TaskStore(createMemoryBackend(), { clock }));
+    await expect(task.transition('acquire', S1)).rejects.toThrow('the clock is unavailable');
+  });
+
+  it('the history is read only for a settlement that may be a replay', async () => {
+    const backend = recorded();
+    const task = new TaskDriver(storeOn(backend));
+    succeeded(await task.transition('acquire', S1));
+    succeeded(
+      await task.op(S1, {
+        event: 'prepare',
+        operationId: 'op-1',
+        idempotencyKey: 'idem-1',
+        kind: 'update',
+        exactTargets: ['src/a.ts'],
+        beforeDigest: 'b'.repeat(64),
+      }),
+    );
+    const abort = { event: 'abort' as const, ...(await task.binding()) };
+    succeeded(await task.op(S1, abort));
+    expect(backend.calls).not.toContain('history');
+    succeeded(await task.op(S1, abort), 'replayed');
+    expect(backend.calls.filter((c) => c === 'history')).toHaveLength(1);
+  });
+});
+
+describe('TaskStore: a stored envelope that fails its own digests', () => {
+  it('read and readWriteContext refuse it with LIFECYCLE_STATE_UNAVAILABLE and its fence', async () => {
+    let lie = false;
+    const backend = lying({
+      load: (_key, real) => (lie && real ? { ...real, state: { x: 'changed' } } : undefined),
+    });
+    const store = storeOn(backend);
+    const task = new TaskDriver(store);
+    succeeded(await task.transition('acquire', S1));
+    succeeded(await task.state(S1, { x: 1 }));
+    lie = true;
+    for (const r of [await store.read(task.key), await store.readWriteContext(task.key)]) {
+      expect(r.ok ? 'ok' : r.code).toBe('LIFECYCLE_STATE_UNAVAILABLE');
+      expect(!r.ok && r.currentFence).toEqual(fence(2, 1));
+    }
   });
 });

@@ -61,7 +61,22 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 const list = (xs: readonly unknown[]) => (xs.length ? xs.map((x) => JSON.stringify(x)).join(', ') : 'none');
 /** Ascending order of UTF-16 code units (JavaScript's default sort), the order the spec uses. */
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const sorted = <T extends string>(xs: readonly T[]): T[] => [...xs].sort(cmp);
+/** A sorted copy; the short lists of a plan by insertion, where Array.prototype.sort costs more. */
+function sorted<T extends string>(xs: readonly T[]): T[] {
+  const out = xs.slice();
+  const n = out.length;
+  if (n > 32) return out.sort(cmp);
+  for (let i = 1; i < n; i++) {
+    const x = out[i]!;
+    let j = i - 1;
+    while (j >= 0 && x < out[j]!) {
+      out[j + 1] = out[j]!;
+      j--;
+    }
+    out[j + 1] = x;
+  }
+  return out;
+}
 const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 const sameSet = (a: readonly string[], b: readonly string[]) => sameList(sorted(a), sorted(b));
@@ -273,7 +288,15 @@ function derivedExitCondition(p: ContextReadPlanV2): ContextReadPlanV2['exitCond
   return derivedFullRead(p) ? 'escalated-full' : 'relevant-complete';
 }
 
-const derivedSourceLayer = (s: SourceView) => [...new Set(s.sourceRefs.map((r) => r.layer))].join('+');
+/** The distinct layers of the refs in ref order joined with "+" (one or two refs without a Set). */
+function derivedSourceLayer(s: SourceView): string {
+  const refs = s.sourceRefs;
+  const a: unknown = refs[0]?.layer;
+  const b: unknown = refs[1]?.layer;
+  if (refs.length === 1 && typeof a === 'string') return a;
+  if (refs.length === 2 && typeof a === 'string' && typeof b === 'string') return a === b ? a : `${a}+${b}`;
+  return [...new Set(refs.map((r) => r.layer))].join('+');
+}
 const MEMORY_REF_FORM =
   'exactly one ref { path: "memory://<project>/<query>", layer: "memory-query", exists: true, size: null, mtimeMs: null }';
 

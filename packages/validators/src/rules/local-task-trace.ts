@@ -262,11 +262,24 @@ const sequenceChecks: TraceCheck = (t, code, rule) => {
 
 const duplicateChecks: TraceCheck = (t, code, rule) => {
   const out: Issue[] = [];
-  // One set insertion per event; only a trace that repeats an id is walked again to name them.
-  const ids = new Set<string>();
-  const n = t.events.length;
-  for (let i = 0; i < n; i++) ids.add(t.events[i]!.eventId);
-  if (ids.size === n) return out;
+  // Whether any id repeats: pairwise for a few events, else one set insertion per event; only a
+  // trace that repeats an id is walked again to name them.
+  const events = t.events;
+  const n = events.length;
+  if (n <= 8) {
+    let repeats = false;
+    for (let i = 1; i < n && !repeats; i++)
+      for (let j = 0; j < i; j++)
+        if (events[i]!.eventId === events[j]!.eventId) {
+          repeats = true;
+          break;
+        }
+    if (!repeats) return out;
+  } else {
+    const ids = new Set<string>();
+    for (let i = 0; i < n; i++) ids.add(events[i]!.eventId);
+    if (ids.size === n) return out;
+  }
   const first = new Map<string, number>();
   t.events.forEach((e, i) => {
     const j = first.get(e.eventId);

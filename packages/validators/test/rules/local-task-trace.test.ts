@@ -93,6 +93,50 @@ for (const set of LOCAL_TASK_TRACE_BUNDLES) {
   });
 }
 
+describe('T8 on short and long traces', () => {
+  // Repeats are found pairwise in a trace of up to 8 events and through a set above; both name
+  // every later copy with the index of the first.
+  function recorded(events: number): LocalTaskTraceV1 {
+    const clock = new ManualClock(Date.parse('2026-11-30T06:00:00.000Z'));
+    const opened = openTrace(null, { turnKey: 'turn-t8' }, clock);
+    if (!opened.ok) throw new Error(opened.message);
+    let t = opened.trace;
+    for (let i = 0; i < events; i++) {
+      clock.advance(1_000);
+      const r = appendToTrace(
+        t,
+        { type: 'PreToolUse', result: 'observed', occurrenceKey: `k-${i}`, payload: {} },
+        clock,
+      );
+      if (!r.ok) throw new Error(r.message);
+      t = r.trace;
+    }
+    return structuredClone(t) as LocalTaskTraceV1;
+  }
+  const duplicates = (doc: LocalTaskTraceV1) => {
+    const r = validate(doc);
+    return r.ok
+      ? []
+      : r.issues.filter((i) => i.code === 'TRACE_DUPLICATE_EVENT').map((i) => [i.path, i.message]);
+  };
+
+  for (const n of [2, 8, 9, 40]) {
+    it(`${n} events: none without a repeat, every later copy named with a repeat`, () => {
+      const doc = recorded(n);
+      expect(duplicates(doc)).toEqual([]);
+      doc.events[n - 1]!.eventId = doc.events[0]!.eventId;
+      if (n > 2) doc.events[1]!.eventId = doc.events[0]!.eventId;
+      const later = n > 2 ? [1, n - 1] : [1];
+      expect(duplicates(doc)).toEqual(
+        later.map((i) => [
+          `/events/${i}/eventId`,
+          `T8: events[${i}] repeats the eventId of events[0] (a re-delivered occurrence); a recorder refuses the duplicate instead of appending it. Refuse the trace.`,
+        ]),
+      );
+    });
+  }
+});
+
 describe('T1 at the byte bound', () => {
   // A trace grown to exactly TRACE_MAX_BYTES of JCS by its payloads (which no derived id covers),
   // then one byte over: the per-event count must agree with measuring the whole JCS text, also for
