@@ -84,6 +84,8 @@ const EQUIVALENT = {
     'equivalent: `leaseDurationMs: undefined` falls back to the default duration as its absence does (lease.ts `env.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS`)',
   'packages/store/src/task-store.ts:195:ConditionalExpression':
     'equivalent: `maxEnvelopeBytes: undefined` is no limit, as its absence is (steps.ts checks `!== undefined`)',
+  'packages/store/src/task-store.ts:247:ConditionalExpression':
+    'equivalent: without a record the map holds `undefined` for the operation, which the engine reads with `priorRecords?.get(id)` as it reads a missing map, and `!prior` refuses the replay the same way',
   'packages/store/src/task-store.ts:312:BlockStatement':
     'equivalent: an empty catch returns `undefined`, and `refusal(code, message, undefined)` has no `currentFence`, as `{}` gives',
   'packages/engines/src/policy/decide.ts:141:OptionalChaining':
