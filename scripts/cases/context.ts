@@ -777,6 +777,57 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     family: 'ledger',
+    name: 'ledger/replay-refs-in-another-order',
+    title:
+      'a replay whose re-observed metadata lists a source’s two places in another order than the plan still finds the source fresh: its records are replayed',
+    anchor: 'replay',
+    requirements: ['CAG-020', 'PROTO-014'],
+    run: (m) => {
+      const shared = {
+        ...contextRef('testing.md'),
+        path: `${CONTEXT_ROOT}/.agent/shared/testing.md`,
+        layer: 'profile-shared',
+      };
+      const catalogue = {
+        ...CONTEXT_CATALOGUE,
+        documents: CONTEXT_CATALOGUE.documents.map((d) =>
+          d.file === 'testing.md' ? { ...d, refs: [contextRef('testing.md'), shared] } : d,
+        ),
+      };
+      const { plan } = opened(m, { catalogue });
+      const both = { liveRefs: [contextRef('testing.md'), shared] };
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.observe(plan.planId, post(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+      const complete = m.observe(
+        plan.planId,
+        post(plan, 'profile:testing.md', 'toolu-read-1', both),
+        'relevant-complete',
+      );
+      m.advance();
+      m.write(plan.planId, m.snapshotOf(plan.planId, complete.observations), 'written');
+      m.advance();
+      m.observe(
+        plan.planId,
+        { event: 'drift', trigger: 'source-digest', reasonCode: 'writer-drift' },
+        'stale',
+      );
+      m.advance();
+      m.replay(
+        plan.planId,
+        {
+          'profile:README.md': [contextRef('README.md')],
+          'profile:config.json': [contextRef('config.json')],
+          'profile:testing.md': [contextRef('testing.md'), shared],
+        },
+        'relevant-complete',
+      );
+    },
+  },
+  {
+    family: 'ledger',
     name: 'ledger/replay-keeps-a-conflict-unverified',
     title:
       'a receipt two different PostToolUse results of one call made unverified is rebuilt from the ledger unverified again, the conflict named: a replay never hides conflicting evidence',

@@ -66,6 +66,28 @@ console.log('');
  */
 /** Survivors a reviewer named equivalent, by `file:line:mutator`, with the reason. */
 const EQUIVALENT = {
+  'packages/store/src/task-store.ts:124:ObjectLiteral':
+    "equivalent: without `contract` the validator picks TaskRecoveryStateV5 from the candidate's `schemaVersion`, which the engine always sets",
+  'packages/store/src/task-store.ts:126:MethodExpression':
+    'equivalent: message text (which issues the refusal message lists)',
+  'packages/store/src/task-store.ts:126:ConditionalExpression':
+    'equivalent: message text (which issues the refusal message lists)',
+  'packages/store/src/task-store.ts:127:MethodExpression':
+    'equivalent: message text (how many issues the refusal message lists)',
+  'packages/store/src/task-store.ts:129:StringLiteral':
+    'equivalent: message text (how an issue is shown in the refusal message)',
+  'packages/store/src/task-store.ts:130:StringLiteral':
+    'equivalent: message text (the separator of the issues in the refusal message)',
+  'packages/store/src/task-store.ts:187:ConditionalExpression':
+    'equivalent: `{ maxBytes: undefined }` falls back to the default limit as `{}` does (`options.maxBytes ?? DEFAULT_MAX_EVIDENCE_BYTES`)',
+  'packages/store/src/task-store.ts:194:ConditionalExpression':
+    'equivalent: `leaseDurationMs: undefined` falls back to the default duration as its absence does (lease.ts `env.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS`)',
+  'packages/store/src/task-store.ts:195:ConditionalExpression':
+    'equivalent: `maxEnvelopeBytes: undefined` is no limit, as its absence is (steps.ts checks `!== undefined`)',
+  'packages/store/src/task-store.ts:247:ConditionalExpression':
+    'equivalent: without a record the map holds `undefined` for the operation, which the engine reads with `priorRecords?.get(id)` as it reads a missing map, and `!prior` refuses the replay the same way',
+  'packages/store/src/task-store.ts:312:BlockStatement':
+    'equivalent: an empty catch returns `undefined`, and `refusal(code, message, undefined)` has no `currentFence`, as `{}` gives',
   'packages/engines/src/policy/decide.ts:141:OptionalChaining':
     'equivalent: an `allow` always rests on a matched grant (PRM-003), so `grant` is never null where `decision` is `allow`',
   'packages/engines/src/task-continuity/evidence.ts:17:StringLiteral':

@@ -11,11 +11,10 @@ metadata is still fresh, nothing executed again.
 
 import copy
 
-from . import context_receipt, context_receipt_finish, context_session, jcs, protocol_schema, validate_schema
+from . import context_plan, context_receipt, context_receipt_finish, context_session, jcs, protocol_schema, validate_schema
 from . import rules_context_observations as obs
 from .errors import InvalidParams, Refusal
 from .rules_context import REPLAYABLE
-from .rules_context_plan import metadata_digest
 from .rulekit import derived, digest, instant, utf16_sorted
 
 LEDGER_LIMIT = 128
@@ -158,7 +157,8 @@ def fresh(source, live_refs):
     live = live_refs.get(source["sourceId"])
     if live is None:
         return source["kind"] == "memory"
-    return [metadata_digest(r) for r in live] == [r["metadataDigest"] for r in source["sourceRefs"]]
+    # as a PostToolUse's liveRefs are compared (agent_ref/context_receipt.py): refs in the plan's order
+    return [r["metadataDigest"] for r in context_plan.refs_of(live)] == [r["metadataDigest"] for r in source["sourceRefs"]]
 
 
 def conflicting(records):

@@ -4,7 +4,6 @@
 // Each change is made by a hook on one `node:fs` call (helpers/tampered-fs.ts), so that it lands
 // at exactly that step on every run; each test changes one thing only, so that each check of the
 // verifier is the one that refuses.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   appendFileSync,
@@ -19,6 +18,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TaskTerminalEvidenceItemV1 } from '@agent-contracts/schemas';
@@ -349,15 +349,22 @@ describe('evidenceVerifier: the checks before the read', () => {
       expect(code(verify({ ...ok, path })), path).toBe('TASK_TERMINAL_EVIDENCE_SCOPE_INVALID');
   });
 
-  it('refuses a directory, an empty file and a FIFO with TASK_TERMINAL_EVIDENCE_FILE_INVALID without opening them', () => {
+  it('refuses a directory, an empty file and a socket with TASK_TERMINAL_EVIDENCE_FILE_INVALID without opening them', async () => {
     mkdirSync(join(root, 'a-directory'));
-    execFileSync('mkfifo', [join(root, 'a-fifo')]);
-    const ok = itemOf(file('x').path);
-    for (const path of ['a-directory', file('').path, 'a-fifo']) {
-      const r = withTamperedFs({}, () =>
-        expect(code(verify({ ...ok, path })), path).toBe('TASK_TERMINAL_EVIDENCE_FILE_INVALID'),
-      );
-      expect(r.calls.openSync, path).toBe(0);
+    // A Unix socket is the non-regular file this process can make without starting one (a unit
+    // test starts no process: test/suite/suites.test.ts); it exists while the server listens.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(root, 'a-socket'), resolve));
+    try {
+      const ok = itemOf(file('x').path);
+      for (const path of ['a-directory', file('').path, 'a-socket']) {
+        const r = withTamperedFs({}, () =>
+          expect(code(verify({ ...ok, path })), path).toBe('TASK_TERMINAL_EVIDENCE_FILE_INVALID'),
+        );
+        expect(r.calls.openSync, path).toBe(0);
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
