@@ -21,6 +21,7 @@ import {
   CONTEXT_CATALOGUE,
   CONTEXT_MEMORY_REF,
   CONTEXT_ROOT,
+  contextCatalogueWithRefs,
   contextRef,
   contextSnapshot,
   ModelContext,
@@ -423,6 +424,25 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     family: 'plan',
+    name: 'plan/cache-artifact-name-invalid',
+    title:
+      'a cache artifact named outside the artifact pattern ("artifact:summary") is refused: no plan is written that its own contract refuses',
+    anchor: 'receipts-through-the-protocol',
+    requirements: ['CAG-027', 'PROTO-010'],
+    run: (m) => void m.plan(planParams({ cacheArtifacts: ['artifact:summary'] }), 'CONTEXT_PLAN_INVALID'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/cache-hit',
+    title:
+      'cache artifacts make a computation-cache hit: status hit, content-identity-match, the artifacts sorted and unique',
+    anchor: 'receipts-through-the-protocol',
+    requirements: ['CAG-027', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(planParams({ cacheArtifacts: ['summary-index', 'profile-digest', 'summary-index'] })),
+  },
+  {
+    family: 'plan',
     name: 'plan/low-confidence-full-read',
     title:
       'a low-confidence seed (0.4) is planned as a full read: every readable catalogued document is selected',
@@ -788,12 +808,7 @@ const SCENARIOS: readonly Scenario[] = [
         path: `${CONTEXT_ROOT}/.agent/shared/testing.md`,
         layer: 'profile-shared',
       };
-      const catalogue = {
-        ...CONTEXT_CATALOGUE,
-        documents: CONTEXT_CATALOGUE.documents.map((d) =>
-          d.file === 'testing.md' ? { ...d, refs: [contextRef('testing.md'), shared] } : d,
-        ),
-      };
+      const catalogue = contextCatalogueWithRefs('testing.md', shared);
       const { plan } = opened(m, { catalogue });
       const both = { liveRefs: [contextRef('testing.md'), shared] };
       m.advance();

@@ -95,9 +95,18 @@ const TRACE_REFUSAL = ['PROTO-721'];
  * context scenarios that drive a stale transition (context/receipt/attempt-*) name it themselves. TCW-507 names the codes of malformed members, which also refuse
  * well-formed requests the tables refuse (and validators use them for envelope sequences); the
  * cases that send malformed members name it below. ARC-030, ARC-031 and ARC-034 state V2's
- * use of codes the V1 report shares; the V2 cases name them below, so V1 cases do not.
+ * use of codes the V1 report shares; the V2 cases name them below, so V1 cases do not. CAG-027
+ * names `CONTEXT_PLAN_INVALID`, the code of every malformed plan input and document, for a bad
+ * `cacheArtifacts` name; the two context/plan/cache-* cases name it themselves.
  */
-const NOT_BY_CODE: ReadonlySet<string> = new Set(['CAG-502', 'TCW-507', 'ARC-030', 'ARC-031', 'ARC-034']);
+const NOT_BY_CODE: ReadonlySet<string> = new Set([
+  'CAG-502',
+  'CAG-027',
+  'TCW-507',
+  'ARC-030',
+  'ARC-031',
+  'ARC-034',
+]);
 
 /**
  * Requirements a case checks beyond its general one and its codes, by case id (an exact id, or a

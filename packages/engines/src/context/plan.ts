@@ -144,6 +144,9 @@ const FILE = /^(?!\.\.?$)[^/\\\u0000-\u001f]{1,255}$/;
 const NONCE = /^[A-Za-z0-9][A-Za-z0-9._:-]{15,127}$/;
 const HOST = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 const PLANNER = /^[a-z0-9][a-z0-9._/-]*@[0-9]+$/;
+/** A computation artifact's name, as `cacheDecision.reusedArtifacts` holds it (at most 32 of them). */
+const ARTIFACT = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const MAX_ARTIFACTS = 32;
 const NO_BUDGET: ContextReadBudget = {
   bytes: null,
   chars: null,
@@ -319,6 +322,21 @@ export function planContext(
       'CONTEXT_PLAN_INVALID',
       '/fullReadRequest',
       'the full-read request text must be 1-512 characters.',
+    );
+  // D-RCP-55: a cache artifact the plan could not hold is the caller's, refused before any plan.
+  const cacheArtifacts = request.cacheArtifacts ?? [];
+  for (const [i, name] of cacheArtifacts.entries())
+    if (typeof name !== 'string' || name.length > 64 || !ARTIFACT.test(name))
+      return refuse(
+        'CONTEXT_PLAN_INVALID',
+        `/cacheArtifacts/${i}`,
+        'a cache artifact is named by 1-64 characters matching ^[a-z0-9]+(-[a-z0-9]+)*$; name the artifact the cache supplied.',
+      );
+  if (new Set(cacheArtifacts).size > MAX_ARTIFACTS)
+    return refuse(
+      'CONTEXT_PLAN_INVALID',
+      '/cacheArtifacts',
+      `a plan holds at most ${MAX_ARTIFACTS} distinct cache artifacts; report the artifacts this plan reused.`,
     );
   const finalIntent = seed.semantic;
   const reasons = fullReadReasonsOf({
@@ -544,7 +562,7 @@ export function planContext(
   );
   const planContentId = contextPlanContentId(identityInputs);
   const planId = contextPlanId(planContentId, seed.contextEpoch, request.invocationNonce);
-  const artifacts = sortedUnique(request.cacheArtifacts ?? []);
+  const artifacts = sortedUnique(cacheArtifacts);
   const plan: ContextReadPlanV2 = {
     schemaVersion: 'ContextReadPlanV2',
     planId,

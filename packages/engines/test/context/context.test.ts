@@ -133,6 +133,41 @@ describe('seed and plan', () => {
     const u = formIntentSeed({ semantic: 'fix', planId: 'plan-x' }, new ManualClock(T0));
     expect(u.ok ? null : u.code).toBe('CONTEXT_PLAN_INVALID');
   });
+  it('a cache artifact the plan could not hold is refused with CONTEXT_PLAN_INVALID, a valid one is a hit (D-RCP-55)', () => {
+    const s = setup();
+    const ask = (cacheArtifacts: string[]) =>
+      planContext(
+        catalogue,
+        {
+          seed: s.seed,
+          host: 'standalone',
+          invocationNonce: 'nonce-0123456789abc',
+          changeTypes: ['testing'],
+          cacheArtifacts,
+        },
+        s.clock,
+      );
+    for (const [names, path] of [
+      [['artifact:summary'], '/cacheArtifacts/0'],
+      [['summary', 'Summary'], '/cacheArtifacts/1'],
+      [['a'.repeat(65)], '/cacheArtifacts/0'],
+      [[''], '/cacheArtifacts/0'],
+      [Array.from({ length: 33 }, (_, i) => `artifact-${i}`), '/cacheArtifacts'],
+    ] as const) {
+      const r = ask([...names]);
+      expect(r.ok ? null : [r.code, r.path], names.join(',')).toEqual(['CONTEXT_PLAN_INVALID', path]);
+    }
+    const most = ask([
+      ...Array.from({ length: 31 }, (_, i) => `artifact-${i}`),
+      'artifact-0',
+      'a'.repeat(64),
+    ]);
+    expect(most.ok, 'at most 32 distinct names, 64 characters each').toBe(true);
+    const hit = ask(['summary', 'summary']);
+    expect(
+      hit.ok ? [hit.plan.cacheDecision.status, hit.plan.cacheDecision.reusedArtifacts] : hit.code,
+    ).toEqual(['hit', ['summary']]);
+  });
   it('a body other than the baseline read while planning is a hidden full read', () => {
     const s = setup();
     const r = planContext(

@@ -60,3 +60,12 @@ export const contextCatalogueWith = (...documents: object[]): ContextCatalogue =
     ...CONTEXT_CATALOGUE,
     documents: [...CONTEXT_CATALOGUE.documents, ...documents],
   }) as unknown as ContextCatalogue;
+
+/** The catalogue with `refs` added after the own ref of its document `file` (a source of several layers). */
+export const contextCatalogueWithRefs = (file: string, ...refs: object[]): ContextCatalogue =>
+  ({
+    ...CONTEXT_CATALOGUE,
+    documents: CONTEXT_CATALOGUE.documents.map((d) =>
+      d.file === file ? { ...d, refs: [...d.refs, ...refs] } : d,
+    ),
+  }) as unknown as ContextCatalogue;

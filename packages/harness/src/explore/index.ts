@@ -5,6 +5,7 @@ export {
   CONTEXT_MEMORY_REF,
   CONTEXT_ROOT,
   contextCatalogueWith,
+  contextCatalogueWithRefs,
   contextDocument,
   contextRef,
 } from './context-catalogue.js';

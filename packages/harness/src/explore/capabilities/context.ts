@@ -127,7 +127,7 @@ function planStep(slotName: string, epoch: string, p: Shape, readTrace: string, 
       invocationNonce: `nonce-explore-${slotName}-${nonce}`,
       changeTypes: p.changeTypes,
       ...(p.fullReadRequest ? { fullReadRequest: p.fullReadRequest } : {}),
-      ...(p.cache ? { cacheArtifacts: ['artifact:summary'] } : {}),
+      ...(p.cache ? { cacheArtifacts: ['summary-index'] } : {}),
       ...(readTrace === 'none'
         ? {}
         : {
