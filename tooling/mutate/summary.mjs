@@ -116,6 +116,56 @@ const EQUIVALENT = {
     'equivalent: `sa !== sb` on this line, so `sa <= sb` is `sa < sb`',
   'packages/engines/src/task-continuity/time.ts:22:EqualityOperator':
     'equivalent: `fa === fb` returned 0 before, so `fa <= fb` is `fa < fb`',
+  'packages/engines/src/task-continuity/owner-commit.ts:73:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:75:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:75:MethodExpression':
+    'equivalent: message text (how many unknown members the message lists)',
+  'packages/engines/src/task-continuity/owner-commit.ts:76:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:83:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:85:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:102:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:172:ConditionalExpression':
+    'equivalent (`request.operation === ref.operation` → `true`): `ref.requestDigest` is the digest of the whole request that wrote the lease, `operation` included, so an equal `requestDigest` is the same operation',
+  'packages/engines/src/task-continuity/owner-commit.ts:173:ConditionalExpression':
+    'equivalent: a replay of a transition other than `terminal` finds no receipt, since step 3 refuses a receipt on a lease that is not `terminal` and only the `terminal` row leads to that status (reopen, the one row out of it, writes its own transitionRef)',
+  'packages/engines/src/task-continuity/owner-commit.ts:178:ConditionalExpression':
+    'equivalent on every envelope a store writes: the lease is `terminal` exactly when its transitionRef.operation is `terminal` (only the `terminal` row leads there; reopen, the one row out, writes its own transitionRef), so this conjunct and the next are one',
+  'packages/engines/src/task-continuity/owner-commit.ts:179:ConditionalExpression':
+    'equivalent on every envelope a store writes: the lease is `terminal` exactly when its transitionRef.operation is `terminal` (only the `terminal` row leads there; reopen, the one row out, writes its own transitionRef), so this conjunct and the one before are one',
+  'packages/engines/src/task-continuity/owner-commit.ts:207:LogicalOperator':
+    'equivalent: message text (the status the refusal message names)',
+  'packages/engines/src/task-continuity/owner-commit.ts:307:OptionalChaining':
+    'equivalent: reopen passes the row check only from a `terminal` lease, and step 3 refuses a `terminal` lease without its receipt, so `terminalReceipt` is never null here',
+  'packages/engines/src/task-continuity/owner-commit.ts:351:ConditionalExpression':
+    "equivalent: the `default` case is the switch's last and holds only `break`",
+  'packages/engines/src/task-continuity/owner-transitions.ts:326:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:334:LogicalOperator':
+    'equivalent: message text (the statuses the refusal message names)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:334:ArrowFunction':
+    'equivalent: message text (the statuses the refusal message names)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:360:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:383:OptionalChaining':
+    'equivalent: the rows that set a ref (handoff-prepare, takeover-prepare) start from a lease, never from no envelope, and the row check above refuses a `null` prev',
+  'packages/engines/src/task-continuity/owner-transitions.ts:384:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:388:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:396:OptionalChaining':
+    'equivalent (`prev.handoffRef`): handoff-accept starts only from a `handoff-pending` lease, and the row check above refuses a `null` prev (`prev?.handoffRef.targetSessionDigest` is killed)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:397:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:399:OptionalChaining':
+    'equivalent (`prev.takeoverRef`): takeover-accept starts only from a `takeover-pending` lease, and the row check above refuses a `null` prev (`prev?.takeoverRef.targetSessionDigest` is killed)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:400:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
   'packages/engines/src/task-continuity/write-context.ts:66:ConditionalExpression':
     'equivalent: a ref with a `mode` member that goes on to the present-ref check fails it (it needs exactly the four members of a lease ref)',
   'packages/engines/src/task-continuity/write-context.ts:66:StringLiteral':
