@@ -180,6 +180,10 @@ const EQUIVALENT = {
     'equivalent: a ref with a `mode` member that goes on to the present-ref check fails it (it needs exactly the four members of a lease ref)',
   'packages/engines/src/task-continuity/write-context.ts:66:StringLiteral':
     'equivalent: a ref with a `mode` member that goes on to the present-ref check fails it (it needs exactly the four members of a lease ref)',
+  'packages/engines/src/context/reuse.ts:170:ConditionalExpression':
+    "equivalent for `currentDigest === null` → `false` only (the other mutants of the line are killed by packages/engines/test/context/reuse.test.ts): a null digest differs from a V2 prior receipt's `sourceIdentitiesDigest`, which is always a digest, so the next operand refuses with the same code",
+  'packages/engines/src/context/ledger.ts:64:ConditionalExpression':
+    'equivalent: for a source without a record `i` is -1 and `records[-1]` is `undefined`, as the `i < 0` branch gives',
 };
 
 function resolution(s) {
