@@ -735,6 +735,55 @@ describe('deriveReceipt: the derived fields from the records alone', () => {
       expect(d.delivery.reasonCode).toBe('receipt-unverified');
     }
   });
+  it('status is derived only for a structured-plan receipt: a fallback draft keeps the status it was written with', () => {
+    const s = setup();
+    const attempted = fold(s, [pre(s.plan, MEMORY, 'c0')]);
+    const d = deriveReceipt(
+      { ...draftOf(attempted), verificationMode: 'path-observable', status: 'planned' },
+      s.plan,
+      attempted.updatedAt,
+    );
+    expect([d.status, d.satisfiedSourceIds]).toEqual(['planned', []]);
+  });
+  // An incomplete receipt holding reuse results: a mandatory source beyond those reused.
+  const withReuse = (keepBaseline: boolean) => {
+    const s = setup();
+    const complete = fold(s, readAll(s));
+    const observations = complete.observations.flatMap((o, i) =>
+      o.hookEvent === 'PreToolUse' || (o.outcome === 'baseline-ready' && !keepBaseline)
+        ? []
+        : o.outcome === 'baseline-ready'
+          ? [o]
+          : [{ ...o, cache: true, reusedObservationId: `obs-${d64(i).slice(-24)}` }],
+    );
+    const reuseFrom = {
+      planId: 'plan-000000000000000000000000',
+      planContentId: s.plan.planContentId,
+      receiptId: 'receipt-000000000000000000000000',
+      sourceIdentitiesDigest: d64(0),
+    };
+    const plan = { ...s.plan, mandatorySourceIds: [...s.plan.mandatorySourceIds, 'profile:extra.md'] };
+    return deriveReceipt({ ...draftOf(complete), observations, reuseFrom }, plan, complete.updatedAt);
+  };
+  it('a reuse result is no read result: with baseline results and reuse results only, an incomplete receipt is baseline-ready', () => {
+    const d = withReuse(true);
+    expect(d.satisfiedSourceIds).toEqual([
+      'memory:status',
+      'profile:README.md',
+      'profile:config.json',
+      TESTING,
+    ]);
+    expect([d.status, d.missingSourceIds, d.completedAt]).toEqual([
+      'baseline-ready',
+      ['profile:extra.md'],
+      null,
+    ]);
+  });
+  it('with reuse results only (no attempt, read result or baseline result), an incomplete receipt is planned', () => {
+    const d = withReuse(false);
+    expect([d.status, d.satisfiedSourceIds]).toEqual(['planned', [MEMORY, TESTING]]);
+    expect(d.delivery).toMatchObject({ reused: true, reasonCode: 'same-session-epoch-content-observed' });
+  });
   it('a status outside relevant-complete and completed holds no completedAt or consumedAt', () => {
     const s = setup();
     const done = fold(s, [...readAll(s), { event: 'consume' }]);
