@@ -94,7 +94,7 @@ def fold_of(identity, records, mandatory):
 
 
 def placed(stored, new):
-    """Rule 2 (D-RCP-57): each new record before the first stored record with a later event time,
+    """Rule 2 (D-RCP-58): each new record before the first stored record with a later event time,
     after the stored records of its own time; `new` is in event order already."""
     out, j = [], 0
     for r in stored:
