@@ -66,6 +66,16 @@ console.log('');
  */
 /** Survivors a reviewer named equivalent, by `file:line:mutator`, with the reason. */
 const EQUIVALENT = {
+  'packages/engines/src/context/plan.ts:374:ConditionalExpression':
+    'equivalent (`sourceRefs.length === 0` → `false`): an empty ref list has no ref with `exists: true`, so the third disjunct refuses it with the same code and path',
+  'packages/engines/src/context/plan.ts:550:ConditionalExpression':
+    'equivalent (→ `true` only): `explicit-request` comes first in precedence and applies exactly when `fullReadNote` is not null, so wherever the condition is false `fullReadNote` is already null (`false` and `!==` are killed)',
+  'packages/engines/src/context/seed.ts:87:ConditionalExpression':
+    "equivalent (`typeof chosen !== 'string'` → `false`): `CONTEXT_INTENTS.includes` is false for every value that is not a string, so the second disjunct refuses it with the same code and path",
+  'packages/engines/src/context/seed.ts:94:ConditionalExpression':
+    "equivalent (`typeof riskHint !== 'string'` → `false`): `RISKS.includes` is false for every value that is not a string, so the second disjunct refuses it (the whole condition → `false` is killed)",
+  'packages/engines/src/context/seed.ts:97:ConditionalExpression':
+    "equivalent (`typeof confidence !== 'number'` → `false`): `Number.isFinite` does not coerce, so it is false for every value that is not a number and the next disjunct refuses it (the other conditions → `false` are killed)",
   'packages/store/src/task-store.ts:124:ObjectLiteral':
     "equivalent: without `contract` the validator picks TaskRecoveryStateV5 from the candidate's `schemaVersion`, which the engine always sets",
   'packages/store/src/task-store.ts:126:MethodExpression':
@@ -170,6 +180,10 @@ const EQUIVALENT = {
     'equivalent: a ref with a `mode` member that goes on to the present-ref check fails it (it needs exactly the four members of a lease ref)',
   'packages/engines/src/task-continuity/write-context.ts:66:StringLiteral':
     'equivalent: a ref with a `mode` member that goes on to the present-ref check fails it (it needs exactly the four members of a lease ref)',
+  'packages/engines/src/context/reuse.ts:170:ConditionalExpression':
+    "equivalent for `currentDigest === null` → `false` only (the other mutants of the line are killed by packages/engines/test/context/reuse.test.ts): a null digest differs from a V2 prior receipt's `sourceIdentitiesDigest`, which is always a digest, so the next operand refuses with the same code",
+  'packages/engines/src/context/ledger.ts:64:ConditionalExpression':
+    'equivalent: for a source without a record `i` is -1 and `records[-1]` is `undefined`, as the `i < 0` branch gives',
 };
 
 function resolution(s) {
