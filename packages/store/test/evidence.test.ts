@@ -27,23 +27,29 @@ import { exited, readLines, spawnChild } from './helpers/child-process.js';
 const CHILD = fileURLToPath(new URL('./helpers/evidence-child.ts', import.meta.url));
 const GIB = 1024 * 1024 * 1024;
 
+/** One line of helpers/evidence-child.ts. */
+type ChildAnswer = { result: Record<string, unknown>; peakBeforeBytes: number; maxRssBytes: number };
+
 /**
- * The verifier's result in a process of its own, with that process's peak RSS. A verifier that
- * blocks is killed after a generous safety-net delay and reported as `blocked`.
+ * The verifier's result in a process of its own, with what the verifier added to that process's
+ * peak RSS (`grownBytes`: the peak after it ran less the peak before, so that what loading the
+ * modules took, more under an instrumenting runner such as the mutation tests', is not counted). A
+ * verifier that blocks is killed after a generous safety-net delay and reported as `blocked`.
  */
 async function verifyInChild(
   root: string,
   claimed: TaskTerminalEvidenceItemV1,
-): Promise<{ result: Record<string, unknown>; maxRssBytes: number } | 'blocked'> {
+): Promise<{ result: Record<string, unknown>; grownBytes: number } | 'blocked'> {
   const child = spawnChild(CHILD, { EVIDENCE_ROOT: root, EVIDENCE_ITEM: JSON.stringify(claimed) });
-  let answer: { result: Record<string, unknown>; maxRssBytes: number } | null = null;
+  let answer: ChildAnswer | null = null;
   const out = readLines(child, (line) => {
     answer = line as never;
   });
   const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const end = await exited(child);
   clearTimeout(guard);
-  if (answer) return answer;
+  const a = answer as ChildAnswer | null;
+  if (a) return { result: a.result, grownBytes: a.maxRssBytes - a.peakBeforeBytes };
   if (end.signal === 'SIGKILL') return 'blocked';
   throw new Error(`the evidence child ended with ${JSON.stringify(end)}: ${out.stderr()}`);
 }
@@ -164,7 +170,7 @@ describe('evidenceVerifier', () => {
       expect(r.result).toMatchObject({ ok: false, code: 'TASK_TERMINAL_EVIDENCE_DIGEST_MISMATCH' });
       expect(r.result.message).toContain(`has ${GIB} bytes, not the item's 12`);
       // Reading the file whole would take at least 1 GiB; the verifier holds one chunk.
-      expect(r.maxRssBytes).toBeLessThan(GIB / 4);
+      expect(r.grownBytes).toBeLessThan(GIB / 4);
     }, 90_000);
 
     it('refuses an item declaring more than the limit with TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE before reading it', async () => {
@@ -173,7 +179,7 @@ describe('evidenceVerifier', () => {
       if (r === 'blocked') expect.fail('the verifier did not return');
       expect(r.result).toMatchObject({ ok: false, code: 'TASK_TERMINAL_EVIDENCE_FILE_TOO_LARGE' });
       expect(r.result.message).toContain(`over the store's limit of ${DEFAULT_MAX_EVIDENCE_BYTES} bytes`);
-      expect(r.maxRssBytes).toBeLessThan(GIB / 4);
+      expect(r.grownBytes).toBeLessThan(GIB / 4);
     }, 90_000);
 
     it('applies a configured limit: at the limit the file is read, one byte over it is refused', () => {
