@@ -450,6 +450,25 @@ const SCENARIOS: readonly Scenario[] = [
     requirements: ['CAG-007', 'CAG-026', 'PROTO-010'],
     run: (m) => void m.plan(planParams({}, { confidence: 0.4 })),
   },
+  {
+    family: 'plan',
+    name: 'plan/fractional-mtime-truncated',
+    title:
+      'a catalogued ref whose modification time has a fraction of a millisecond is planned with it truncated to whole milliseconds, and its metadataDigest hashes the truncated time',
+    anchor: 'receipts-through-the-protocol',
+    requirements: ['CAG-026', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(
+        planParams({
+          catalogue: contextCatalogueWithRefs('testing.md', {
+            ...contextRef('testing.md'),
+            path: `${CONTEXT_ROOT}/.agent/shared/testing.md`,
+            layer: 'profile-shared',
+            mtimeMs: 1795770410000.875,
+          }),
+        }),
+      ),
+  },
   // receipt ----------------------------------------------------------------------------------
   {
     family: 'receipt',
@@ -480,6 +499,29 @@ const SCENARIOS: readonly Scenario[] = [
       readAll(m, plan);
       m.advance();
       m.observe(plan.planId, { event: 'consume' }, 'completed');
+    },
+  },
+  {
+    family: 'receipt',
+    name: 'receipt/fractional-live-mtime-fresh',
+    title:
+      "re-observed metadata whose modification time has a fraction of the plan's whole millisecond is truncated before hashing: the source is fresh and the receipt completes",
+    anchor: 'receipts-through-the-protocol',
+    requirements: ['CAG-018', 'PROTO-011'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.observe(plan.planId, post(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+      m.observe(
+        plan.planId,
+        post(plan, 'profile:testing.md', 'toolu-read-1', {
+          liveRefs: [{ ...contextRef('testing.md'), mtimeMs: 1795770410000.5 }],
+        }),
+        'relevant-complete',
+      );
     },
   },
   {
@@ -836,6 +878,37 @@ const SCENARIOS: readonly Scenario[] = [
           'profile:README.md': [contextRef('README.md')],
           'profile:config.json': [contextRef('config.json')],
           'profile:testing.md': [contextRef('testing.md'), shared],
+        },
+        'relevant-complete',
+      );
+    },
+  },
+  {
+    family: 'ledger',
+    name: 'ledger/replay-fractional-mtime-fresh',
+    title:
+      "a replay whose re-observed metadata carries a fraction of the plan's whole millisecond finds the source fresh (the time is truncated before hashing): its records are replayed",
+    anchor: 'replay',
+    requirements: ['CAG-020', 'PROTO-014'],
+    run: (m) => {
+      const { plan } = opened(m);
+      const complete = readAll(m, plan);
+      m.advance();
+      m.write(plan.planId, m.snapshotOf(plan.planId, complete.observations), 'written');
+      m.advance();
+      m.observe(
+        plan.planId,
+        { event: 'drift', trigger: 'source-digest', reasonCode: 'writer-drift' },
+        'stale',
+      );
+      m.advance();
+      const fraction = (file: string) => [{ ...contextRef(file), mtimeMs: 1795770410000.25 }];
+      m.replay(
+        plan.planId,
+        {
+          'profile:README.md': fraction('README.md'),
+          'profile:config.json': fraction('config.json'),
+          'profile:testing.md': fraction('testing.md'),
         },
         'relevant-complete',
       );

@@ -8,6 +8,7 @@ classification and the exact texts); docs/protocol.md#context-v1-capability-cont
 
 import copy
 import hashlib
+import math
 import re
 import unicodedata
 
@@ -119,10 +120,14 @@ def content_identity(key, body):
 
 
 def refs_of(refs):
-    """The sourceRefs of a source: each with its metadataDigest, sorted by layer:path, unique."""
+    """The sourceRefs of a source: each with its metadataDigest, sorted by layer:path, unique; a
+    modification time in whole milliseconds, truncated (D-RCP-56: a catalogue's refs, a
+    PostToolUse's and a replay's liveRefs alike)."""
     out, seen = [], set()
     for r in refs:
         ref = {k: r[k] for k in ("path", "layer", "exists", "size", "mtimeMs")}
+        if ref["mtimeMs"] is not None:
+            ref["mtimeMs"] = math.trunc(ref["mtimeMs"])
         key = ref["layer"] + ":" + ref["path"]
         if key in seen:
             continue

@@ -69,6 +69,7 @@ def baseline_digest(doc):
 
 
 def identity_inputs(doc):
+    """D-CTX-53: the plan's arrays sorted (UTF-16 code units), whatever order the plan lists them in."""
     ident, seed = doc["identity"], doc["identity"]["intentSeed"]
     srcs = []
     for array, bucket, _, s in _sources(doc):
@@ -80,10 +81,10 @@ def identity_inputs(doc):
         })
     return {
         "target": {"activeRoot": ident["activeRoot"], "project": ident["project"], "host": ident["host"]},
-        "intent": {"finalIntent": ident["finalIntent"], "riskHint": seed["riskHint"], "confidenceClass": "low" if seed["confidence"] < 0.6 else "normal", "changeTypes": doc["changeTypes"], "actionEnvelope": doc["actionEnvelope"]},
+        "intent": {"finalIntent": ident["finalIntent"], "riskHint": seed["riskHint"], "confidenceClass": "low" if seed["confidence"] < 0.6 else "normal", "changeTypes": utf16_sorted(doc["changeTypes"]), "actionEnvelope": {**doc["actionEnvelope"], "allowedActionClasses": utf16_sorted(doc["actionEnvelope"]["allowedActionClasses"])}},
         "baselineDigest": doc["baselineDigest"],
         "sources": utf16_sorted(srcs, key=lambda s: s["sourceId"]),
-        "resolution": {k: doc[k] for k in ("mandatorySourceIds", "triggeredEscalations", "exitCondition", "fullRead", "fullReadReason", "localSourcesRequested")},
+        "resolution": {**{k: utf16_sorted(doc[k]) for k in ("mandatorySourceIds", "triggeredEscalations")}, **{k: doc[k] for k in ("exitCondition", "fullRead", "fullReadReason", "localSourcesRequested")}},
         "versions": {"contextPlan": "ContextReadPlanV2", "contextReceipt": "ContextReadReceiptV2", "contentIdentity": "ContentIdentityV1", "contextBinding": "ContextReadBindingV1", "planner": ident["planner"]},
     }
 

@@ -28,12 +28,7 @@ json.dump(out, sys.stdout)
  * Where this implementation reports another code than the fixture allows, each with why; asserted
  * exact, so an entry that starts to agree fails until it is removed.
  */
-const DISAGREES: Record<string, { extra: string[]; why: string }> = {
-  'ContextReadPlanV2/context-plan-not-canonical': {
-    extra: ['CONTEXT_IDENTITY_INPUTS_MISMATCH'],
-    why: 'identityInputs arrays "keep the plan\'s canonical order, which invariant 5 fixes": for a plan whose changeTypes break invariant 5 the reference validators derive them sorted, this implementation in the plan\'s order (SPEC-GAPS.md, "Fixtures"; left to the context work of issue 27).',
-  },
-};
+const DISAGREES: Record<string, { extra: string[]; why: string }> = {};
 
 const semantic = listFixtures().filter((f) => f.kind === 'invalid' && f.expected?.layer === 'semantic');
 
