@@ -66,6 +66,16 @@ console.log('');
  */
 /** Survivors a reviewer named equivalent, by `file:line:mutator`, with the reason. */
 const EQUIVALENT = {
+  'packages/engines/src/context/plan.ts:374:ConditionalExpression':
+    'equivalent (`sourceRefs.length === 0` → `false`): an empty ref list has no ref with `exists: true`, so the third disjunct refuses it with the same code and path',
+  'packages/engines/src/context/plan.ts:550:ConditionalExpression':
+    'equivalent (→ `true` only): `explicit-request` comes first in precedence and applies exactly when `fullReadNote` is not null, so wherever the condition is false `fullReadNote` is already null (`false` and `!==` are killed)',
+  'packages/engines/src/context/seed.ts:87:ConditionalExpression':
+    "equivalent (`typeof chosen !== 'string'` → `false`): `CONTEXT_INTENTS.includes` is false for every value that is not a string, so the second disjunct refuses it with the same code and path",
+  'packages/engines/src/context/seed.ts:94:ConditionalExpression':
+    "equivalent (`typeof riskHint !== 'string'` → `false`): `RISKS.includes` is false for every value that is not a string, so the second disjunct refuses it (the whole condition → `false` is killed)",
+  'packages/engines/src/context/seed.ts:97:ConditionalExpression':
+    "equivalent (`typeof confidence !== 'number'` → `false`): `Number.isFinite` does not coerce, so it is false for every value that is not a number and the next disjunct refuses it (the other conditions → `false` are killed)",
   'packages/store/src/task-store.ts:124:ObjectLiteral':
     "equivalent: without `contract` the validator picks TaskRecoveryStateV5 from the candidate's `schemaVersion`, which the engine always sets",
   'packages/store/src/task-store.ts:126:MethodExpression':
@@ -116,10 +126,64 @@ const EQUIVALENT = {
     'equivalent: `sa !== sb` on this line, so `sa <= sb` is `sa < sb`',
   'packages/engines/src/task-continuity/time.ts:22:EqualityOperator':
     'equivalent: `fa === fb` returned 0 before, so `fa <= fb` is `fa < fb`',
+  'packages/engines/src/task-continuity/owner-commit.ts:73:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:75:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:75:MethodExpression':
+    'equivalent: message text (how many unknown members the message lists)',
+  'packages/engines/src/task-continuity/owner-commit.ts:76:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:83:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:85:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:102:StringLiteral':
+    'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
+  'packages/engines/src/task-continuity/owner-commit.ts:172:ConditionalExpression':
+    'equivalent (`request.operation === ref.operation` → `true`): `ref.requestDigest` is the digest of the whole request that wrote the lease, `operation` included, so an equal `requestDigest` is the same operation',
+  'packages/engines/src/task-continuity/owner-commit.ts:173:ConditionalExpression':
+    'equivalent: a replay of a transition other than `terminal` finds no receipt, since step 3 refuses a receipt on a lease that is not `terminal` and only the `terminal` row leads to that status (reopen, the one row out of it, writes its own transitionRef)',
+  'packages/engines/src/task-continuity/owner-commit.ts:178:ConditionalExpression':
+    'equivalent on every envelope a store writes: the lease is `terminal` exactly when its transitionRef.operation is `terminal` (only the `terminal` row leads there; reopen, the one row out, writes its own transitionRef), so this conjunct and the next are one',
+  'packages/engines/src/task-continuity/owner-commit.ts:179:ConditionalExpression':
+    'equivalent on every envelope a store writes: the lease is `terminal` exactly when its transitionRef.operation is `terminal` (only the `terminal` row leads there; reopen, the one row out, writes its own transitionRef), so this conjunct and the one before are one',
+  'packages/engines/src/task-continuity/owner-commit.ts:207:LogicalOperator':
+    'equivalent: message text (the status the refusal message names)',
+  'packages/engines/src/task-continuity/owner-commit.ts:307:OptionalChaining':
+    'equivalent: reopen passes the row check only from a `terminal` lease, and step 3 refuses a `terminal` lease without its receipt, so `terminalReceipt` is never null here',
+  'packages/engines/src/task-continuity/owner-commit.ts:351:ConditionalExpression':
+    "equivalent: the `default` case is the switch's last and holds only `break`",
+  'packages/engines/src/task-continuity/owner-transitions.ts:326:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:334:LogicalOperator':
+    'equivalent: message text (the statuses the refusal message names)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:334:ArrowFunction':
+    'equivalent: message text (the statuses the refusal message names)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:360:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:383:OptionalChaining':
+    'equivalent: the rows that set a ref (handoff-prepare, takeover-prepare) start from a lease, never from no envelope, and the row check above refuses a `null` prev',
+  'packages/engines/src/task-continuity/owner-transitions.ts:384:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:388:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:396:OptionalChaining':
+    'equivalent (`prev.handoffRef`): handoff-accept starts only from a `handoff-pending` lease, and the row check above refuses a `null` prev (`prev?.handoffRef.targetSessionDigest` is killed)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:397:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:399:OptionalChaining':
+    'equivalent (`prev.takeoverRef`): takeover-accept starts only from a `takeover-pending` lease, and the row check above refuses a `null` prev (`prev?.takeoverRef.targetSessionDigest` is killed)',
+  'packages/engines/src/task-continuity/owner-transitions.ts:400:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
   'packages/engines/src/task-continuity/write-context.ts:66:ConditionalExpression':
     'equivalent: a ref with a `mode` member that goes on to the present-ref check fails it (it needs exactly the four members of a lease ref)',
   'packages/engines/src/task-continuity/write-context.ts:66:StringLiteral':
     'equivalent: a ref with a `mode` member that goes on to the present-ref check fails it (it needs exactly the four members of a lease ref)',
+  'packages/engines/src/context/reuse.ts:170:ConditionalExpression':
+    "equivalent for `currentDigest === null` → `false` only (the other mutants of the line are killed by packages/engines/test/context/reuse.test.ts): a null digest differs from a V2 prior receipt's `sourceIdentitiesDigest`, which is always a digest, so the next operand refuses with the same code",
+  'packages/engines/src/context/ledger.ts:64:ConditionalExpression':
+    'equivalent: for a source without a record `i` is -1 and `records[-1]` is `undefined`, as the `i < 0` branch gives',
 };
 
 function resolution(s) {

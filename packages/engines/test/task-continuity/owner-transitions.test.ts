@@ -1,7 +1,8 @@
 // @module-tag unit
 // checkOwnerTransition on every row of the owner transition table, with a lease the engine built
 // and then the same lease broken in one column at a time, and checkTransitionShape (step 2 of
-// decideOwnerTransition) refusing each malformed member of an owner request on its own.
+// decideOwnerTransition) refusing each malformed member of an owner request on its own; then
+// decideOwnerTransition's own guards: the read (step 3), the replays, the evidence verifier, the lease check.
 import { createHash } from 'node:crypto';
 import type { FencedTaskWriteOwnerLeaseV2, TaskRecoveryStateV5 } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
@@ -329,5 +330,87 @@ describe('decideOwnerTransition step 2: a malformed owner request', () => {
       env,
     );
     expect(refused(d)).toBe('TASK_TERMINAL_STATE_CAS_MISMATCH');
+  });
+});
+
+describe('checkOwnerTransition: a current lease the row does not start from', () => {
+  it('refuses a release from a released lease whose every other column fits the row', () => {
+    const [, prev, next] = row('release');
+    expect(checkOwnerTransition(prev, next, 'release')).toEqual({ ok: true });
+    const wrongStatus = { ...prev!, status: 'released' } as FencedTaskWriteOwnerLeaseV2;
+    expect(refused(checkOwnerTransition(wrongStatus, next, 'release'))).toBe(INVALID);
+  });
+
+  it('refuses an accept whose pending lease lost its ref, without throwing', () => {
+    const [, handoffPrev, handoffNext] = row('handoff-accept');
+    const noHandoff = { ...handoffPrev!, handoffRef: null } as FencedTaskWriteOwnerLeaseV2;
+    expect(refused(checkOwnerTransition(noHandoff, handoffNext, 'handoff-accept'))).toBe(INVALID);
+    const [, takeoverPrev, takeoverNext] = row('takeover-accept');
+    const noTakeover = { ...takeoverPrev!, takeoverRef: null } as FencedTaskWriteOwnerLeaseV2;
+    expect(refused(checkOwnerTransition(noTakeover, takeoverNext, 'takeover-accept'))).toBe(INVALID);
+  });
+
+  it('takes no non-string that names a row as an operation', () => {
+    for (const op of [['acquire'], { toString: () => 'renew' }])
+      expect(isOwnerOperation(op), JSON.stringify(op)).toBe(false);
+  });
+});
+
+describe('decideOwnerTransition: the read, the replays and the lease check', () => {
+  const on = (e: TaskRecoveryStateV5, extras: Partial<OwnerTransitionRequest>) =>
+    ({
+      ...base,
+      expectedFence: fenceOf(e),
+      expectedOwner: ownerRefOf(e.owner),
+      ...extras,
+    }) as OwnerTransitionRequest;
+  const closeout = (e: TaskRecoveryStateV5, terminalStatus: string) =>
+    ({
+      terminalStatus,
+      lifecycleRevision: e.lifecycleRevision,
+      settledSetDigest: e.operations.settledSetDigest,
+      writeContextDigest: writeContextDigestOf(e, env.runtimeGeneration),
+      evidence: EVIDENCE,
+    }) as never;
+
+  it('refuses, at step 3, an envelope of another task key and a corrupt one', () => {
+    const otherKey = on(e1, { operation: 'renew', taskId: '0199b6e2-4c1d-7a3e-8f52-3d9c0e7a41b7' });
+    expect(refused(decideOwnerTransition(e1, otherKey, env))).toBe('LIFECYCLE_STATE_UNAVAILABLE');
+    const corrupt = { ...e1, envelopeDigest: sha('another envelope') };
+    expect(refused(decideOwnerTransition(corrupt, on(e1, { operation: 'renew' }), env))).toBe(
+      'LIFECYCLE_STATE_UNAVAILABLE',
+    );
+  });
+
+  it('refuses a closed task a different terminal request on the lease it closed, and nothing else that way', () => {
+    // The owner ref of the lease before the close: the terminal request's own expectedOwner.
+    const priorOwner = { expectedOwner: ownerRefOf(e1.owner) };
+    const again = on(closed, { operation: 'terminal', ...priorOwner, terminal: closeout(e1, 'failed') });
+    expect(refused(decideOwnerTransition(closed, again, env))).toBe('TASK_TERMINAL_REPLAY_MISMATCH');
+    // Another operation on that stale ref is a stale owner ref, not a terminal replay.
+    for (const operation of ['reopen', 'renew', 'release'] as const)
+      expect(
+        refused(decideOwnerTransition(closed, on(closed, { operation, ...priorOwner }), env)),
+        operation,
+      ).toBe('FENCED_TASK_WRITE_OWNER_CAS_MISMATCH');
+    // A terminal request without an owner ref is refused as one, not thrown on.
+    const noOwner = on(closed, {
+      operation: 'terminal',
+      expectedOwner: null as never,
+      terminal: closeout(e1, 'failed'),
+    });
+    expect(refused(decideOwnerTransition(closed, noOwner, env))).toBe('FENCED_TASK_WRITE_OWNER_CAS_MISMATCH');
+  });
+
+  it('refuses a close on a store without a project root to read evidence from', () => {
+    const { verifyEvidence: _, ...noRoot } = env;
+    const close = on(e1, { operation: 'terminal', terminal: closeout(e1, 'completed') });
+    expect(refused(decideOwnerTransition(e1, close, noRoot))).toBe('TASK_TERMINAL_EVIDENCE_FILE_INVALID');
+  });
+
+  it('refuses a lease the table does not produce: a nonce source that repeats the current nonce', () => {
+    const repeating = { ...env, mintNonce: () => e1.owner.ownerNonce };
+    expect(refused(decideOwnerTransition(e1, on(e1, { operation: 'release' }), repeating))).toBe(INVALID);
+    expect(decideOwnerTransition(e1, on(e1, { operation: 'release' }), env).ok).toBe(true);
   });
 });
