@@ -140,11 +140,9 @@ export function hasFailureMarker(value: unknown): boolean {
     const v = stack.pop();
     if (v === null || typeof v !== 'object' || seen.has(v)) continue;
     seen.add(v);
+    // An array is walked as the object it is: its members are its items (JSON gives it no other).
     const o = v as Record<string, unknown>;
-    if (
-      !Array.isArray(v) &&
-      (o.success === false || o.ok === false || o.isError === true || o.is_error === true || 'error' in o)
-    )
+    if (o.success === false || o.ok === false || o.isError === true || o.is_error === true || 'error' in o)
       return true;
     for (const x of Object.values(o)) stack.push(x);
   }
