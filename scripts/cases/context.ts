@@ -469,6 +469,24 @@ const SCENARIOS: readonly Scenario[] = [
         }),
       ),
   },
+  {
+    family: 'plan',
+    name: 'plan/duplicate-ref-first-kept',
+    title:
+      'a document whose refs list one place twice, with other metadata the second time, is planned with that place once, from its first listing (D-CTX-54)',
+    anchor: 'receipts-through-the-protocol',
+    requirements: ['CAG-026', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(
+        planParams({
+          catalogue: contextCatalogueWithRefs('testing.md', {
+            ...contextRef('testing.md'),
+            size: 4096,
+            mtimeMs: 1795770499000,
+          }),
+        }),
+      ),
+  },
   // receipt ----------------------------------------------------------------------------------
   {
     family: 'receipt',
