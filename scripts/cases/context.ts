@@ -9,11 +9,15 @@
 // the rules they check are listed on docs/spec/context-acquisition-gate.md#protocol-scenarios.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { digestOf } from '@agent-contracts/digest';
 import {
   type ContextCatalogue,
   type ContextEvent,
   type decideReuse,
+  foldOf,
   ManualClock,
+  observeReceipt,
+  openReceipt,
   type ReceiptOpen,
 } from '@agent-contracts/engines';
 import type { Case, Step } from '@agent-contracts/harness';
@@ -21,7 +25,9 @@ import {
   CONTEXT_CATALOGUE,
   CONTEXT_MEMORY_REF,
   CONTEXT_ROOT,
+  contextCatalogueWith,
   contextCatalogueWithRefs,
+  contextDocument,
   contextRef,
   contextSnapshot,
   ModelContext,
@@ -193,6 +199,59 @@ class Model {
     const r = contextSnapshot(this.held(planId).plan, records, this.clock);
     if (!r.ok) this.fail(`the snapshot cannot be made: ${r.code}`);
     return r.ledger;
+  }
+
+  /**
+   * A writer's snapshot holding `records` as the writer has them, records the merge rule drops
+   * included (contextSnapshot merges, and so drops them itself): its fold and digest derived.
+   */
+  snapshotHolding(
+    planId: string,
+    records: ContextReadReceiptV2['observations'],
+  ): ContextSourceObservationLedgerV1 {
+    const plan = this.held(planId).plan;
+    const { ledgerDigest: _d, ...empty } = this.snapshotOf(planId, []);
+    const body = {
+      ...empty,
+      observations: records,
+      fold: foldOf(plan.contextBinding, records, plan.mandatorySourceIds),
+    };
+    return { ...body, ledgerDigest: digestOf(body) };
+  }
+
+  /** The plan's receipt as last answered. */
+  receiptOf(planId: string): ContextReadReceiptV2 {
+    return this.held(planId).receipt ?? this.fail(`no receipt of ${planId}`);
+  }
+
+  /**
+   * The records another writer of the plan holds: its own view of the plan's receipt, opened at
+   * the plan call and reading `sources` (each an attempt and a result with the body), at the
+   * session's clock. Nothing is sent to the implementation: the records reach it in a snapshot.
+   */
+  writerRecords(planId: string, sources: readonly string[]): ContextReadReceiptV2['observations'] {
+    const plan = this.held(planId).plan;
+    const clock = new ManualClock(this.clock.now());
+    const opened = openReceipt(
+      plan,
+      {
+        verificationMode: 'structured-plan',
+        hostSessionId: SESSION,
+        planCall: { toolCallId: PLAN_CALL, attemptedAt: plan.plannedAt },
+      },
+      clock,
+    );
+    if (!opened.ok) this.fail(`the writer's receipt cannot be opened: ${opened.code}`);
+    let receipt = opened.receipt;
+    for (const [i, s] of sources.entries()) {
+      for (const event of [pre(plan, s, `toolu-writer-${i}`), post(plan, s, `toolu-writer-${i}`)]) {
+        clock.advance(10);
+        const r = observeReceipt(receipt, plan, event, clock);
+        if (!r.ok) this.fail(`the writer's read of ${s} is refused: ${r.code}`);
+        receipt = r.receipt;
+      }
+    }
+    return receipt.observations;
   }
 
   write(planId: string, snapshot: ContextSourceObservationLedgerV1, means: 'written' | string): void {
@@ -465,6 +524,24 @@ const SCENARIOS: readonly Scenario[] = [
             path: `${CONTEXT_ROOT}/.agent/shared/testing.md`,
             layer: 'profile-shared',
             mtimeMs: 1795770410000.875,
+          }),
+        }),
+      ),
+  },
+  {
+    family: 'plan',
+    name: 'plan/duplicate-ref-first-kept',
+    title:
+      'a document whose refs list one place twice, with other metadata the second time, is planned with that place once, from its first listing (D-CTX-54)',
+    anchor: 'receipts-through-the-protocol',
+    requirements: ['CAG-026', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(
+        planParams({
+          catalogue: contextCatalogueWithRefs('testing.md', {
+            ...contextRef('testing.md'),
+            size: 4096,
+            mtimeMs: 1795770499000,
           }),
         }),
       ),
@@ -957,6 +1034,103 @@ const SCENARIOS: readonly Scenario[] = [
       m.observe(plan.planId, { event: 'drift', trigger: 'profile-drift' }, 'stale');
       m.advance();
       m.replay(plan.planId, {}, 'CONTEXT_SOURCE_LEDGER_REPLAY_FORBIDDEN');
+    },
+  },
+  {
+    family: 'ledger',
+    name: 'ledger/reuse-records-dropped',
+    title:
+      "a writer's snapshot holding the delivery-reuse records of a receipt opened by reuse, and the prior plan's records, merges none of them: each is listed as dropped",
+    anchor: 'merge-rule',
+    requirements: ['CAG-024', 'PROTO-013'],
+    run: (m) => {
+      const first = opened(m);
+      const complete = readAll(m, first.plan);
+      m.advance();
+      const plan = m.plan(planParams({ invocationNonce: 'nonce-0000-0000-0002' }));
+      m.advance();
+      m.reuse(
+        plan.planId,
+        {
+          executionOptimizationMode: 'safe-auto',
+          hostSessionId: SESSION,
+          currentSourceIdentities: complete.sourceIdentities,
+          priorPlan: first.plan,
+          priorReceipt: complete,
+        },
+        'same-session-epoch-content-observed',
+        { toolCallId: 'toolu-plan-0002', attemptedAt: plan.plannedAt },
+      );
+      const reused = m.receiptOf(plan.planId);
+      if (reused.observations.some((o) => o.hookEvent !== 'PostToolUse' || o.reusedObservationId === null))
+        throw new Error(
+          'context/ledger/reuse-records-dropped: the receipt holds a record that is not a reuse result',
+        );
+      m.advance();
+      m.write(
+        plan.planId,
+        m.snapshotHolding(plan.planId, [...complete.observations, ...reused.observations]),
+        'written',
+      );
+    },
+  },
+  {
+    family: 'ledger',
+    name: 'ledger/merge-in-event-order',
+    title:
+      'two writers each hold the records of one read; the one whose read came first writes last: its records are merged where their event times put them, before the stored later ones',
+    anchor: 'merge-rule',
+    requirements: ['CAG-024', 'PROTO-013'],
+    run: (m) => {
+      const { plan } = opened(m);
+      const complete = readAll(m, plan);
+      const baseline = (o: ContextReadReceiptV2['observations'][number]) => o.toolCallId === PLAN_CALL;
+      m.advance();
+      m.write(
+        plan.planId,
+        m.snapshotOf(
+          plan.planId,
+          complete.observations.filter((o) => baseline(o) || o.sourceId === 'profile:testing.md'),
+        ),
+        'written',
+      );
+      m.advance();
+      m.write(
+        plan.planId,
+        m.snapshotOf(
+          plan.planId,
+          complete.observations.filter((o) => baseline(o) || o.sourceId === 'memory:status'),
+        ),
+        'written',
+      );
+    },
+  },
+  {
+    family: 'ledger',
+    name: 'ledger/full-refused',
+    title:
+      "a write whose merge leaves more than 128 records that are each a source's latest record or its attempt is refused, and the stored ledger is unchanged: the next write is its next revision",
+    anchor: 'merge-rule',
+    requirements: ['CAG-024', 'PROTO-013'],
+    run: (m) => {
+      // 66 mandatory sources: the two baseline ones (one record each, the plan call's result) and
+      // 64 read ones (an attempt and a result each) make 130 records no eviction may remove.
+      const documents = Array.from({ length: 62 }, (_, i) =>
+        contextDocument(`guide-${String(i).padStart(2, '0')}.md`, ['testing']),
+      );
+      const { plan } = opened(m, { catalogue: contextCatalogueWith(...documents) });
+      const read = plan.selectedSources.map((s) => s.sourceId);
+      if (plan.mandatorySourceIds.length !== 66 || read.length !== 64)
+        throw new Error('context/ledger/full-refused: the plan does not have 66 mandatory sources');
+      m.advance();
+      // One writer holds 15 of the reads, another the other 49 (its receipt's 100 records).
+      const a = m.writerRecords(plan.planId, read.slice(0, 15));
+      const b = m.writerRecords(plan.planId, read.slice(15));
+      m.write(plan.planId, m.snapshotOf(plan.planId, a), 'written');
+      m.advance();
+      m.write(plan.planId, m.snapshotOf(plan.planId, b), 'CONTEXT_SOURCE_OBSERVATION_LEDGER_FULL');
+      m.advance();
+      m.write(plan.planId, m.snapshotOf(plan.planId, []), 'written');
     },
   },
   {

@@ -2,9 +2,9 @@
 docs/spec/context-acquisition-gate.md#contextsourceobservationledgerv1.
 
 `write` merges a writer's snapshot into the plan's stored ContextSourceObservationLedgerV1 by the
-merge rule (#merge-rule): first write wins by `observationId`, new records appended in event
-order, eviction only of records that are neither a source's latest record nor its attempt. A
-writer's older snapshot therefore never drops a stored record. `replay` rebuilds the plan's
+merge rule (#merge-rule): first write wins by `observationId`, new records placed in event
+order among the stored ones, eviction only of records that are neither a source's latest record
+nor its attempt. A writer's older snapshot therefore never drops a stored record. `replay` rebuilds the plan's
 receipt from the stored ledger by the replay rules (#replay): only records of sources whose live
 metadata is still fresh, nothing executed again.
 """
@@ -93,6 +93,18 @@ def fold_of(identity, records, mandatory):
     return fold
 
 
+def placed(stored, new):
+    """Rule 2 (D-RCP-58): each new record before the first stored record with a later event time,
+    after the stored records of its own time; `new` is in event order already."""
+    out, j = [], 0
+    for r in stored:
+        while j < len(new) and instant(obs.event_time(new[j])) < instant(obs.event_time(r)):
+            out.append(new[j])
+            j += 1
+        out.append(r)
+    return out + new[j:]
+
+
 def merge(stored, identity, snapshot_records, mandatory, now):
     """(ledger, dropped) after merging the snapshot's records into `stored` (None: nothing stored)."""
     if stored is not None and stored["identity"] != identity:
@@ -110,7 +122,7 @@ def merge(stored, identity, snapshot_records, mandatory, now):
         present.add(r["observationId"])
         new.append(r)
     new.sort(key=lambda r: instant(obs.event_time(r)))  # stable: recording order among equal times
-    kept = evict(records + new, LEDGER_LIMIT)
+    kept = evict(placed(records, new), LEDGER_LIMIT)
     if kept is not None:
         now = not_before(now, stored["updatedAt"] if stored is not None else None, *(obs.event_time(r) for r in kept))
     if kept is None:

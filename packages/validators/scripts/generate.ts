@@ -16,6 +16,7 @@ import { ValidatorsError } from '../src/errors.ts';
 import { FORMATS } from '../src/formats.ts';
 import { patternMatcher } from '../src/patterns.ts';
 import { RUNTIME_HELPERS } from '../src/runtime.ts';
+import { fastPassCode, TIMESTAMP_PATTERN } from './fast-pass.ts';
 
 const pkgDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(pkgDir, '../..');
@@ -110,6 +111,19 @@ function checkedMatcher(source: string): boolean {
   const matcher = patternMatcher(source);
   if (!matcher) return false;
   const regex = new RegExp(source, 'u');
+  for (const s of patternCorpus(source)) {
+    if (matcher.test(s) !== regex.test(s)) {
+      throw new ValidatorsError(
+        'VALIDATORS_UNSUPPORTED_RUNTIME',
+        `the matcher of pattern ${source} in packages/validators/src/patterns.ts answers ${matcher.test(s)} for ${JSON.stringify(s)} but the pattern answers ${regex.test(s)}; fix the matcher or remove it.`,
+      );
+    }
+  }
+  return true;
+}
+
+/** The seeds of a pattern, thousands of one- and two-edit mutations of them and random strings. */
+function patternCorpus(source: string): string[] {
   const next = random(0x5eed);
   const char = () => ALPHABET[Math.floor(next() * ALPHABET.length)]!;
   const mutate = (s: string) => {
@@ -128,15 +142,7 @@ function checkedMatcher(source: string): boolean {
     }
   }
   for (let i = 0; i < 3000; i++) corpus.push(Array.from({ length: Math.floor(next() * 40) }, char).join(''));
-  for (const s of corpus) {
-    if (matcher.test(s) !== regex.test(s)) {
-      throw new ValidatorsError(
-        'VALIDATORS_UNSUPPORTED_RUNTIME',
-        `the matcher of pattern ${source} in packages/validators/src/patterns.ts answers ${matcher.test(s)} for ${JSON.stringify(s)} but the pattern answers ${regex.test(s)}; fix the matcher or remove it.`,
-      );
-    }
-  }
-  return true;
+  return corpus;
 }
 
 const SPLIT_PREFIX = '__split';
@@ -293,11 +299,20 @@ export function generate(): string {
 
   // Lean success path, same answers:
   // - the hottest patterns use the checked hand-written matchers of src/patterns.ts;
+  const checked = new Map<string, boolean>();
+  const hasMatcher = (source: string) => {
+    let ok = checked.get(source);
+    if (ok === undefined) {
+      ok = checkedMatcher(source);
+      checked.set(source, ok);
+    }
+    return ok;
+  };
   code = code.replace(
     /^const (pattern\d+) = new RegExp\(("(?:[^"\\]|\\.)*"), "u"\);$/gm,
     (line, local: string, literal: string) => {
       const source = JSON.parse(literal) as string;
-      return checkedMatcher(source) ? `const ${local} = patternMatcher(${JSON.stringify(source)});` : line;
+      return hasMatcher(source) ? `const ${local} = patternMatcher(${JSON.stringify(source)});` : line;
     },
   );
   // - minLength/maxLength count code points, which is at most the UTF-16 length and at least half
@@ -329,6 +344,12 @@ export function generate(): string {
     'export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>> = {',
     table,
     '};',
+    '',
+    fastPassCode(
+      new Map(SCHEMA_NAMES.map((name) => [name, stripAnnotations(getSchema(name))])),
+      hasMatcher,
+      patternCorpus(TIMESTAMP_PATTERN),
+    ),
     '',
   ].join('\n');
 }

@@ -2,7 +2,7 @@ import { withCanonicalMemo } from '@agent-contracts/digest';
 import { CONTRACTS, getSchema } from '@agent-contracts/schemas';
 import { digestIssues } from './digests.js';
 import { ValidatorsError } from './errors.js';
-import { STRUCTURAL_VALIDATORS } from './generated/structural.generated.js';
+import { FAST_VALIDATORS, STRUCTURAL_VALIDATORS } from './generated/structural.generated.js';
 import type { Issue } from './issues.js';
 import { describeValue } from './pointer.js';
 import { type ContractDocument, SEMANTIC_RULES, type SemanticRule } from './rules/index.js';
@@ -48,6 +48,9 @@ export type ValidationResult = ValidationSuccess | ValidationFailure;
 const validators = new Map<string, (typeof STRUCTURAL_VALIDATORS)[string]>(
   Object.entries(STRUCTURAL_VALIDATORS),
 );
+// Contracts validated in bulk also have a fail-fast pass (scripts/fast-pass.ts): true only for a
+// conforming document, so ajv's full check, which collects every error, runs only when it refuses.
+const fastValidators = new Map<string, (data: unknown) => boolean>(Object.entries(FAST_VALIDATORS));
 const catalogue = new Set(CONTRACTS.map((c) => c.name));
 
 /** Names of every contract {@link validate} can check, in spec order. */
@@ -164,7 +167,8 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
     contract = version;
   }
   const validator = validators.get(contract)!;
-  if (!validator(document)) {
+  const fast = fastValidators.get(contract);
+  if (!fast?.(document) && !validator(document)) {
     const schemaId = String(getSchema(contract)?.$id ?? contract);
     return fail(contract, structuralIssues(validator.errors ?? [], contract, schemaId, document));
   }

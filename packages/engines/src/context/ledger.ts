@@ -45,7 +45,7 @@ export type LedgerResult =
   | {
       readonly ok: true;
       readonly ledger: ContextSourceObservationLedgerV1;
-      /** Ids of records dropped: for another binding, or reuse results. */
+      /** Ids of records dropped: of another epoch, plan or root (but a wrong-root result), or reuse results. */
       readonly dropped: readonly string[];
     }
   | EngineRefusal<
@@ -105,9 +105,13 @@ export function writeLedger(
   const ids = new Set(carried.map((r) => r.observationId));
   const incoming: Observation[] = [];
   for (const r of write.records) {
+    // Ledger invariant 4: the epoch and plan are the identity's, and so is the root unless the
+    // record is a wrong-root result (an attempt's outcome is `attempted`); invariant 5: no
+    // delivery-reuse result.
     if (
       r.contextEpoch !== identity.contextEpoch ||
       r.planId !== identity.planId ||
+      (r.activeRoot !== identity.activeRoot && r.outcome !== 'wrong-root') ||
       (isResult(r) && r.reusedObservationId !== null)
     ) {
       dropped.push(r.observationId);

@@ -103,6 +103,28 @@ describe('writeLedger: identity and what is carried', () => {
 
 describe('writeLedger: dropped records', () => {
   const w = world();
+  it('a record of another root is dropped unless it is a wrong-root result (ledger invariant 4)', () => {
+    // observations: two baseline results, then an attempt and a result per read source.
+    const [b0, b1, attempt, result, ...rest] = w.prior.observations;
+    const other = '/srv/other';
+    const wrongRoot = {
+      ...result!,
+      observationId: `obs-${'a'.repeat(24)}`,
+      activeRoot: other,
+      outcome: 'wrong-root',
+    };
+    const records = [
+      b0!,
+      b1!,
+      { ...attempt!, activeRoot: other },
+      { ...result!, activeRoot: other },
+      wrongRoot,
+      ...rest,
+    ] as Observation[];
+    const r = write(null, { records }, w.plan, w.clock);
+    expect(r.dropped).toEqual([attempt!.observationId, result!.observationId]);
+    expect(ids(r.ledger.observations)).toEqual(ids([b0!, b1!, wrongRoot, ...rest] as Observation[]));
+  });
   it('records of another epoch, of another plan, and delivery-reuse results are dropped, in write order', () => {
     const [a, b, c, ...rest] = w.prior.observations;
     const records = [{ ...a!, contextEpoch: 'ctx-two' }, { ...b!, planId: w.next.planId }, c!, ...rest];

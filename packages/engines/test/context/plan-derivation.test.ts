@@ -492,6 +492,20 @@ describe('classification of the documents (Planning through the protocol, CAG-02
   });
 });
 
+describe('source refs (invariant 5, D-CTX-54)', () => {
+  it('refs sort by layer:path; a place listed twice is recorded once, from its first listing', () => {
+    const first = ref('testing.md');
+    const again = ref('testing.md', { size: 4096, mtimeMs: 1795770499000 });
+    const meta = ref('testing.md', { layer: 'profile-metadata', path: `${ROOT}/.meta/testing.md` });
+    const p = planned(ask([doc('testing.md', { refs: [first, meta, again] })]));
+    const refs = p.selectedSources.find((s) => s.sourceId === 'profile:testing.md')?.sourceRefs;
+    expect(refs).toEqual([
+      { ...meta, metadataDigest: contextSourceRefDigest(meta) },
+      { ...first, metadataDigest: contextSourceRefDigest(first) },
+    ]);
+  });
+});
+
 describe('planning telemetry', () => {
   it('counts the UTF-8 bytes and the characters of the planner’s input; latency and tokens are not measured', () => {
     const t = (text: string) => planned(ask([], { fullReadRequest: text })).planningTelemetry;

@@ -91300,3 +91300,186 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
   "PermissionDecisionV1": PermissionDecisionV1,
   "DelegationContractV1": DelegationContractV1,
 };
+
+// The fail-fast validity pass (scripts/fast-pass.ts): true only when the document conforms;
+// false means 'ask the full validator', which decides and reports.
+const hasOwn = Object.prototype.hasOwnProperty;
+const ucs2length = RUNTIME_HELPERS.ucs2length;
+const fastPattern_LocalTaskTraceV1_0 = patternMatcher("^trace-[a-f0-9]{24}$");
+const fastPattern_LocalTaskTraceV1_1 = patternMatcher("^[A-Za-z0-9][A-Za-z0-9._:@-]*$");
+const fastFormat_LocalTaskTraceV1_0 = formats["date-time"];
+const fastPattern_LocalTaskTraceV1_2 = patternMatcher("^[a-f0-9]{64}$");
+const fastPattern_LocalTaskTraceV1_3 = patternMatcher("^event-[a-f0-9]{24}$");
+
+function fast_LocalTaskTraceV1(data) {
+  if (!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+  const keys0 = Object.keys(data);
+  let seen2 = 0;
+  for (let k3 = 0; k3 < keys0.length; k3++) {
+    const key1 = keys0[k3];
+    switch (key1) {
+      case "schemaVersion": {
+        const v4 = data["schemaVersion"];
+        if (v4 !== "LocalTaskTraceV1") return false;
+        if (!(typeof v4 === "string")) return false;
+        seen2 |= 1;
+        break;
+      }
+      case "traceId": {
+        const v5 = data["traceId"];
+        if (!(typeof v5 === "string")) return false;
+        if (!fastPattern_LocalTaskTraceV1_0.test(v5)) return false;
+        seen2 |= 2;
+        break;
+      }
+      case "turnKey": {
+        const v6 = data["turnKey"];
+        if (!(typeof v6 === "string")) return false;
+        if (v6.length > 256 && ucs2length(v6) > 256) return false;
+        if (v6.length < 2 && ucs2length(v6) < 1) return false;
+        if (!fastPattern_LocalTaskTraceV1_1.test(v6)) return false;
+        seen2 |= 4;
+        break;
+      }
+      case "status": {
+        const v7 = data["status"];
+        if (!(v7 === "complete" || v7 === "failed" || v7 === "interrupted" || v7 === "open")) return false;
+        if (!(typeof v7 === "string")) return false;
+        seen2 |= 8;
+        break;
+      }
+      case "sequence": {
+        const v8 = data["sequence"];
+        if (!((typeof v8 == "number" && !(v8 % 1) && !isNaN(v8) && isFinite(v8)))) return false;
+        if (v8 > 9007199254740991) return false;
+        if (v8 < 0) return false;
+        seen2 |= 16;
+        break;
+      }
+      case "openedAt": {
+        const v9 = data["openedAt"];
+        if (!(typeof v9 === "string")) return false;
+        if (!fastFormat_LocalTaskTraceV1_0.validate(v9)) return false;
+        seen2 |= 32;
+        break;
+      }
+      case "completedAt": {
+        const v10 = data["completedAt"];
+        if (v10 !== null) {
+          if (!(typeof v10 === "string")) return false;
+          if (!fastFormat_LocalTaskTraceV1_0.validate(v10)) return false;
+        }
+        seen2 |= 64;
+        break;
+      }
+      case "sequenceBase": {
+        const v11 = data["sequenceBase"];
+        if (!((typeof v11 == "number" && !(v11 % 1) && !isNaN(v11) && isFinite(v11)))) return false;
+        if (v11 > 9007199254740991) return false;
+        if (v11 < 0) return false;
+        seen2 |= 128;
+        break;
+      }
+      case "droppedEvents": {
+        const v12 = data["droppedEvents"];
+        if (!((typeof v12 == "number" && !(v12 % 1) && !isNaN(v12) && isFinite(v12)))) return false;
+        if (v12 > 9007199254740991) return false;
+        if (v12 < 0) return false;
+        seen2 |= 256;
+        break;
+      }
+      case "prefixDigest": {
+        const v13 = data["prefixDigest"];
+        if (v13 !== null) {
+          if (!(typeof v13 === "string")) return false;
+          if (!fastPattern_LocalTaskTraceV1_2.test(v13)) return false;
+        }
+        seen2 |= 512;
+        break;
+      }
+      case "events": {
+        const v14 = data["events"];
+        if (!(Array.isArray(v14))) return false;
+        if (v14.length > 128) return false;
+        for (let i15 = 0; i15 < v14.length; i15++) {
+          const item16 = v14[i15];
+          if (!((item16 && typeof item16 == "object" && !Array.isArray(item16)))) return false;
+          const keys17 = Object.keys(item16);
+          let seen19 = 0;
+          for (let k20 = 0; k20 < keys17.length; k20++) {
+            const key18 = keys17[k20];
+            switch (key18) {
+              case "eventId": {
+                const v21 = item16["eventId"];
+                if (!(typeof v21 === "string")) return false;
+                if (!fastPattern_LocalTaskTraceV1_3.test(v21)) return false;
+                seen19 |= 1;
+                break;
+              }
+              case "occurrenceKey": {
+                const v22 = item16["occurrenceKey"];
+                if (!(typeof v22 === "string")) return false;
+                if (v22.length > 256 && ucs2length(v22) > 256) return false;
+                if (v22.length < 2 && ucs2length(v22) < 1) return false;
+                if (!fastPattern_LocalTaskTraceV1_1.test(v22)) return false;
+                seen19 |= 2;
+                break;
+              }
+              case "sequence": {
+                const v23 = item16["sequence"];
+                if (!((typeof v23 == "number" && !(v23 % 1) && !isNaN(v23) && isFinite(v23)))) return false;
+                if (v23 > 9007199254740991) return false;
+                if (v23 < 1) return false;
+                seen19 |= 4;
+                break;
+              }
+              case "observedAt": {
+                const v24 = item16["observedAt"];
+                if (!(typeof v24 === "string")) return false;
+                if (!fastFormat_LocalTaskTraceV1_0.validate(v24)) return false;
+                seen19 |= 8;
+                break;
+              }
+              case "type": {
+                const v25 = item16["type"];
+                if (!(v25 === "PostToolUse" || v25 === "PreCompact" || v25 === "PreToolUse" || v25 === "Stop" || v25 === "ToolLeaseCompleted" || v25 === "ToolLeaseResultDeferred" || v25 === "ToolLeaseStarted" || v25 === "TurnError" || v25 === "TurnInterrupted" || v25 === "TurnTerminal" || v25 === "UnknownHostEvent" || v25 === "UserPromptSubmit")) return false;
+                if (!(typeof v25 === "string")) return false;
+                seen19 |= 16;
+                break;
+              }
+              case "result": {
+                const v26 = item16["result"];
+                if (!(v26 === "allowed" || v26 === "complete" || v26 === "duplicate" || v26 === "error" || v26 === "failed" || v26 === "interrupted" || v26 === "observed" || v26 === "success")) return false;
+                if (!(typeof v26 === "string")) return false;
+                seen19 |= 32;
+                break;
+              }
+              case "payload": {
+                const v27 = item16["payload"];
+                if (!((v27 && typeof v27 == "object" && !Array.isArray(v27)))) return false;
+                const n28 = Object.keys(v27).length;
+                if (n28 > 32) return false;
+                seen19 |= 64;
+                break;
+              }
+              default:
+                return false;
+            }
+          }
+          if ((seen19 & 127) !== 127) return false;
+        }
+        seen2 |= 1024;
+        break;
+      }
+      default:
+        return false;
+    }
+  }
+  if ((seen2 & 2047) !== 2047) return false;
+  return true;
+}
+
+/** The fail-fast validity pass of the contracts validated in bulk, by contract name. */
+export const FAST_VALIDATORS: Readonly<Record<string, (data: unknown) => boolean>> = {
+  "LocalTaskTraceV1": fast_LocalTaskTraceV1,
+};
