@@ -159,6 +159,8 @@ describe('hasFailureMarker: success:false, ok:false, isError:true, is_error:true
     [{ content: [{ text: 'x' }, { error: 'denied' }] }],
     [[{ text: 'x' }, [{ ok: false }]]],
     [{ a: { b: { c: { success: false } } } }],
+    [{ text: 'x', detail: { ok: false }, n: 1 }],
+    [[null, 'x', { isError: true }]],
   ])('%j carries one', (value) => {
     expect(hasFailureMarker(value)).toBe(true);
   });
