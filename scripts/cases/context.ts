@@ -33,11 +33,12 @@ import {
   ModelContext,
 } from '@agent-contracts/harness/explore';
 import { Refusal } from '@agent-contracts/protocol';
-import type {
-  ContextReadPlanV2,
-  ContextReadReceiptV1,
-  ContextReadReceiptV2,
-  ContextSourceObservationLedgerV1,
+import {
+  type ContextReadPlanV2,
+  type ContextReadReceiptV1,
+  type ContextReadReceiptV2,
+  type ContextSourceObservationLedgerV1,
+  observationIdOf,
 } from '@agent-contracts/schemas';
 import { requirementsOf } from './requirements.ts';
 
@@ -1120,6 +1121,43 @@ const SCENARIOS: readonly Scenario[] = [
           plan.planId,
           complete.observations.filter((o) => baseline(o) || o.sourceId === 'memory:status'),
         ),
+        'written',
+      );
+    },
+  },
+  {
+    family: 'ledger',
+    name: 'ledger/record-of-another-root-dropped',
+    title:
+      "a writer's snapshot holding an attempt made in another root is merged without it (listed in dropped), while a wrong-root result, evidence that a read went elsewhere, is kept",
+    anchor: 'merge-rule',
+    requirements: ['CAG-024', 'PROTO-013'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-9'), 'attempted');
+      m.advance();
+      m.observe(
+        plan.planId,
+        post(plan, 'memory:status', 'toolu-read-9', { activeRoot: '/srv/elsewhere' }),
+        'attempted',
+      );
+      const complete = readAll(m, plan);
+      if (!complete.observations.some((o) => o.hookEvent === 'PostToolUse' && o.outcome === 'wrong-root'))
+        throw new Error('context/ledger/record-of-another-root-dropped: no wrong-root result was recorded');
+      // The writer also recorded a PreToolUse of another root, which the receipt refused as drift.
+      m.advance();
+      const attempt = complete.observations.find((o) => o.hookEvent === 'PreToolUse')!;
+      const { observationId: _id, ...body } = {
+        ...attempt,
+        toolCallId: 'toolu-read-elsewhere',
+        activeRoot: '/srv/elsewhere',
+        attemptedAt: new Date(m.clock.now()).toISOString(),
+      };
+      const elsewhere = { observationId: observationIdOf(body as never), ...body };
+      m.write(
+        plan.planId,
+        m.snapshotHolding(plan.planId, [...complete.observations, elsewhere] as never),
         'written',
       );
     },

@@ -140,6 +140,34 @@ export function withCanonicalMemo<T>(fn: () => T): T {
   }
 }
 
+// Arrays of objects of one shape (a plan's sources, a trace's events) sort the same keys in the
+// same insertion order every time: the sorted order and each key's `"key":` prefix are remembered
+// for a few key lists of plain keys, found by their first key and checked key by key (property
+// names are interned, so each check is a pointer comparison). Bounded: at most SHAPES entries,
+// kept for the process (key names only, never values).
+interface Shape {
+  readonly keys: readonly string[];
+  readonly sorted: readonly string[];
+  readonly prefixes: readonly string[];
+}
+const SHAPES = 64;
+const shapes = new Map<string, Shape>();
+
+function knownShape(keys: readonly string[]): Shape | undefined {
+  const shape = shapes.get(keys[0]!);
+  if (shape === undefined || shape.keys.length !== keys.length) return undefined;
+  for (let i = 1; i < keys.length; i++) if (shape.keys[i] !== keys[i]) return undefined;
+  return shape;
+}
+
+function rememberShape(keys: readonly string[]): void {
+  // The first list seen keeps its slot: lists that share a first key never evict each other.
+  if (shapes.size >= SHAPES || shapes.has(keys[0]!)) return;
+  for (const key of keys) if (key.length > 64 || !PLAIN_STRING.test(key)) return;
+  const sorted = [...keys].sort();
+  shapes.set(keys[0]!, { keys: [...keys], sorted, prefixes: sorted.map((k) => `"${k}":`) });
+}
+
 function fast(value: unknown, depth: number): string {
   switch (typeof value) {
     case 'string':
@@ -172,10 +200,20 @@ function fast(value: unknown, depth: number): string {
       const keys = Object.keys(record);
       const n = keys.length;
       if (n === 0) return '{}';
+      const shape = n > 1 && n <= 32 ? knownShape(keys) : undefined;
+      if (shape !== undefined) {
+        let out = '{';
+        for (let i = 0; i < n; i++) {
+          if (i > 0) out += ',';
+          out += shape.prefixes[i]! + member(record[shape.sorted[i]!], depth + 1);
+        }
+        return `${out}}`;
+      }
       // Insertion sort in place (the array is Object.keys' own copy): documents' objects have a
       // few keys, often already in order, where Array.prototype.sort's setup costs more than the
       // comparisons. `<` and the default sort both compare UTF-16 code units (RFC 8785 order), and
       // the keys are distinct, so the order is the one `keys.sort()` gives.
+      if (n > 1 && n <= 32) rememberShape(keys);
       for (let i = 1; i < n; i++) {
         const key = keys[i]!;
         let j = i - 1;

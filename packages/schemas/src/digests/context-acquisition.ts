@@ -62,6 +62,8 @@ export function contextPlanBaselineDigest(
   >,
 ): string {
   const p = plan as Loose;
+  const text = baselineText(p);
+  if (text !== undefined) return sha256Hex(text);
   const candidates = [
     ...(p.selectedSources as Loose[]).filter((s) => s.kind !== 'memory'),
     ...(p.excludedSources as Loose[]),
@@ -88,6 +90,90 @@ export function contextPlanBaselineDigest(
     inventoryIds: [...p.candidateCoverage.inventoryIds].sort(),
     candidates,
   });
+}
+
+/**
+ * The JCS text `contextPlanBaselineDigest` hashes, written straight from the plan: the keys of the
+ * input object are fixed, so they are emitted in their sorted order and every member value is its
+ * own `canonicalize` text (JCS is compositional), without building the object, its lists and their
+ * members and sorting their keys (about half of the digest's cost). `undefined` for any plan whose
+ * buckets, ids or refs are not what the schema gives (the general path then reports the member at
+ * fault, or throws what it throws), so the digest is the same for every plan.
+ */
+function baselineText(p: Loose): string | undefined {
+  try {
+    const { selectedSources, excludedSources, unclassifiedSources, baselineSources } = p;
+    if (
+      !Array.isArray(selectedSources) ||
+      !Array.isArray(excludedSources) ||
+      !Array.isArray(unclassifiedSources) ||
+      !Array.isArray(baselineSources)
+    )
+      return undefined;
+    const candidates: Loose[] = [];
+    for (const s of selectedSources as Loose[]) if (s.kind !== 'memory') candidates.push(s);
+    for (const s of excludedSources as Loose[]) candidates.push(s);
+    for (const s of unclassifiedSources as Loose[]) candidates.push(s);
+    const baseline = (baselineSources as Loose[]).slice();
+    for (const s of baseline) if (typeof s.sourceId !== 'string') return undefined;
+    for (const s of candidates) if (typeof s.sourceId !== 'string') return undefined;
+    baseline.sort(byId as (a: Loose, b: Loose) => number);
+    candidates.sort(byId as (a: Loose, b: Loose) => number);
+    const coverage = p.candidateCoverage;
+    const catalogued = sortedStrings(coverage.cataloguedIds);
+    const inventory = sortedStrings(coverage.inventoryIds);
+    if (catalogued === undefined || inventory === undefined) return undefined;
+    let text = `{"activeRoot":${canonicalize(p.identity.activeRoot)},"baseline":[`;
+    for (let i = 0; i < baseline.length; i++) {
+      const s = baseline[i]!;
+      if (i > 0) text += ',';
+      text += `{"contentIdentity":${canonicalize(s.contentIdentity)},"metadataDigests":${metadataDigestsText(s)},"sourceId":${canonicalize(s.sourceId)}}`;
+    }
+    text += '],"candidates":[';
+    for (let i = 0; i < candidates.length; i++) {
+      const s = candidates[i]!;
+      if (i > 0) text += ',';
+      text += `{"metadataDigests":${metadataDigestsText(s)},"requiredToExist":${canonicalize(s.requiredToExist)},"sourceId":${canonicalize(s.sourceId)}}`;
+    }
+    return `${text}],"cataloguedIds":${catalogued},"inventoryIds":${inventory},"project":${canonicalize(p.identity.project)}}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JCS text of `[...ids].sort()` when every id is a string (the default sort is then `<`). */
+function sortedStrings(ids: unknown): string | undefined {
+  if (!Array.isArray(ids)) return undefined;
+  const xs = ids.slice() as unknown[];
+  const n = xs.length;
+  for (let i = 0; i < n; i++) if (typeof xs[i] !== 'string') return undefined;
+  if (n > 32) xs.sort();
+  else
+    for (let i = 1; i < n; i++) {
+      const x = xs[i] as string;
+      let j = i - 1;
+      while (j >= 0 && x < (xs[j] as string)) {
+        xs[j + 1] = xs[j];
+        j--;
+      }
+      xs[j + 1] = x;
+    }
+  let text = '[';
+  for (let i = 0; i < n; i++) text += i > 0 ? `,${canonicalize(xs[i])}` : canonicalize(xs[i]);
+  return `${text}]`;
+}
+
+/** The JCS text of `metadataDigests(source)`; throws (for the caller's fallback) on a ref that is not an object. */
+function metadataDigestsText(source: Loose): string {
+  const refs = source.sourceRefs;
+  if (!Array.isArray(refs)) throw new TypeError('sourceRefs is not an array');
+  let text = '[';
+  for (let j = 0; j < refs.length; j++) {
+    if (!(j in refs)) throw new TypeError('a hole');
+    if (j > 0) text += ',';
+    text += canonicalize((refs[j] as Loose).metadataDigest);
+  }
+  return `${text}]`;
 }
 
 /**
