@@ -110,6 +110,10 @@ const EQUIVALENT = {
     'equivalent: message text (which cause the scope-drift message names; code, trigger and path are fixed)',
   'packages/engines/src/context/receipt.ts:548:EqualityOperator':
     'equivalent: message text (which cause the scope-drift message names; code, trigger and path are fixed)',
+  'packages/engines/src/context/receipt.ts:549:StringLiteral':
+    'equivalent: message text (the root the scope-drift message names)',
+  'packages/engines/src/context/receipt.ts:550:StringLiteral':
+    'equivalent: message text (the source the scope-drift message names)',
   'packages/engines/src/context/receipt.ts:550:LogicalOperator':
     'equivalent: message text (the source the scope-drift message names)',
   'packages/engines/src/context/records.ts:31:ConditionalExpression':
