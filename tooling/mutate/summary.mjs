@@ -124,27 +124,27 @@ const EQUIVALENT = {
     'equivalent for `false` only (`true` is killed): at or under the limit the eviction loop drops nothing (`excess` is not positive) and returns every record, as the early return does',
   'packages/engines/src/context/records.ts:109:EqualityOperator':
     'equivalent for `records.length < limit` only (`>` is killed): at exactly the limit `excess` is 0, so the eviction loop drops nothing and returns every record',
-  'packages/store/src/task-store.ts:124:ObjectLiteral':
+  'packages/store/src/task-store.ts:129:ObjectLiteral':
     "equivalent: without `contract` the validator picks TaskRecoveryStateV5 from the candidate's `schemaVersion`, which the engine always sets",
-  'packages/store/src/task-store.ts:126:MethodExpression':
+  'packages/store/src/task-store.ts:131:MethodExpression':
     'equivalent: message text (which issues the refusal message lists)',
-  'packages/store/src/task-store.ts:126:ConditionalExpression':
+  'packages/store/src/task-store.ts:131:ConditionalExpression':
     'equivalent: message text (which issues the refusal message lists)',
-  'packages/store/src/task-store.ts:127:MethodExpression':
+  'packages/store/src/task-store.ts:132:MethodExpression':
     'equivalent: message text (how many issues the refusal message lists)',
-  'packages/store/src/task-store.ts:129:StringLiteral':
+  'packages/store/src/task-store.ts:134:StringLiteral':
     'equivalent: message text (how an issue is shown in the refusal message)',
-  'packages/store/src/task-store.ts:130:StringLiteral':
+  'packages/store/src/task-store.ts:135:StringLiteral':
     'equivalent: message text (the separator of the issues in the refusal message)',
-  'packages/store/src/task-store.ts:187:ConditionalExpression':
+  'packages/store/src/task-store.ts:208:ConditionalExpression':
     'equivalent: `{ maxBytes: undefined }` falls back to the default limit as `{}` does (`options.maxBytes ?? DEFAULT_MAX_EVIDENCE_BYTES`)',
-  'packages/store/src/task-store.ts:194:ConditionalExpression':
+  'packages/store/src/task-store.ts:215:ConditionalExpression':
     'equivalent: `leaseDurationMs: undefined` falls back to the default duration as its absence does (lease.ts `env.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS`)',
-  'packages/store/src/task-store.ts:195:ConditionalExpression':
+  'packages/store/src/task-store.ts:216:ConditionalExpression':
     'equivalent: `maxEnvelopeBytes: undefined` is no limit, as its absence is (steps.ts checks `!== undefined`)',
-  'packages/store/src/task-store.ts:247:ConditionalExpression':
+  'packages/store/src/task-store.ts:270:ConditionalExpression':
     'equivalent: without a record the map holds `undefined` for the operation, which the engine reads with `priorRecords?.get(id)` as it reads a missing map, and `!prior` refuses the replay the same way',
-  'packages/store/src/task-store.ts:312:BlockStatement':
+  'packages/store/src/task-store.ts:337:BlockStatement':
     'equivalent: an empty catch returns `undefined`, and `refusal(code, message, undefined)` has no `currentFence`, as `{}` gives',
   'packages/engines/src/policy/decide.ts:141:OptionalChaining':
     'equivalent: an `allow` always rests on a matched grant (PRM-003), so `grant` is never null where `decision` is `allow`',

@@ -38,7 +38,12 @@ import { evidenceVerifier } from './evidence.js';
 export interface TaskStoreOptions {
   /** The clock for timestamps and diagnostics (never decisions). Default: the system clock. */
   readonly clock?: Clock;
-  /** This runtime's generation id (bound into write contexts). Default: a fresh `runtime-<uuid>`. */
+  /**
+   * This runtime's generation id (bound into write contexts). Default: a fresh `runtime-<uuid>`.
+   * One out of `^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$` (a lone surrogate, a space) makes every
+   * commit, `readWriteContext` and `replay` a `TASK_CONTINUITY_SCHEMA_INVALID` refusal: nothing is
+   * written.
+   */
   readonly runtimeGeneration?: string;
   /** Diagnostic lease duration in ms. Default 5 minutes. */
   readonly leaseDurationMs?: number;
@@ -136,6 +141,22 @@ function candidateRefusal(
 }
 
 /** A decision that could not digest the request (a string with a lone surrogate): a refusal. */
+/** `CanonicalTaskWriteContextV1.runtimeGeneration`'s pattern (docs/spec/task-continuity-write-gate.md). */
+const RUNTIME_GENERATION = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/**
+ * A runtime generation that no write context may carry (a lone surrogate has no digest, a space is
+ * out of the pattern): a commit is refused before its append, since the write context of its
+ * read-back could not be built, and a read of a write context is refused as well.
+ */
+function generationRefusal(runtimeGeneration: string): CommitRefusal | null {
+  if (RUNTIME_GENERATION.test(runtimeGeneration)) return null;
+  return refusal(
+    'TASK_CONTINUITY_SCHEMA_INVALID',
+    `This store's runtimeGeneration ${JSON.stringify(runtimeGeneration)} does not match ${RUNTIME_GENERATION.source} (CanonicalTaskWriteContextV1); construct the store with a valid one or none. Nothing was written.`,
+  );
+}
+
 function undigestable(error: DigestError): CommitRefusal {
   return refusal(
     'TASK_CONTINUITY_SCHEMA_INVALID',
@@ -222,6 +243,8 @@ export class TaskStore {
         { currentFence: r.fence },
       );
     }
+    const generation = generationRefusal(this.runtimeGeneration);
+    if (generation) return { ...generation, currentFence: r.fence };
     return { ok: true, writeContext: buildWriteContext(r.envelope, this.runtimeGeneration, this.#now()) };
   }
 
@@ -282,6 +305,8 @@ export class TaskStore {
       }
       prev = e;
     }
+    const generation = prev && generationRefusal(this.runtimeGeneration);
+    if (generation) return { ...generation, currentFence: fenceOf(prev) };
     return {
       ok: true,
       envelopes,
@@ -319,6 +344,8 @@ export class TaskStore {
     current: TaskRecoveryStateV5 | null,
     decide: () => CommitDecision,
   ): Promise<CommitResult | CommitRefusal> {
+    const generation = generationRefusal(this.runtimeGeneration);
+    if (generation) return { ...generation, currentFence: fenceOf(current) };
     let decision: CommitDecision;
     try {
       decision = decide();

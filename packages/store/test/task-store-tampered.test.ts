@@ -401,6 +401,32 @@ describe('TaskStore: what never reaches storage', () => {
     expect(backend.calls).not.toContain('compareAndAppend');
   });
 
+  it('a runtimeGeneration out of its pattern (a lone surrogate, a space) is TASK_CONTINUITY_SCHEMA_INVALID before any write, and in readWriteContext and replay', async () => {
+    const backend = recorded();
+    const written = new TaskDriver(storeOn(backend));
+    succeeded(await written.transition('acquire', S1));
+    for (const runtimeGeneration of ['runtime-\ud800', 'runtime named', '-runtime', 'r'.repeat(129)]) {
+      const store = storeOn(backend, { runtimeGeneration });
+      backend.calls.length = 0;
+      const r = refused(
+        await new TaskDriver(store).transition('acquire', S1),
+        'TASK_CONTINUITY_SCHEMA_INVALID',
+      );
+      expect(r.currentFence, runtimeGeneration).toEqual(fence(0, 0));
+      expect(backend.calls, runtimeGeneration).not.toContain('compareAndAppend');
+      const renew = await new TaskDriver(store, written.key).transition('renew', S1);
+      expect(refused(renew, 'TASK_CONTINUITY_SCHEMA_INVALID').currentFence).toEqual(fence(1, 1));
+      expect(backend.calls, runtimeGeneration).not.toContain('compareAndAppend');
+      for (const r of [await store.readWriteContext(written.key), await store.replay(written.key)])
+        expect(r.ok ? 'ok' : r.code, runtimeGeneration).toBe('TASK_CONTINUITY_SCHEMA_INVALID');
+    }
+    for (const runtimeGeneration of ['r', 'R0._:-', 'r'.repeat(128)]) {
+      const store = storeOn(createMemoryBackend(), { runtimeGeneration });
+      const ctx = succeeded(await new TaskDriver(store).transition('acquire', S1)).writeContext;
+      expect(ctx.runtimeGeneration).toBe(runtimeGeneration);
+    }
+  });
+
   it('an error of the decision that is not a digest error is thrown, not dressed as a refusal', async () => {
     const clock = {
       now: (): number => {

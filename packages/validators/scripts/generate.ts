@@ -347,7 +347,6 @@ export function generate(): string {
     '',
     fastPassCode(
       new Map(SCHEMA_NAMES.map((name) => [name, stripAnnotations(getSchema(name))])),
-      hasMatcher,
       patternCorpus(TIMESTAMP_PATTERN),
     ),
     '',

@@ -91305,11 +91305,11 @@ export const STRUCTURAL_VALIDATORS: Readonly<Record<string, StructuralValidator>
 // false means 'ask the full validator', which decides and reports.
 const hasOwn = Object.prototype.hasOwnProperty;
 const ucs2length = RUNTIME_HELPERS.ucs2length;
-const fastPattern_LocalTaskTraceV1_0 = patternMatcher("^trace-[a-f0-9]{24}$");
-const fastPattern_LocalTaskTraceV1_1 = patternMatcher("^[A-Za-z0-9][A-Za-z0-9._:@-]*$");
+const fastPattern_LocalTaskTraceV1_0 = new RegExp("^trace-[a-f0-9]{24}$", "u");
+const fastPattern_LocalTaskTraceV1_1 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:@-]*$", "u");
 const fastFormat_LocalTaskTraceV1_0 = formats["date-time"];
-const fastPattern_LocalTaskTraceV1_2 = patternMatcher("^[a-f0-9]{64}$");
-const fastPattern_LocalTaskTraceV1_3 = patternMatcher("^event-[a-f0-9]{24}$");
+const fastPattern_LocalTaskTraceV1_2 = new RegExp("^[a-f0-9]{64}$", "u");
+const fastPattern_LocalTaskTraceV1_3 = new RegExp("^event-[a-f0-9]{24}$", "u");
 
 function fast_LocalTaskTraceV1(data) {
   if (!((data && typeof data == "object" && !Array.isArray(data)))) return false;
@@ -91478,8 +91478,1670 @@ function fast_LocalTaskTraceV1(data) {
   if ((seen2 & 2047) !== 2047) return false;
   return true;
 }
+const fastPattern_ContextReadPlanV2_0 = new RegExp("^plan-[a-f0-9]{24}$", "u");
+const fastPattern_ContextReadPlanV2_1 = new RegExp("^plan-content-[a-f0-9]{64}$", "u");
+const fastPattern_ContextReadPlanV2_2 = new RegExp("^\\S+$", "u");
+const fastPattern_ContextReadPlanV2_3 = new RegExp("^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$", "u");
+const fastPattern_ContextReadPlanV2_4 = new RegExp("^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$", "u");
+const fastPattern_ContextReadPlanV2_5 = new RegExp("^[a-z0-9][a-z0-9._-]*$", "u");
+const fastPattern_ContextReadPlanV2_6 = new RegExp("^[a-z0-9][a-z0-9._/-]*@[0-9]+$", "u");
+const fastPattern_ContextReadPlanV2_7 = new RegExp("^\\S(.*\\S)?$", "u");
+const fastFormat_ContextReadPlanV2_0 = formats["date-time"];
+const fastPattern_ContextReadPlanV2_8 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]*$", "u");
+const fastPattern_ContextReadPlanV2_9 = new RegExp("^[a-f0-9]{64}$", "u");
+const fastPattern_ContextReadPlanV2_10 = new RegExp("^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$", "u");
+const fastPattern_ContextReadPlanV2_11 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$", "u");
+const fastPattern_ContextReadPlanV2_12 = new RegExp("^[^\\\\\\u0000-\\u001f]+$", "u");
+const fastPattern_ContextReadPlanV2_13 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
+const fastPattern_ContextReadPlanV2_14 = new RegExp("^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$", "u");
+const fastPattern_ContextReadPlanV2_15 = new RegExp("^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$", "u");
+function fastBranch_ContextReadPlanV2_198(x) {
+  if (!(x === "audit-intent" || x === "cross-service" || x === "destructive" || x === "explicit-request" || x === "low-confidence" || x === "release" || x === "security")) return false;
+  if (!(typeof x === "string")) return false;
+  return true;
+}
+function fastBranch_ContextReadPlanV2_199(x) {
+  if (x !== null) return false;
+  return true;
+}
+function fastBranch_ContextReadPlanV2_291(x) {
+  if (!(x === "audit-intent" || x === "cross-service" || x === "destructive" || x === "explicit-request" || x === "low-confidence" || x === "release" || x === "security")) return false;
+  if (!(typeof x === "string")) return false;
+  return true;
+}
+function fastBranch_ContextReadPlanV2_292(x) {
+  if (x !== null) return false;
+  return true;
+}
+
+function fast_ContextReadPlanV2(data) {
+  if (!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+  const keys0 = Object.keys(data);
+  let seen2 = 0;
+  for (let k3 = 0; k3 < keys0.length; k3++) {
+    const key1 = keys0[k3];
+    switch (key1) {
+      case "schemaVersion": {
+        const v4 = data["schemaVersion"];
+        if (v4 !== "ContextReadPlanV2") return false;
+        if (!(typeof v4 === "string")) return false;
+        seen2 |= 1;
+        break;
+      }
+      case "planId": {
+        const v5 = data["planId"];
+        if (!(typeof v5 === "string")) return false;
+        if (!fastPattern_ContextReadPlanV2_0.test(v5)) return false;
+        seen2 |= 2;
+        break;
+      }
+      case "planContentId": {
+        const v6 = data["planContentId"];
+        if (!(typeof v6 === "string")) return false;
+        if (!fastPattern_ContextReadPlanV2_1.test(v6)) return false;
+        seen2 |= 4;
+        break;
+      }
+      case "contextBinding": {
+        const v7 = data["contextBinding"];
+        if (!((v7 && typeof v7 == "object" && !Array.isArray(v7)))) return false;
+        const keys8 = Object.keys(v7);
+        let seen10 = 0;
+        for (let k11 = 0; k11 < keys8.length; k11++) {
+          const key9 = keys8[k11];
+          switch (key9) {
+            case "schemaVersion": {
+              const v12 = v7["schemaVersion"];
+              if (v12 !== "ContextReadBindingV1") return false;
+              if (!(typeof v12 === "string")) return false;
+              seen10 |= 1;
+              break;
+            }
+            case "contextEpoch": {
+              const v13 = v7["contextEpoch"];
+              if (!(typeof v13 === "string")) return false;
+              if (v13.length > 256 && ucs2length(v13) > 256) return false;
+              if (v13.length < 2 && ucs2length(v13) < 1) return false;
+              if (!fastPattern_ContextReadPlanV2_2.test(v13)) return false;
+              seen10 |= 2;
+              break;
+            }
+            case "planId": {
+              const v14 = v7["planId"];
+              if (!(typeof v14 === "string")) return false;
+              if (!fastPattern_ContextReadPlanV2_0.test(v14)) return false;
+              seen10 |= 4;
+              break;
+            }
+            case "planContentId": {
+              const v15 = v7["planContentId"];
+              if (!(typeof v15 === "string")) return false;
+              if (!fastPattern_ContextReadPlanV2_1.test(v15)) return false;
+              seen10 |= 8;
+              break;
+            }
+            case "activeRoot": {
+              const v16 = v7["activeRoot"];
+              if (!(typeof v16 === "string")) return false;
+              if (v16.length > 4096 && ucs2length(v16) > 4096) return false;
+              if (v16.length < 2 && ucs2length(v16) < 1) return false;
+              if (!fastPattern_ContextReadPlanV2_3.test(v16)) return false;
+              seen10 |= 16;
+              break;
+            }
+            case "project": {
+              const v17 = v7["project"];
+              if (!(typeof v17 === "string")) return false;
+              if (v17.length > 128 && ucs2length(v17) > 128) return false;
+              if (v17.length < 2 && ucs2length(v17) < 1) return false;
+              if (!fastPattern_ContextReadPlanV2_4.test(v17)) return false;
+              seen10 |= 32;
+              break;
+            }
+            default:
+              return false;
+          }
+        }
+        if ((seen10 & 63) !== 63) return false;
+        seen2 |= 8;
+        break;
+      }
+      case "identity": {
+        const v18 = data["identity"];
+        if (!((v18 && typeof v18 == "object" && !Array.isArray(v18)))) return false;
+        const keys19 = Object.keys(v18);
+        let seen21 = 0;
+        for (let k22 = 0; k22 < keys19.length; k22++) {
+          const key20 = keys19[k22];
+          switch (key20) {
+            case "contextEpoch": {
+              const v23 = v18["contextEpoch"];
+              if (!(typeof v23 === "string")) return false;
+              if (v23.length > 256 && ucs2length(v23) > 256) return false;
+              if (v23.length < 2 && ucs2length(v23) < 1) return false;
+              if (!fastPattern_ContextReadPlanV2_2.test(v23)) return false;
+              seen21 |= 1;
+              break;
+            }
+            case "activeRoot": {
+              const v24 = v18["activeRoot"];
+              if (!(typeof v24 === "string")) return false;
+              if (v24.length > 4096 && ucs2length(v24) > 4096) return false;
+              if (v24.length < 2 && ucs2length(v24) < 1) return false;
+              if (!fastPattern_ContextReadPlanV2_3.test(v24)) return false;
+              seen21 |= 2;
+              break;
+            }
+            case "project": {
+              const v25 = v18["project"];
+              if (!(typeof v25 === "string")) return false;
+              if (v25.length > 128 && ucs2length(v25) > 128) return false;
+              if (v25.length < 2 && ucs2length(v25) < 1) return false;
+              if (!fastPattern_ContextReadPlanV2_4.test(v25)) return false;
+              seen21 |= 4;
+              break;
+            }
+            case "host": {
+              const v26 = v18["host"];
+              if (!(typeof v26 === "string")) return false;
+              if (v26.length > 64 && ucs2length(v26) > 64) return false;
+              if (v26.length < 2 && ucs2length(v26) < 1) return false;
+              if (!fastPattern_ContextReadPlanV2_5.test(v26)) return false;
+              seen21 |= 8;
+              break;
+            }
+            case "planner": {
+              const v27 = v18["planner"];
+              if (!(typeof v27 === "string")) return false;
+              if (v27.length > 128 && ucs2length(v27) > 128) return false;
+              if (v27.length < 6 && ucs2length(v27) < 3) return false;
+              if (!fastPattern_ContextReadPlanV2_6.test(v27)) return false;
+              seen21 |= 16;
+              break;
+            }
+            case "intentSeed": {
+              const v28 = v18["intentSeed"];
+              if (!((v28 && typeof v28 == "object" && !Array.isArray(v28)))) return false;
+              const keys29 = Object.keys(v28);
+              let seen31 = 0;
+              for (let k32 = 0; k32 < keys29.length; k32++) {
+                const key30 = keys29[k32];
+                switch (key30) {
+                  case "schemaVersion": {
+                    const v33 = v28["schemaVersion"];
+                    if (v33 !== "IntentSeedV1") return false;
+                    if (!(typeof v33 === "string")) return false;
+                    seen31 |= 1;
+                    break;
+                  }
+                  case "contextEpoch": {
+                    const v34 = v28["contextEpoch"];
+                    if (!(typeof v34 === "string")) return false;
+                    if (v34.length > 256 && ucs2length(v34) > 256) return false;
+                    if (v34.length < 2 && ucs2length(v34) < 1) return false;
+                    if (!fastPattern_ContextReadPlanV2_2.test(v34)) return false;
+                    seen31 |= 2;
+                    break;
+                  }
+                  case "semantic": {
+                    const v35 = v28["semantic"];
+                    if (!(v35 === "analyze" || v35 === "audit" || v35 === "chat" || v35 === "dev" || v35 === "fix" || v35 === "other" || v35 === "resume" || v35 === "self-fix")) return false;
+                    if (!(typeof v35 === "string")) return false;
+                    seen31 |= 4;
+                    break;
+                  }
+                  case "targetHint": {
+                    const v36 = v28["targetHint"];
+                    if (v36 !== null) {
+                      if (!(typeof v36 === "string")) return false;
+                      if (v36.length > 256 && ucs2length(v36) > 256) return false;
+                      if (v36.length < 2 && ucs2length(v36) < 1) return false;
+                      if (!fastPattern_ContextReadPlanV2_7.test(v36)) return false;
+                    }
+                    seen31 |= 8;
+                    break;
+                  }
+                  case "continuationHint": {
+                    const v37 = v28["continuationHint"];
+                    if (!(typeof v37 === "boolean")) return false;
+                    seen31 |= 16;
+                    break;
+                  }
+                  case "riskHint": {
+                    const v38 = v28["riskHint"];
+                    if (!(v38 === "critical" || v38 === "high" || v38 === "normal")) return false;
+                    if (!(typeof v38 === "string")) return false;
+                    seen31 |= 32;
+                    break;
+                  }
+                  case "confidence": {
+                    const v39 = v28["confidence"];
+                    if (!((typeof v39 == "number" && isFinite(v39)))) return false;
+                    if (v39 > 1) return false;
+                    if (v39 < 0) return false;
+                    seen31 |= 64;
+                    break;
+                  }
+                  case "createdAt": {
+                    const v40 = v28["createdAt"];
+                    if (!(typeof v40 === "string")) return false;
+                    if (!fastFormat_ContextReadPlanV2_0.validate(v40)) return false;
+                    seen31 |= 128;
+                    break;
+                  }
+                  default:
+                    return false;
+                }
+              }
+              if ((seen31 & 255) !== 255) return false;
+              seen21 |= 32;
+              break;
+            }
+            case "finalIntent": {
+              const v41 = v18["finalIntent"];
+              if (!(v41 === "analyze" || v41 === "audit" || v41 === "chat" || v41 === "dev" || v41 === "fix" || v41 === "other" || v41 === "resume" || v41 === "self-fix")) return false;
+              if (!(typeof v41 === "string")) return false;
+              seen21 |= 64;
+              break;
+            }
+            case "invocationNonce": {
+              const v42 = v18["invocationNonce"];
+              if (!(typeof v42 === "string")) return false;
+              if (v42.length > 128 && ucs2length(v42) > 128) return false;
+              if (v42.length < 32 && ucs2length(v42) < 16) return false;
+              if (!fastPattern_ContextReadPlanV2_8.test(v42)) return false;
+              seen21 |= 128;
+              break;
+            }
+            default:
+              return false;
+          }
+        }
+        if ((seen21 & 255) !== 255) return false;
+        seen2 |= 16;
+        break;
+      }
+      case "plannedAt": {
+        const v43 = data["plannedAt"];
+        if (!(typeof v43 === "string")) return false;
+        if (!fastFormat_ContextReadPlanV2_0.validate(v43)) return false;
+        seen2 |= 32;
+        break;
+      }
+      case "changeTypes": {
+        const v44 = data["changeTypes"];
+        if (!(Array.isArray(v44))) return false;
+        if (v44.length > 12) return false;
+        if (v44.length > 1 && new Set(v44).size !== v44.length) return false;
+        for (let i45 = 0; i45 < v44.length; i45++) {
+          const item46 = v44[i45];
+          if (!(item46 === "architecture" || item46 === "code-style" || item46 === "config" || item46 === "destructive" || item46 === "docs" || item46 === "feature-state" || item46 === "project-info" || item46 === "public-contract" || item46 === "release" || item46 === "security" || item46 === "source-code" || item46 === "testing")) return false;
+          if (!(typeof item46 === "string")) return false;
+        }
+        seen2 |= 64;
+        break;
+      }
+      case "actionEnvelope": {
+        const v47 = data["actionEnvelope"];
+        if (!((v47 && typeof v47 == "object" && !Array.isArray(v47)))) return false;
+        const keys48 = Object.keys(v47);
+        let seen50 = 0;
+        for (let k51 = 0; k51 < keys48.length; k51++) {
+          const key49 = keys48[k51];
+          switch (key49) {
+            case "allowedActionClasses": {
+              const v52 = v47["allowedActionClasses"];
+              if (!(Array.isArray(v52))) return false;
+              if (v52.length > 8) return false;
+              if (v52.length < 1) return false;
+              if (v52.length > 1 && new Set(v52).size !== v52.length) return false;
+              for (let i53 = 0; i53 < v52.length; i53++) {
+                const item54 = v52[i53];
+                if (!(item54 === "analysis-read" || item54 === "context-read" || item54 === "dangerous" || item54 === "docs-mutation" || item54 === "release" || item54 === "source-mutation" || item54 === "test-execution" || item54 === "workflow-closeout")) return false;
+                if (!(typeof item54 === "string")) return false;
+              }
+              seen50 |= 1;
+              break;
+            }
+            case "mutationExpected": {
+              const v55 = v47["mutationExpected"];
+              if (!(typeof v55 === "boolean")) return false;
+              seen50 |= 2;
+              break;
+            }
+            case "riskCeiling": {
+              const v56 = v47["riskCeiling"];
+              if (!(v56 === "critical" || v56 === "high" || v56 === "normal")) return false;
+              if (!(typeof v56 === "string")) return false;
+              seen50 |= 4;
+              break;
+            }
+            default:
+              return false;
+          }
+        }
+        if ((seen50 & 7) !== 7) return false;
+        seen2 |= 128;
+        break;
+      }
+      case "baselineDigest": {
+        const v57 = data["baselineDigest"];
+        if (!(typeof v57 === "string")) return false;
+        if (!fastPattern_ContextReadPlanV2_9.test(v57)) return false;
+        seen2 |= 256;
+        break;
+      }
+      case "candidateCoverage": {
+        const v58 = data["candidateCoverage"];
+        if (!((v58 && typeof v58 == "object" && !Array.isArray(v58)))) return false;
+        const keys59 = Object.keys(v58);
+        let seen61 = 0;
+        for (let k62 = 0; k62 < keys59.length; k62++) {
+          const key60 = keys59[k62];
+          switch (key60) {
+            case "cataloguedIds": {
+              const v63 = v58["cataloguedIds"];
+              if (!(Array.isArray(v63))) return false;
+              if (v63.length > 1024) return false;
+              if (v63.length > 1 && new Set(v63).size !== v63.length) return false;
+              for (let i64 = 0; i64 < v63.length; i64++) {
+                const item65 = v63[i64];
+                if (!(typeof item65 === "string")) return false;
+                if (!fastPattern_ContextReadPlanV2_10.test(item65)) return false;
+              }
+              seen61 |= 1;
+              break;
+            }
+            case "inventoryIds": {
+              const v66 = v58["inventoryIds"];
+              if (!(Array.isArray(v66))) return false;
+              if (v66.length > 1024) return false;
+              if (v66.length > 1 && new Set(v66).size !== v66.length) return false;
+              for (let i67 = 0; i67 < v66.length; i67++) {
+                const item68 = v66[i67];
+                if (!(typeof item68 === "string")) return false;
+                if (!fastPattern_ContextReadPlanV2_10.test(item68)) return false;
+              }
+              seen61 |= 2;
+              break;
+            }
+            default:
+              return false;
+          }
+        }
+        if ((seen61 & 3) !== 3) return false;
+        seen2 |= 512;
+        break;
+      }
+      case "baselineSources": {
+        const v69 = data["baselineSources"];
+        if (!(Array.isArray(v69))) return false;
+        if (v69.length > 2) return false;
+        if (v69.length < 2) return false;
+        for (let i70 = 0; i70 < v69.length; i70++) {
+          const item71 = v69[i70];
+          if (!((item71 && typeof item71 == "object" && !Array.isArray(item71)))) return false;
+          const keys72 = Object.keys(item71);
+          let seen74 = 0;
+          for (let k75 = 0; k75 < keys72.length; k75++) {
+            const key73 = keys72[k75];
+            switch (key73) {
+              case "sourceId": {
+                const v76 = item71["sourceId"];
+                if (!(typeof v76 === "string")) return false;
+                if (!fastPattern_ContextReadPlanV2_10.test(v76)) return false;
+                seen74 |= 1;
+                break;
+              }
+              case "kind": {
+                const v77 = item71["kind"];
+                if (v77 !== "profile-baseline") return false;
+                if (!(typeof v77 === "string")) return false;
+                seen74 |= 2;
+                break;
+              }
+              case "mandatory": {
+                const v78 = item71["mandatory"];
+                if (v78 !== true) return false;
+                if (!(typeof v78 === "boolean")) return false;
+                seen74 |= 4;
+                break;
+              }
+              case "authority": {
+                const v79 = item71["authority"];
+                if (!(v79 === "effective-non-local-config" || v79 === "lossless-plan-baseline")) return false;
+                if (!(typeof v79 === "string")) return false;
+                seen74 |= 8;
+                break;
+              }
+              case "reason": {
+                const v80 = item71["reason"];
+                if (!(typeof v80 === "string")) return false;
+                if (v80.length > 512 && ucs2length(v80) > 512) return false;
+                if (v80.length < 2 && ucs2length(v80) < 1) return false;
+                seen74 |= 16;
+                break;
+              }
+              case "reasonCode": {
+                const v81 = item71["reasonCode"];
+                if (!(v81 === "baseline-config" || v81 === "baseline-readme")) return false;
+                if (!(typeof v81 === "string")) return false;
+                seen74 |= 32;
+                break;
+              }
+              case "sourceLayer": {
+                const v82 = item71["sourceLayer"];
+                if (!(typeof v82 === "string")) return false;
+                if (v82.length > 128 && ucs2length(v82) > 128) return false;
+                if (v82.length < 2 && ucs2length(v82) < 1) return false;
+                if (!fastPattern_ContextReadPlanV2_11.test(v82)) return false;
+                seen74 |= 64;
+                break;
+              }
+              case "requiredToExist": {
+                const v83 = item71["requiredToExist"];
+                if (v83 !== true) return false;
+                if (!(typeof v83 === "boolean")) return false;
+                seen74 |= 128;
+                break;
+              }
+              case "sourceRefs": {
+                const v84 = item71["sourceRefs"];
+                if (!(Array.isArray(v84))) return false;
+                if (v84.length > 16) return false;
+                if (v84.length < 1) return false;
+                for (let i85 = 0; i85 < v84.length; i85++) {
+                  const item86 = v84[i85];
+                  if (!((item86 && typeof item86 == "object" && !Array.isArray(item86)))) return false;
+                  const keys87 = Object.keys(item86);
+                  let seen89 = 0;
+                  for (let k90 = 0; k90 < keys87.length; k90++) {
+                    const key88 = keys87[k90];
+                    switch (key88) {
+                      case "path": {
+                        const v91 = item86["path"];
+                        if (!(typeof v91 === "string")) return false;
+                        if (v91.length > 4096 && ucs2length(v91) > 4096) return false;
+                        if (v91.length < 2 && ucs2length(v91) < 1) return false;
+                        if (!fastPattern_ContextReadPlanV2_12.test(v91)) return false;
+                        seen89 |= 1;
+                        break;
+                      }
+                      case "layer": {
+                        const v92 = item86["layer"];
+                        if (!(typeof v92 === "string")) return false;
+                        if (v92.length > 64 && ucs2length(v92) > 64) return false;
+                        if (v92.length < 2 && ucs2length(v92) < 1) return false;
+                        if (!fastPattern_ContextReadPlanV2_13.test(v92)) return false;
+                        seen89 |= 2;
+                        break;
+                      }
+                      case "exists": {
+                        const v93 = item86["exists"];
+                        if (!(typeof v93 === "boolean")) return false;
+                        seen89 |= 4;
+                        break;
+                      }
+                      case "size": {
+                        const v94 = item86["size"];
+                        if (v94 !== null) {
+                          if (!((typeof v94 == "number" && !(v94 % 1) && !isNaN(v94) && isFinite(v94)))) return false;
+                          if (v94 > 9007199254740991) return false;
+                          if (v94 < 0) return false;
+                        }
+                        seen89 |= 8;
+                        break;
+                      }
+                      case "mtimeMs": {
+                        const v95 = item86["mtimeMs"];
+                        if (v95 !== null) {
+                          if (!((typeof v95 == "number" && !(v95 % 1) && !isNaN(v95) && isFinite(v95)))) return false;
+                          if (v95 > 9007199254740991) return false;
+                          if (v95 < 0) return false;
+                        }
+                        seen89 |= 16;
+                        break;
+                      }
+                      case "metadataDigest": {
+                        const v96 = item86["metadataDigest"];
+                        if (!(typeof v96 === "string")) return false;
+                        if (!fastPattern_ContextReadPlanV2_9.test(v96)) return false;
+                        seen89 |= 32;
+                        break;
+                      }
+                      default:
+                        return false;
+                    }
+                  }
+                  if ((seen89 & 63) !== 63) return false;
+                }
+                seen74 |= 256;
+                break;
+              }
+              case "contentIdentity": {
+                const v97 = item71["contentIdentity"];
+                if (!((v97 && typeof v97 == "object" && !Array.isArray(v97)))) return false;
+                const keys98 = Object.keys(v97);
+                let seen100 = 0;
+                for (let k101 = 0; k101 < keys98.length; k101++) {
+                  const key99 = keys98[k101];
+                  switch (key99) {
+                    case "schemaVersion": {
+                      const v102 = v97["schemaVersion"];
+                      if (v102 !== "ContentIdentityV1") return false;
+                      if (!(typeof v102 === "string")) return false;
+                      seen100 |= 1;
+                      break;
+                    }
+                    case "algorithm": {
+                      const v103 = v97["algorithm"];
+                      if (v103 !== "sha256") return false;
+                      if (!(typeof v103 === "string")) return false;
+                      seen100 |= 2;
+                      break;
+                    }
+                    case "sourceKey": {
+                      const v104 = v97["sourceKey"];
+                      if (!(typeof v104 === "string")) return false;
+                      if (v104.length > 1024 && ucs2length(v104) > 1024) return false;
+                      if (v104.length < 2 && ucs2length(v104) < 1) return false;
+                      if (!fastPattern_ContextReadPlanV2_14.test(v104)) return false;
+                      seen100 |= 4;
+                      break;
+                    }
+                    case "contractVersion": {
+                      const v105 = v97["contractVersion"];
+                      if (!(typeof v105 === "string")) return false;
+                      if (v105.length > 64 && ucs2length(v105) > 64) return false;
+                      if (v105.length < 2 && ucs2length(v105) < 1) return false;
+                      seen100 |= 8;
+                      break;
+                    }
+                    case "digest": {
+                      const v106 = v97["digest"];
+                      if (!(typeof v106 === "string")) return false;
+                      if (!fastPattern_ContextReadPlanV2_9.test(v106)) return false;
+                      seen100 |= 16;
+                      break;
+                    }
+                    case "bytes": {
+                      const v107 = v97["bytes"];
+                      if (!((typeof v107 == "number" && !(v107 % 1) && !isNaN(v107) && isFinite(v107)))) return false;
+                      if (v107 > 9007199254740991) return false;
+                      if (v107 < 0) return false;
+                      seen100 |= 32;
+                      break;
+                    }
+                    default:
+                      return false;
+                  }
+                }
+                if ((seen100 & 63) !== 63) return false;
+                seen74 |= 512;
+                break;
+              }
+              default:
+                return false;
+            }
+          }
+          if ((seen74 & 1023) !== 1023) return false;
+        }
+        seen2 |= 1024;
+        break;
+      }
+      case "selectedSources": {
+        const v108 = data["selectedSources"];
+        if (!(Array.isArray(v108))) return false;
+        if (v108.length > 256) return false;
+        if (v108.length < 1) return false;
+        for (let i109 = 0; i109 < v108.length; i109++) {
+          const item110 = v108[i109];
+          if (!((item110 && typeof item110 == "object" && !Array.isArray(item110)))) return false;
+          const keys111 = Object.keys(item110);
+          let seen113 = 0;
+          for (let k114 = 0; k114 < keys111.length; k114++) {
+            const key112 = keys111[k114];
+            switch (key112) {
+              case "sourceId": {
+                const v115 = item110["sourceId"];
+                if (!(typeof v115 === "string")) return false;
+                if (!fastPattern_ContextReadPlanV2_15.test(v115)) return false;
+                seen113 |= 1;
+                break;
+              }
+              case "kind": {
+                const v116 = item110["kind"];
+                if (!(v116 === "memory" || v116 === "profile" || v116 === "profile-local")) return false;
+                if (!(typeof v116 === "string")) return false;
+                seen113 |= 2;
+                break;
+              }
+              case "mandatory": {
+                const v117 = item110["mandatory"];
+                if (!(typeof v117 === "boolean")) return false;
+                seen113 |= 4;
+                break;
+              }
+              case "authority": {
+                const v118 = item110["authority"];
+                if (!(v118 === "bounded-memory-query" || v118 === "profile-catalog" || v118 === "profile-inventory")) return false;
+                if (!(typeof v118 === "string")) return false;
+                seen113 |= 8;
+                break;
+              }
+              case "reason": {
+                const v119 = item110["reason"];
+                if (!(typeof v119 === "string")) return false;
+                if (v119.length > 512 && ucs2length(v119) > 512) return false;
+                if (v119.length < 2 && ucs2length(v119) < 1) return false;
+                seen113 |= 16;
+                break;
+              }
+              case "reasonCode": {
+                const v120 = item110["reasonCode"];
+                if (!(v120 === "explicit-selector" || v120 === "full-read" || v120 === "intent-change-type" || v120 === "memory-session" || v120 === "memory-status")) return false;
+                if (!(typeof v120 === "string")) return false;
+                seen113 |= 32;
+                break;
+              }
+              case "sourceLayer": {
+                const v121 = item110["sourceLayer"];
+                if (!(typeof v121 === "string")) return false;
+                if (v121.length > 128 && ucs2length(v121) > 128) return false;
+                if (v121.length < 2 && ucs2length(v121) < 1) return false;
+                if (!fastPattern_ContextReadPlanV2_11.test(v121)) return false;
+                seen113 |= 64;
+                break;
+              }
+              case "requiredToExist": {
+                const v122 = item110["requiredToExist"];
+                if (!(typeof v122 === "boolean")) return false;
+                seen113 |= 128;
+                break;
+              }
+              case "sourceRefs": {
+                const v123 = item110["sourceRefs"];
+                if (!(Array.isArray(v123))) return false;
+                if (v123.length > 16) return false;
+                if (v123.length < 1) return false;
+                for (let i124 = 0; i124 < v123.length; i124++) {
+                  const item125 = v123[i124];
+                  if (!((item125 && typeof item125 == "object" && !Array.isArray(item125)))) return false;
+                  const keys126 = Object.keys(item125);
+                  let seen128 = 0;
+                  for (let k129 = 0; k129 < keys126.length; k129++) {
+                    const key127 = keys126[k129];
+                    switch (key127) {
+                      case "path": {
+                        const v130 = item125["path"];
+                        if (!(typeof v130 === "string")) return false;
+                        if (v130.length > 4096 && ucs2length(v130) > 4096) return false;
+                        if (v130.length < 2 && ucs2length(v130) < 1) return false;
+                        if (!fastPattern_ContextReadPlanV2_12.test(v130)) return false;
+                        seen128 |= 1;
+                        break;
+                      }
+                      case "layer": {
+                        const v131 = item125["layer"];
+                        if (!(typeof v131 === "string")) return false;
+                        if (v131.length > 64 && ucs2length(v131) > 64) return false;
+                        if (v131.length < 2 && ucs2length(v131) < 1) return false;
+                        if (!fastPattern_ContextReadPlanV2_13.test(v131)) return false;
+                        seen128 |= 2;
+                        break;
+                      }
+                      case "exists": {
+                        const v132 = item125["exists"];
+                        if (!(typeof v132 === "boolean")) return false;
+                        seen128 |= 4;
+                        break;
+                      }
+                      case "size": {
+                        const v133 = item125["size"];
+                        if (v133 !== null) {
+                          if (!((typeof v133 == "number" && !(v133 % 1) && !isNaN(v133) && isFinite(v133)))) return false;
+                          if (v133 > 9007199254740991) return false;
+                          if (v133 < 0) return false;
+                        }
+                        seen128 |= 8;
+                        break;
+                      }
+                      case "mtimeMs": {
+                        const v134 = item125["mtimeMs"];
+                        if (v134 !== null) {
+                          if (!((typeof v134 == "number" && !(v134 % 1) && !isNaN(v134) && isFinite(v134)))) return false;
+                          if (v134 > 9007199254740991) return false;
+                          if (v134 < 0) return false;
+                        }
+                        seen128 |= 16;
+                        break;
+                      }
+                      case "metadataDigest": {
+                        const v135 = item125["metadataDigest"];
+                        if (!(typeof v135 === "string")) return false;
+                        if (!fastPattern_ContextReadPlanV2_9.test(v135)) return false;
+                        seen128 |= 32;
+                        break;
+                      }
+                      default:
+                        return false;
+                    }
+                  }
+                  if ((seen128 & 63) !== 63) return false;
+                }
+                seen113 |= 256;
+                break;
+              }
+              default:
+                return false;
+            }
+          }
+          if ((seen113 & 511) !== 511) return false;
+        }
+        seen2 |= 2048;
+        break;
+      }
+      case "mandatorySourceIds": {
+        const v136 = data["mandatorySourceIds"];
+        if (!(Array.isArray(v136))) return false;
+        if (v136.length > 258) return false;
+        if (v136.length < 1) return false;
+        if (v136.length > 1 && new Set(v136).size !== v136.length) return false;
+        for (let i137 = 0; i137 < v136.length; i137++) {
+          const item138 = v136[i137];
+          if (!(typeof item138 === "string")) return false;
+          if (!fastPattern_ContextReadPlanV2_15.test(item138)) return false;
+        }
+        seen2 |= 4096;
+        break;
+      }
+      case "excludedSources": {
+        const v139 = data["excludedSources"];
+        if (!(Array.isArray(v139))) return false;
+        if (v139.length > 1024) return false;
+        for (let i140 = 0; i140 < v139.length; i140++) {
+          const item141 = v139[i140];
+          if (!((item141 && typeof item141 == "object" && !Array.isArray(item141)))) return false;
+          const keys142 = Object.keys(item141);
+          let seen144 = 0;
+          for (let k145 = 0; k145 < keys142.length; k145++) {
+            const key143 = keys142[k145];
+            switch (key143) {
+              case "sourceId": {
+                const v146 = item141["sourceId"];
+                if (!(typeof v146 === "string")) return false;
+                if (!fastPattern_ContextReadPlanV2_10.test(v146)) return false;
+                seen144 |= 1;
+                break;
+              }
+              case "kind": {
+                const v147 = item141["kind"];
+                if (!(v147 === "profile" || v147 === "profile-local")) return false;
+                if (!(typeof v147 === "string")) return false;
+                seen144 |= 2;
+                break;
+              }
+              case "authority": {
+                const v148 = item141["authority"];
+                if (!(v148 === "profile-catalog" || v148 === "profile-inventory")) return false;
+                if (!(typeof v148 === "string")) return false;
+                seen144 |= 4;
+                break;
+              }
+              case "skipReason": {
+                const v149 = item141["skipReason"];
+                if (!(typeof v149 === "string")) return false;
+                if (v149.length > 512 && ucs2length(v149) > 512) return false;
+                if (v149.length < 2 && ucs2length(v149) < 1) return false;
+                seen144 |= 8;
+                break;
+              }
+              case "reasonCode": {
+                const v150 = item141["reasonCode"];
+                if (!(v150 === "excluded-local-policy" || v150 === "excluded-metadata-only" || v150 === "excluded-no-match")) return false;
+                if (!(typeof v150 === "string")) return false;
+                seen144 |= 16;
+                break;
+              }
+              case "sourceLayer": {
+                const v151 = item141["sourceLayer"];
+                if (!(typeof v151 === "string")) return false;
+                if (v151.length > 128 && ucs2length(v151) > 128) return false;
+                if (v151.length < 2 && ucs2length(v151) < 1) return false;
+                if (!fastPattern_ContextReadPlanV2_11.test(v151)) return false;
+                seen144 |= 32;
+                break;
+              }
+              case "requiredToExist": {
+                const v152 = item141["requiredToExist"];
+                if (!(typeof v152 === "boolean")) return false;
+                seen144 |= 64;
+                break;
+              }
+              case "sourceRefs": {
+                const v153 = item141["sourceRefs"];
+                if (!(Array.isArray(v153))) return false;
+                if (v153.length > 16) return false;
+                if (v153.length < 1) return false;
+                for (let i154 = 0; i154 < v153.length; i154++) {
+                  const item155 = v153[i154];
+                  if (!((item155 && typeof item155 == "object" && !Array.isArray(item155)))) return false;
+                  const keys156 = Object.keys(item155);
+                  let seen158 = 0;
+                  for (let k159 = 0; k159 < keys156.length; k159++) {
+                    const key157 = keys156[k159];
+                    switch (key157) {
+                      case "path": {
+                        const v160 = item155["path"];
+                        if (!(typeof v160 === "string")) return false;
+                        if (v160.length > 4096 && ucs2length(v160) > 4096) return false;
+                        if (v160.length < 2 && ucs2length(v160) < 1) return false;
+                        if (!fastPattern_ContextReadPlanV2_12.test(v160)) return false;
+                        seen158 |= 1;
+                        break;
+                      }
+                      case "layer": {
+                        const v161 = item155["layer"];
+                        if (!(typeof v161 === "string")) return false;
+                        if (v161.length > 64 && ucs2length(v161) > 64) return false;
+                        if (v161.length < 2 && ucs2length(v161) < 1) return false;
+                        if (!fastPattern_ContextReadPlanV2_13.test(v161)) return false;
+                        seen158 |= 2;
+                        break;
+                      }
+                      case "exists": {
+                        const v162 = item155["exists"];
+                        if (!(typeof v162 === "boolean")) return false;
+                        seen158 |= 4;
+                        break;
+                      }
+                      case "size": {
+                        const v163 = item155["size"];
+                        if (v163 !== null) {
+                          if (!((typeof v163 == "number" && !(v163 % 1) && !isNaN(v163) && isFinite(v163)))) return false;
+                          if (v163 > 9007199254740991) return false;
+                          if (v163 < 0) return false;
+                        }
+                        seen158 |= 8;
+                        break;
+                      }
+                      case "mtimeMs": {
+                        const v164 = item155["mtimeMs"];
+                        if (v164 !== null) {
+                          if (!((typeof v164 == "number" && !(v164 % 1) && !isNaN(v164) && isFinite(v164)))) return false;
+                          if (v164 > 9007199254740991) return false;
+                          if (v164 < 0) return false;
+                        }
+                        seen158 |= 16;
+                        break;
+                      }
+                      case "metadataDigest": {
+                        const v165 = item155["metadataDigest"];
+                        if (!(typeof v165 === "string")) return false;
+                        if (!fastPattern_ContextReadPlanV2_9.test(v165)) return false;
+                        seen158 |= 32;
+                        break;
+                      }
+                      default:
+                        return false;
+                    }
+                  }
+                  if ((seen158 & 63) !== 63) return false;
+                }
+                seen144 |= 128;
+                break;
+              }
+              default:
+                return false;
+            }
+          }
+          if ((seen144 & 255) !== 255) return false;
+        }
+        seen2 |= 8192;
+        break;
+      }
+      case "unclassifiedSources": {
+        const v166 = data["unclassifiedSources"];
+        if (!(Array.isArray(v166))) return false;
+        if (v166.length > 1024) return false;
+        for (let i167 = 0; i167 < v166.length; i167++) {
+          const item168 = v166[i167];
+          if (!((item168 && typeof item168 == "object" && !Array.isArray(item168)))) return false;
+          const keys169 = Object.keys(item168);
+          let seen171 = 0;
+          for (let k172 = 0; k172 < keys169.length; k172++) {
+            const key170 = keys169[k172];
+            switch (key170) {
+              case "sourceId": {
+                const v173 = item168["sourceId"];
+                if (!(typeof v173 === "string")) return false;
+                if (!fastPattern_ContextReadPlanV2_10.test(v173)) return false;
+                seen171 |= 1;
+                break;
+              }
+              case "kind": {
+                const v174 = item168["kind"];
+                if (v174 !== "profile") return false;
+                if (!(typeof v174 === "string")) return false;
+                seen171 |= 2;
+                break;
+              }
+              case "authority": {
+                const v175 = item168["authority"];
+                if (v175 !== "profile-inventory") return false;
+                if (!(typeof v175 === "string")) return false;
+                seen171 |= 4;
+                break;
+              }
+              case "reasonCode": {
+                const v176 = item168["reasonCode"];
+                if (v176 !== "unclassified-uncatalogued") return false;
+                if (!(typeof v176 === "string")) return false;
+                seen171 |= 8;
+                break;
+              }
+              case "sourceLayer": {
+                const v177 = item168["sourceLayer"];
+                if (!(typeof v177 === "string")) return false;
+                if (v177.length > 128 && ucs2length(v177) > 128) return false;
+                if (v177.length < 2 && ucs2length(v177) < 1) return false;
+                if (!fastPattern_ContextReadPlanV2_11.test(v177)) return false;
+                seen171 |= 16;
+                break;
+              }
+              case "requiredToExist": {
+                const v178 = item168["requiredToExist"];
+                if (!(typeof v178 === "boolean")) return false;
+                seen171 |= 32;
+                break;
+              }
+              case "sourceRefs": {
+                const v179 = item168["sourceRefs"];
+                if (!(Array.isArray(v179))) return false;
+                if (v179.length > 16) return false;
+                if (v179.length < 1) return false;
+                for (let i180 = 0; i180 < v179.length; i180++) {
+                  const item181 = v179[i180];
+                  if (!((item181 && typeof item181 == "object" && !Array.isArray(item181)))) return false;
+                  const keys182 = Object.keys(item181);
+                  let seen184 = 0;
+                  for (let k185 = 0; k185 < keys182.length; k185++) {
+                    const key183 = keys182[k185];
+                    switch (key183) {
+                      case "path": {
+                        const v186 = item181["path"];
+                        if (!(typeof v186 === "string")) return false;
+                        if (v186.length > 4096 && ucs2length(v186) > 4096) return false;
+                        if (v186.length < 2 && ucs2length(v186) < 1) return false;
+                        if (!fastPattern_ContextReadPlanV2_12.test(v186)) return false;
+                        seen184 |= 1;
+                        break;
+                      }
+                      case "layer": {
+                        const v187 = item181["layer"];
+                        if (!(typeof v187 === "string")) return false;
+                        if (v187.length > 64 && ucs2length(v187) > 64) return false;
+                        if (v187.length < 2 && ucs2length(v187) < 1) return false;
+                        if (!fastPattern_ContextReadPlanV2_13.test(v187)) return false;
+                        seen184 |= 2;
+                        break;
+                      }
+                      case "exists": {
+                        const v188 = item181["exists"];
+                        if (!(typeof v188 === "boolean")) return false;
+                        seen184 |= 4;
+                        break;
+                      }
+                      case "size": {
+                        const v189 = item181["size"];
+                        if (v189 !== null) {
+                          if (!((typeof v189 == "number" && !(v189 % 1) && !isNaN(v189) && isFinite(v189)))) return false;
+                          if (v189 > 9007199254740991) return false;
+                          if (v189 < 0) return false;
+                        }
+                        seen184 |= 8;
+                        break;
+                      }
+                      case "mtimeMs": {
+                        const v190 = item181["mtimeMs"];
+                        if (v190 !== null) {
+                          if (!((typeof v190 == "number" && !(v190 % 1) && !isNaN(v190) && isFinite(v190)))) return false;
+                          if (v190 > 9007199254740991) return false;
+                          if (v190 < 0) return false;
+                        }
+                        seen184 |= 16;
+                        break;
+                      }
+                      case "metadataDigest": {
+                        const v191 = item181["metadataDigest"];
+                        if (!(typeof v191 === "string")) return false;
+                        if (!fastPattern_ContextReadPlanV2_9.test(v191)) return false;
+                        seen184 |= 32;
+                        break;
+                      }
+                      default:
+                        return false;
+                    }
+                  }
+                  if ((seen184 & 63) !== 63) return false;
+                }
+                seen171 |= 64;
+                break;
+              }
+              default:
+                return false;
+            }
+          }
+          if ((seen171 & 127) !== 127) return false;
+        }
+        seen2 |= 16384;
+        break;
+      }
+      case "localSourcesRequested": {
+        const v192 = data["localSourcesRequested"];
+        if (!(typeof v192 === "boolean")) return false;
+        seen2 |= 32768;
+        break;
+      }
+      case "triggeredEscalations": {
+        const v193 = data["triggeredEscalations"];
+        if (!(Array.isArray(v193))) return false;
+        if (v193.length > 17) return false;
+        if (v193.length > 1 && new Set(v193).size !== v193.length) return false;
+        for (let i194 = 0; i194 < v193.length; i194++) {
+          const item195 = v193[i194];
+          if (!(item195 === "compact" || item195 === "config-digest" || item195 === "cross-service" || item195 === "destructive" || item195 === "explicit-full" || item195 === "host-session-drift" || item195 === "low-confidence" || item195 === "missing-reference" || item195 === "profile-catalog-drift" || item195 === "profile-drift" || item195 === "public-contract" || item195 === "release" || item195 === "route-consumer-drift" || item195 === "scope-drift" || item195 === "security" || item195 === "source-digest" || item195 === "tool-schema-drift")) return false;
+          if (!(typeof item195 === "string")) return false;
+        }
+        seen2 |= 65536;
+        break;
+      }
+      case "fullRead": {
+        const v196 = data["fullRead"];
+        if (!(typeof v196 === "boolean")) return false;
+        seen2 |= 131072;
+        break;
+      }
+      case "fullReadReason": {
+        const v197 = data["fullReadReason"];
+        if (!(fastBranch_ContextReadPlanV2_198(v197) || fastBranch_ContextReadPlanV2_199(v197))) return false;
+        seen2 |= 262144;
+        break;
+      }
+      case "fullReadNote": {
+        const v200 = data["fullReadNote"];
+        if (v200 !== null) {
+          if (!(typeof v200 === "string")) return false;
+          if (v200.length > 512 && ucs2length(v200) > 512) return false;
+          if (v200.length < 2 && ucs2length(v200) < 1) return false;
+        }
+        seen2 |= 524288;
+        break;
+      }
+      case "exitCondition": {
+        const v201 = data["exitCondition"];
+        if (!(v201 === "blocked" || v201 === "escalated-full" || v201 === "relevant-complete")) return false;
+        if (!(typeof v201 === "string")) return false;
+        seen2 |= 1048576;
+        break;
+      }
+      case "budget": {
+        const v202 = data["budget"];
+        if (!((v202 && typeof v202 == "object" && !Array.isArray(v202)))) return false;
+        const keys203 = Object.keys(v202);
+        let seen205 = 0;
+        for (let k206 = 0; k206 < keys203.length; k206++) {
+          const key204 = keys203[k206];
+          switch (key204) {
+            case "bytes": {
+              const v207 = v202["bytes"];
+              if (v207 !== null) {
+                if (!((typeof v207 == "number" && !(v207 % 1) && !isNaN(v207) && isFinite(v207)))) return false;
+                if (v207 > 9007199254740991) return false;
+                if (v207 < 0) return false;
+              }
+              seen205 |= 1;
+              break;
+            }
+            case "chars": {
+              const v208 = v202["chars"];
+              if (v208 !== null) {
+                if (!((typeof v208 == "number" && !(v208 % 1) && !isNaN(v208) && isFinite(v208)))) return false;
+                if (v208 > 9007199254740991) return false;
+                if (v208 < 0) return false;
+              }
+              seen205 |= 2;
+              break;
+            }
+            case "tokens": {
+              const v209 = v202["tokens"];
+              if (v209 !== null) {
+                if (!((typeof v209 == "number" && !(v209 % 1) && !isNaN(v209) && isFinite(v209)))) return false;
+                if (v209 > 9007199254740991) return false;
+                if (v209 < 0) return false;
+              }
+              seen205 |= 4;
+              break;
+            }
+            case "latencyMs": {
+              const v210 = v202["latencyMs"];
+              if (v210 !== null) {
+                if (!((typeof v210 == "number" && !(v210 % 1) && !isNaN(v210) && isFinite(v210)))) return false;
+                if (v210 > 9007199254740991) return false;
+                if (v210 < 0) return false;
+              }
+              seen205 |= 8;
+              break;
+            }
+            case "enforcement": {
+              const v211 = v202["enforcement"];
+              if (!(v211 === "advisory" || v211 === "hard")) return false;
+              if (!(typeof v211 === "string")) return false;
+              seen205 |= 16;
+              break;
+            }
+            default:
+              return false;
+          }
+        }
+        if ((seen205 & 31) !== 31) return false;
+        seen2 |= 2097152;
+        break;
+      }
+      case "cacheDecision": {
+        const v212 = data["cacheDecision"];
+        if (!((v212 && typeof v212 == "object" && !Array.isArray(v212)))) return false;
+        const keys213 = Object.keys(v212);
+        let seen215 = 0;
+        for (let k216 = 0; k216 < keys213.length; k216++) {
+          const key214 = keys213[k216];
+          switch (key214) {
+            case "status": {
+              const v217 = v212["status"];
+              if (!(v217 === "bypassed" || v217 === "disabled" || v217 === "error" || v217 === "hit" || v217 === "miss")) return false;
+              if (!(typeof v217 === "string")) return false;
+              seen215 |= 1;
+              break;
+            }
+            case "cacheKey": {
+              const v218 = v212["cacheKey"];
+              if (!(typeof v218 === "string")) return false;
+              if (!fastPattern_ContextReadPlanV2_1.test(v218)) return false;
+              seen215 |= 2;
+              break;
+            }
+            case "reasonCode": {
+              const v219 = v212["reasonCode"];
+              if (!(typeof v219 === "string")) return false;
+              if (v219.length > 64 && ucs2length(v219) > 64) return false;
+              if (v219.length < 2 && ucs2length(v219) < 1) return false;
+              if (!fastPattern_ContextReadPlanV2_13.test(v219)) return false;
+              seen215 |= 4;
+              break;
+            }
+            case "reusedArtifacts": {
+              const v220 = v212["reusedArtifacts"];
+              if (!(Array.isArray(v220))) return false;
+              if (v220.length > 32) return false;
+              if (v220.length > 1 && new Set(v220).size !== v220.length) return false;
+              for (let i221 = 0; i221 < v220.length; i221++) {
+                const item222 = v220[i221];
+                if (!(typeof item222 === "string")) return false;
+                if (item222.length > 64 && ucs2length(item222) > 64) return false;
+                if (item222.length < 2 && ucs2length(item222) < 1) return false;
+                if (!fastPattern_ContextReadPlanV2_13.test(item222)) return false;
+              }
+              seen215 |= 8;
+              break;
+            }
+            case "bodyDeliverySkipped": {
+              const v223 = v212["bodyDeliverySkipped"];
+              if (v223 !== false) return false;
+              if (!(typeof v223 === "boolean")) return false;
+              seen215 |= 16;
+              break;
+            }
+            default:
+              return false;
+          }
+        }
+        if ((seen215 & 31) !== 31) return false;
+        seen2 |= 4194304;
+        break;
+      }
+      case "identityInputs": {
+        const v224 = data["identityInputs"];
+        if (!((v224 && typeof v224 == "object" && !Array.isArray(v224)))) return false;
+        const keys225 = Object.keys(v224);
+        let seen227 = 0;
+        for (let k228 = 0; k228 < keys225.length; k228++) {
+          const key226 = keys225[k228];
+          switch (key226) {
+            case "target": {
+              const v229 = v224["target"];
+              if (!((v229 && typeof v229 == "object" && !Array.isArray(v229)))) return false;
+              const keys230 = Object.keys(v229);
+              let seen232 = 0;
+              for (let k233 = 0; k233 < keys230.length; k233++) {
+                const key231 = keys230[k233];
+                switch (key231) {
+                  case "activeRoot": {
+                    const v234 = v229["activeRoot"];
+                    if (!(typeof v234 === "string")) return false;
+                    if (v234.length > 4096 && ucs2length(v234) > 4096) return false;
+                    if (v234.length < 2 && ucs2length(v234) < 1) return false;
+                    if (!fastPattern_ContextReadPlanV2_3.test(v234)) return false;
+                    seen232 |= 1;
+                    break;
+                  }
+                  case "project": {
+                    const v235 = v229["project"];
+                    if (!(typeof v235 === "string")) return false;
+                    if (v235.length > 128 && ucs2length(v235) > 128) return false;
+                    if (v235.length < 2 && ucs2length(v235) < 1) return false;
+                    if (!fastPattern_ContextReadPlanV2_4.test(v235)) return false;
+                    seen232 |= 2;
+                    break;
+                  }
+                  case "host": {
+                    const v236 = v229["host"];
+                    if (!(typeof v236 === "string")) return false;
+                    if (v236.length > 64 && ucs2length(v236) > 64) return false;
+                    if (v236.length < 2 && ucs2length(v236) < 1) return false;
+                    if (!fastPattern_ContextReadPlanV2_5.test(v236)) return false;
+                    seen232 |= 4;
+                    break;
+                  }
+                  default:
+                    return false;
+                }
+              }
+              if ((seen232 & 7) !== 7) return false;
+              seen227 |= 1;
+              break;
+            }
+            case "intent": {
+              const v237 = v224["intent"];
+              if (!((v237 && typeof v237 == "object" && !Array.isArray(v237)))) return false;
+              const keys238 = Object.keys(v237);
+              let seen240 = 0;
+              for (let k241 = 0; k241 < keys238.length; k241++) {
+                const key239 = keys238[k241];
+                switch (key239) {
+                  case "finalIntent": {
+                    const v242 = v237["finalIntent"];
+                    if (!(v242 === "analyze" || v242 === "audit" || v242 === "chat" || v242 === "dev" || v242 === "fix" || v242 === "other" || v242 === "resume" || v242 === "self-fix")) return false;
+                    if (!(typeof v242 === "string")) return false;
+                    seen240 |= 1;
+                    break;
+                  }
+                  case "riskHint": {
+                    const v243 = v237["riskHint"];
+                    if (!(v243 === "critical" || v243 === "high" || v243 === "normal")) return false;
+                    if (!(typeof v243 === "string")) return false;
+                    seen240 |= 2;
+                    break;
+                  }
+                  case "confidenceClass": {
+                    const v244 = v237["confidenceClass"];
+                    if (!(v244 === "low" || v244 === "normal")) return false;
+                    if (!(typeof v244 === "string")) return false;
+                    seen240 |= 4;
+                    break;
+                  }
+                  case "changeTypes": {
+                    const v245 = v237["changeTypes"];
+                    if (!(Array.isArray(v245))) return false;
+                    if (v245.length > 12) return false;
+                    if (v245.length > 1 && new Set(v245).size !== v245.length) return false;
+                    for (let i246 = 0; i246 < v245.length; i246++) {
+                      const item247 = v245[i246];
+                      if (!(item247 === "architecture" || item247 === "code-style" || item247 === "config" || item247 === "destructive" || item247 === "docs" || item247 === "feature-state" || item247 === "project-info" || item247 === "public-contract" || item247 === "release" || item247 === "security" || item247 === "source-code" || item247 === "testing")) return false;
+                      if (!(typeof item247 === "string")) return false;
+                    }
+                    seen240 |= 8;
+                    break;
+                  }
+                  case "actionEnvelope": {
+                    const v248 = v237["actionEnvelope"];
+                    if (!((v248 && typeof v248 == "object" && !Array.isArray(v248)))) return false;
+                    const keys249 = Object.keys(v248);
+                    let seen251 = 0;
+                    for (let k252 = 0; k252 < keys249.length; k252++) {
+                      const key250 = keys249[k252];
+                      switch (key250) {
+                        case "allowedActionClasses": {
+                          const v253 = v248["allowedActionClasses"];
+                          if (!(Array.isArray(v253))) return false;
+                          if (v253.length > 8) return false;
+                          if (v253.length < 1) return false;
+                          if (v253.length > 1 && new Set(v253).size !== v253.length) return false;
+                          for (let i254 = 0; i254 < v253.length; i254++) {
+                            const item255 = v253[i254];
+                            if (!(item255 === "analysis-read" || item255 === "context-read" || item255 === "dangerous" || item255 === "docs-mutation" || item255 === "release" || item255 === "source-mutation" || item255 === "test-execution" || item255 === "workflow-closeout")) return false;
+                            if (!(typeof item255 === "string")) return false;
+                          }
+                          seen251 |= 1;
+                          break;
+                        }
+                        case "mutationExpected": {
+                          const v256 = v248["mutationExpected"];
+                          if (!(typeof v256 === "boolean")) return false;
+                          seen251 |= 2;
+                          break;
+                        }
+                        case "riskCeiling": {
+                          const v257 = v248["riskCeiling"];
+                          if (!(v257 === "critical" || v257 === "high" || v257 === "normal")) return false;
+                          if (!(typeof v257 === "string")) return false;
+                          seen251 |= 4;
+                          break;
+                        }
+                        default:
+                          return false;
+                      }
+                    }
+                    if ((seen251 & 7) !== 7) return false;
+                    seen240 |= 16;
+                    break;
+                  }
+                  default:
+                    return false;
+                }
+              }
+              if ((seen240 & 31) !== 31) return false;
+              seen227 |= 2;
+              break;
+            }
+            case "baselineDigest": {
+              const v258 = v224["baselineDigest"];
+              if (!(typeof v258 === "string")) return false;
+              if (!fastPattern_ContextReadPlanV2_9.test(v258)) return false;
+              seen227 |= 4;
+              break;
+            }
+            case "sources": {
+              const v259 = v224["sources"];
+              if (!(Array.isArray(v259))) return false;
+              if (v259.length > 2306) return false;
+              if (v259.length < 3) return false;
+              for (let i260 = 0; i260 < v259.length; i260++) {
+                const item261 = v259[i260];
+                if (!((item261 && typeof item261 == "object" && !Array.isArray(item261)))) return false;
+                const keys262 = Object.keys(item261);
+                let seen264 = 0;
+                for (let k265 = 0; k265 < keys262.length; k265++) {
+                  const key263 = keys262[k265];
+                  switch (key263) {
+                    case "sourceId": {
+                      const v266 = item261["sourceId"];
+                      if (!(typeof v266 === "string")) return false;
+                      if (!fastPattern_ContextReadPlanV2_15.test(v266)) return false;
+                      seen264 |= 1;
+                      break;
+                    }
+                    case "bucket": {
+                      const v267 = item261["bucket"];
+                      if (!(v267 === "baseline" || v267 === "excluded" || v267 === "selected" || v267 === "unclassified")) return false;
+                      if (!(typeof v267 === "string")) return false;
+                      seen264 |= 2;
+                      break;
+                    }
+                    case "kind": {
+                      const v268 = item261["kind"];
+                      if (!(v268 === "memory" || v268 === "profile" || v268 === "profile-baseline" || v268 === "profile-local")) return false;
+                      if (!(typeof v268 === "string")) return false;
+                      seen264 |= 4;
+                      break;
+                    }
+                    case "mandatory": {
+                      const v269 = item261["mandatory"];
+                      if (!(typeof v269 === "boolean")) return false;
+                      seen264 |= 8;
+                      break;
+                    }
+                    case "authority": {
+                      const v270 = item261["authority"];
+                      if (!(v270 === "bounded-memory-query" || v270 === "effective-non-local-config" || v270 === "lossless-plan-baseline" || v270 === "profile-catalog" || v270 === "profile-inventory")) return false;
+                      if (!(typeof v270 === "string")) return false;
+                      seen264 |= 16;
+                      break;
+                    }
+                    case "reasonCode": {
+                      const v271 = item261["reasonCode"];
+                      if (!(v271 === "baseline-config" || v271 === "baseline-readme" || v271 === "excluded-local-policy" || v271 === "excluded-metadata-only" || v271 === "excluded-no-match" || v271 === "explicit-selector" || v271 === "full-read" || v271 === "intent-change-type" || v271 === "memory-session" || v271 === "memory-status" || v271 === "unclassified-uncatalogued")) return false;
+                      if (!(typeof v271 === "string")) return false;
+                      seen264 |= 32;
+                      break;
+                    }
+                    case "sourceLayer": {
+                      const v272 = item261["sourceLayer"];
+                      if (!(typeof v272 === "string")) return false;
+                      if (v272.length > 128 && ucs2length(v272) > 128) return false;
+                      if (v272.length < 2 && ucs2length(v272) < 1) return false;
+                      if (!fastPattern_ContextReadPlanV2_11.test(v272)) return false;
+                      seen264 |= 64;
+                      break;
+                    }
+                    case "requiredToExist": {
+                      const v273 = item261["requiredToExist"];
+                      if (!(typeof v273 === "boolean")) return false;
+                      seen264 |= 128;
+                      break;
+                    }
+                    case "metadataDigests": {
+                      const v274 = item261["metadataDigests"];
+                      if (!(Array.isArray(v274))) return false;
+                      if (v274.length > 16) return false;
+                      if (v274.length < 1) return false;
+                      for (let i275 = 0; i275 < v274.length; i275++) {
+                        const item276 = v274[i275];
+                        if (!(typeof item276 === "string")) return false;
+                        if (!fastPattern_ContextReadPlanV2_9.test(item276)) return false;
+                      }
+                      seen264 |= 256;
+                      break;
+                    }
+                    default:
+                      return false;
+                  }
+                }
+                if ((seen264 & 511) !== 511) return false;
+              }
+              seen227 |= 8;
+              break;
+            }
+            case "resolution": {
+              const v277 = v224["resolution"];
+              if (!((v277 && typeof v277 == "object" && !Array.isArray(v277)))) return false;
+              const keys278 = Object.keys(v277);
+              let seen280 = 0;
+              for (let k281 = 0; k281 < keys278.length; k281++) {
+                const key279 = keys278[k281];
+                switch (key279) {
+                  case "mandatorySourceIds": {
+                    const v282 = v277["mandatorySourceIds"];
+                    if (!(Array.isArray(v282))) return false;
+                    if (v282.length > 258) return false;
+                    if (v282.length < 1) return false;
+                    if (v282.length > 1 && new Set(v282).size !== v282.length) return false;
+                    for (let i283 = 0; i283 < v282.length; i283++) {
+                      const item284 = v282[i283];
+                      if (!(typeof item284 === "string")) return false;
+                      if (!fastPattern_ContextReadPlanV2_15.test(item284)) return false;
+                    }
+                    seen280 |= 1;
+                    break;
+                  }
+                  case "triggeredEscalations": {
+                    const v285 = v277["triggeredEscalations"];
+                    if (!(Array.isArray(v285))) return false;
+                    if (v285.length > 17) return false;
+                    if (v285.length > 1 && new Set(v285).size !== v285.length) return false;
+                    for (let i286 = 0; i286 < v285.length; i286++) {
+                      const item287 = v285[i286];
+                      if (!(item287 === "compact" || item287 === "config-digest" || item287 === "cross-service" || item287 === "destructive" || item287 === "explicit-full" || item287 === "host-session-drift" || item287 === "low-confidence" || item287 === "missing-reference" || item287 === "profile-catalog-drift" || item287 === "profile-drift" || item287 === "public-contract" || item287 === "release" || item287 === "route-consumer-drift" || item287 === "scope-drift" || item287 === "security" || item287 === "source-digest" || item287 === "tool-schema-drift")) return false;
+                      if (!(typeof item287 === "string")) return false;
+                    }
+                    seen280 |= 2;
+                    break;
+                  }
+                  case "exitCondition": {
+                    const v288 = v277["exitCondition"];
+                    if (!(v288 === "blocked" || v288 === "escalated-full" || v288 === "relevant-complete")) return false;
+                    if (!(typeof v288 === "string")) return false;
+                    seen280 |= 4;
+                    break;
+                  }
+                  case "fullRead": {
+                    const v289 = v277["fullRead"];
+                    if (!(typeof v289 === "boolean")) return false;
+                    seen280 |= 8;
+                    break;
+                  }
+                  case "fullReadReason": {
+                    const v290 = v277["fullReadReason"];
+                    if (!(fastBranch_ContextReadPlanV2_291(v290) || fastBranch_ContextReadPlanV2_292(v290))) return false;
+                    seen280 |= 16;
+                    break;
+                  }
+                  case "localSourcesRequested": {
+                    const v293 = v277["localSourcesRequested"];
+                    if (!(typeof v293 === "boolean")) return false;
+                    seen280 |= 32;
+                    break;
+                  }
+                  default:
+                    return false;
+                }
+              }
+              if ((seen280 & 63) !== 63) return false;
+              seen227 |= 16;
+              break;
+            }
+            case "versions": {
+              const v294 = v224["versions"];
+              if (!((v294 && typeof v294 == "object" && !Array.isArray(v294)))) return false;
+              const keys295 = Object.keys(v294);
+              let seen297 = 0;
+              for (let k298 = 0; k298 < keys295.length; k298++) {
+                const key296 = keys295[k298];
+                switch (key296) {
+                  case "contextPlan": {
+                    const v299 = v294["contextPlan"];
+                    if (v299 !== "ContextReadPlanV2") return false;
+                    if (!(typeof v299 === "string")) return false;
+                    seen297 |= 1;
+                    break;
+                  }
+                  case "contextReceipt": {
+                    const v300 = v294["contextReceipt"];
+                    if (v300 !== "ContextReadReceiptV2") return false;
+                    if (!(typeof v300 === "string")) return false;
+                    seen297 |= 2;
+                    break;
+                  }
+                  case "contentIdentity": {
+                    const v301 = v294["contentIdentity"];
+                    if (v301 !== "ContentIdentityV1") return false;
+                    if (!(typeof v301 === "string")) return false;
+                    seen297 |= 4;
+                    break;
+                  }
+                  case "contextBinding": {
+                    const v302 = v294["contextBinding"];
+                    if (v302 !== "ContextReadBindingV1") return false;
+                    if (!(typeof v302 === "string")) return false;
+                    seen297 |= 8;
+                    break;
+                  }
+                  case "planner": {
+                    const v303 = v294["planner"];
+                    if (!(typeof v303 === "string")) return false;
+                    if (v303.length > 128 && ucs2length(v303) > 128) return false;
+                    if (v303.length < 6 && ucs2length(v303) < 3) return false;
+                    if (!fastPattern_ContextReadPlanV2_6.test(v303)) return false;
+                    seen297 |= 16;
+                    break;
+                  }
+                  default:
+                    return false;
+                }
+              }
+              if ((seen297 & 31) !== 31) return false;
+              seen227 |= 32;
+              break;
+            }
+            default:
+              return false;
+          }
+        }
+        if ((seen227 & 63) !== 63) return false;
+        seen2 |= 8388608;
+        break;
+      }
+      case "planningTelemetry": {
+        const v304 = data["planningTelemetry"];
+        if (!((v304 && typeof v304 == "object" && !Array.isArray(v304)))) return false;
+        const keys305 = Object.keys(v304);
+        let seen307 = 0;
+        for (let k308 = 0; k308 < keys305.length; k308++) {
+          const key306 = keys305[k308];
+          switch (key306) {
+            case "inputBytes": {
+              const v309 = v304["inputBytes"];
+              if (!((typeof v309 == "number" && !(v309 % 1) && !isNaN(v309) && isFinite(v309)))) return false;
+              if (v309 > 9007199254740991) return false;
+              if (v309 < 0) return false;
+              seen307 |= 1;
+              break;
+            }
+            case "inputChars": {
+              const v310 = v304["inputChars"];
+              if (!((typeof v310 == "number" && !(v310 % 1) && !isNaN(v310) && isFinite(v310)))) return false;
+              if (v310 > 9007199254740991) return false;
+              if (v310 < 0) return false;
+              seen307 |= 2;
+              break;
+            }
+            case "latencyMs": {
+              const v311 = v304["latencyMs"];
+              if (v311 !== null) {
+                if (!((typeof v311 == "number" && !(v311 % 1) && !isNaN(v311) && isFinite(v311)))) return false;
+                if (v311 > 9007199254740991) return false;
+                if (v311 < 0) return false;
+              }
+              seen307 |= 4;
+              break;
+            }
+            case "inputTokens": {
+              const v312 = v304["inputTokens"];
+              if (v312 !== null) {
+                if (!((typeof v312 == "number" && !(v312 % 1) && !isNaN(v312) && isFinite(v312)))) return false;
+                if (v312 > 9007199254740991) return false;
+                if (v312 < 0) return false;
+              }
+              seen307 |= 8;
+              break;
+            }
+            default:
+              return false;
+          }
+        }
+        if ((seen307 & 15) !== 15) return false;
+        seen2 |= 16777216;
+        break;
+      }
+      default:
+        return false;
+    }
+  }
+  if ((seen2 & 33554431) !== 33554431) return false;
+  return true;
+}
 
 /** The fail-fast validity pass of the contracts validated in bulk, by contract name. */
 export const FAST_VALIDATORS: Readonly<Record<string, (data: unknown) => boolean>> = {
   "LocalTaskTraceV1": fast_LocalTaskTraceV1,
+  "ContextReadPlanV2": fast_ContextReadPlanV2,
 };
