@@ -604,6 +604,25 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     family: 'receipt',
+    name: 'receipt/failure-marker-deep-in-the-result',
+    title:
+      'a tool result with `isError: true` 80 levels down carries a failure marker (any level, D-RCP-57): no transport success, the testing document stays missing',
+    anchor: 'observation-records',
+    requirements: ['CAG-018', 'PROTO-011'],
+    run: (m) => {
+      const { plan } = opened(m);
+      let toolResult: unknown = { isError: true, content: 'denied' };
+      for (let i = 0; i < 80; i++) toolResult = i % 2 ? [toolResult] : { content: toolResult };
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.observe(plan.planId, post(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+      m.observe(plan.planId, post(plan, 'profile:testing.md', 'toolu-read-1', { toolResult }), 'attempted');
+    },
+  },
+  {
+    family: 'receipt',
     name: 'receipt/cache-hit-never-completes',
     title:
       'a computation-cache hit (cache: true) with the right body satisfies nothing: the receipt never completes',

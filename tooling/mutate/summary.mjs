@@ -76,6 +76,54 @@ const EQUIVALENT = {
     "equivalent (`typeof riskHint !== 'string'` → `false`): `RISKS.includes` is false for every value that is not a string, so the second disjunct refuses it (the whole condition → `false` is killed)",
   'packages/engines/src/context/seed.ts:97:ConditionalExpression':
     "equivalent (`typeof confidence !== 'number'` → `false`): `Number.isFinite` does not coerce, so it is false for every value that is not a number and the next disjunct refuses it (the other conditions → `false` are killed)",
+  'packages/engines/src/context/receipt.ts:161:MethodExpression':
+    "equivalent: a source with attempt records only has no latest record, so `satisfyingRecord` gives `undefined` and no identity is pushed; looping over every record's source adds none",
+  'packages/engines/src/context/receipt.ts:323:StringLiteral':
+    "equivalent for `'planned'` → `\"\"` only (`'blocked'` is killed): a structured receipt that is not blocked has its status derived by `deriveReceipt` before it is sealed",
+  'packages/engines/src/context/receipt.ts:326:ArrayDeclaration':
+    "equivalent: the draft's initial `satisfiedSourceIds` is overwritten by `deriveReceipt`, which computes it from the records before the receipt is sealed",
+  'packages/engines/src/context/receipt.ts:327:ArrayDeclaration':
+    "equivalent: the draft's initial `missingSourceIds` is overwritten by `deriveReceipt`, which computes it from the records before the receipt is sealed",
+  'packages/engines/src/context/receipt.ts:330:MethodExpression':
+    "equivalent: a plan's `triggeredEscalations` are unique values of the 17 triggers (its schema), so at most 17 are copied and the limit of 20 never cuts",
+  'packages/engines/src/context/receipt.ts:344:ArrayDeclaration':
+    "equivalent: the draft's initial `sourceIdentities` is overwritten by `deriveReceipt`, which computes it from the records before the receipt is sealed",
+  'packages/engines/src/context/receipt.ts:345:ObjectLiteral':
+    "equivalent: the draft's initial `delivery` is overwritten by `deriveReceipt`, which computes it from the records before the receipt is sealed",
+  'packages/engines/src/context/receipt.ts:345:BooleanLiteral':
+    "equivalent: the draft's initial `delivery` is overwritten by `deriveReceipt`, which computes it from the records before the receipt is sealed",
+  'packages/engines/src/context/receipt.ts:345:StringLiteral':
+    "equivalent: the draft's initial `delivery.reasonCode` is overwritten by `deriveReceipt`, which computes it from the records before the receipt is sealed",
+  'packages/engines/src/context/receipt.ts:385:MethodExpression':
+    'equivalent: a receipt holds at most 17 planned escalations and goes stale once (stale is absorbing, a replay keeps only the planned ones), so it never holds more than 18 and the limit of 20 never cuts',
+  'packages/engines/src/context/receipt.ts:414:ConditionalExpression':
+    'equivalent: with no tool result the engine canonicalizes `undefined`, which throws, and the catch sets `observable` false as the condition does',
+  'packages/engines/src/context/receipt.ts:414:LogicalOperator':
+    'equivalent: with no tool result the engine canonicalizes `undefined`, which throws, and the catch sets `observable` false as the condition does',
+  'packages/engines/src/context/receipt.ts:416:StringLiteral':
+    'equivalent: the initial payload is read only when `observable` is true, and then `canonicalize` has replaced it (when it throws, `observable` is false)',
+  'packages/engines/src/context/receipt.ts:417:ConditionalExpression':
+    'equivalent (→ `true`): an unobservable result has no tool result, whose canonicalization throws, and the catch keeps `observable` false',
+  'packages/engines/src/context/receipt.ts:460:ConditionalExpression':
+    'equivalent: the metadata digests are 64-hex strings joined by commas, so lists of different lengths never join equal and the next operand refuses them',
+  'packages/engines/src/context/receipt.ts:548:ConditionalExpression':
+    'equivalent: message text (which cause the scope-drift message names; code, trigger and path are fixed)',
+  'packages/engines/src/context/receipt.ts:548:EqualityOperator':
+    'equivalent: message text (which cause the scope-drift message names; code, trigger and path are fixed)',
+  'packages/engines/src/context/receipt.ts:549:StringLiteral':
+    'equivalent: message text (the root the scope-drift message names)',
+  'packages/engines/src/context/receipt.ts:550:StringLiteral':
+    'equivalent: message text (the source the scope-drift message names)',
+  'packages/engines/src/context/receipt.ts:550:LogicalOperator':
+    'equivalent: message text (the source the scope-drift message names)',
+  'packages/engines/src/context/records.ts:31:ConditionalExpression':
+    'equivalent: for a source without a record `i` is -1 and `records[-1]` is `undefined`, as the `i < 0` branch gives',
+  'packages/engines/src/context/records.ts:77:ConditionalExpression':
+    'equivalent: `satisfiesAt(records, -1)` is false (`records[-1]` is `undefined`), so the guard changes nothing',
+  'packages/engines/src/context/records.ts:109:ConditionalExpression':
+    'equivalent for `false` only (`true` is killed): at or under the limit the eviction loop drops nothing (`excess` is not positive) and returns every record, as the early return does',
+  'packages/engines/src/context/records.ts:109:EqualityOperator':
+    'equivalent for `records.length < limit` only (`>` is killed): at exactly the limit `excess` is 0, so the eviction loop drops nothing and returns every record',
   'packages/store/src/task-store.ts:129:ObjectLiteral':
     "equivalent: without `contract` the validator picks TaskRecoveryStateV5 from the candidate's `schemaVersion`, which the engine always sets",
   'packages/store/src/task-store.ts:131:MethodExpression':

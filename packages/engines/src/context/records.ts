@@ -127,12 +127,24 @@ export function evict(records: readonly Observation[], limit: number): Observati
   return excess > 0 ? null : out;
 }
 
-/** Whether a tool result carries a failure marker at any level (`success:false`, `ok:false`, `isError:true`, `is_error:true`, `error`). */
-export function hasFailureMarker(value: unknown, depth = 0): boolean {
-  if (depth > 64 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((v) => hasFailureMarker(v, depth + 1));
-  const o = value as Record<string, unknown>;
-  if (o.success === false || o.ok === false || o.isError === true || o.is_error === true || 'error' in o)
-    return true;
-  return Object.values(o).some((v) => hasFailureMarker(v, depth + 1));
+/**
+ * Whether a tool result carries a failure marker at any level (`success:false`, `ok:false`,
+ * `isError:true`, `is_error:true`, `error`): "the outer or any nested level" with no depth limit
+ * (D-RCP-57), walked with a stack of its own, so that a deep result cannot exhaust the call stack;
+ * an object met twice is walked once.
+ */
+export function hasFailureMarker(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || seen.has(v)) continue;
+    seen.add(v);
+    // An array is walked as the object it is: its members are its items (JSON gives it no other).
+    const o = v as Record<string, unknown>;
+    if (o.success === false || o.ok === false || o.isError === true || o.is_error === true || 'error' in o)
+      return true;
+    for (const x of Object.values(o)) stack.push(x);
+  }
+  return false;
 }

@@ -159,6 +159,8 @@ describe('hasFailureMarker: success:false, ok:false, isError:true, is_error:true
     [{ content: [{ text: 'x' }, { error: 'denied' }] }],
     [[{ text: 'x' }, [{ ok: false }]]],
     [{ a: { b: { c: { success: false } } } }],
+    [{ text: 'x', detail: { ok: false }, n: 1 }],
+    [[null, 'x', { isError: true }]],
   ])('%j carries one', (value) => {
     expect(hasFailureMarker(value)).toBe(true);
   });
@@ -173,14 +175,24 @@ describe('hasFailureMarker: success:false, ok:false, isError:true, is_error:true
   ])('%j carries none', (value) => {
     expect(hasFailureMarker(value)).toBe(false);
   });
-  // The walk is bounded at 64 levels; what lies below is open (docs/conformance-quality.md, context).
-  it('a marker 64 levels down is found', () => {
-    const nest = (levels: number) => {
-      let v: unknown = { success: false };
+  it('a marker at any depth is found (D-RCP-57), 10000 levels down too, without exhausting the stack', () => {
+    const nest = (levels: number, inner: unknown = { success: false }) => {
+      let v: unknown = inner;
       for (let i = 0; i < levels; i++) v = i % 2 ? [v] : { v };
       return v;
     };
-    expect(hasFailureMarker(nest(64))).toBe(true);
+    for (const levels of [64, 65, 70, 10_000]) {
+      expect(hasFailureMarker(nest(levels)), String(levels)).toBe(true);
+      expect(hasFailureMarker(nest(levels, { success: true })), String(levels)).toBe(false);
+    }
+  });
+  it('a value holding itself is walked once: it ends, and finds a marker anywhere in it', () => {
+    const loop: Record<string, unknown> = { text: 'x' };
+    loop.self = loop;
+    loop.list = [loop, { a: 1 }];
+    expect(hasFailureMarker(loop)).toBe(false);
+    (loop.list as unknown[]).push({ ok: false });
+    expect(hasFailureMarker(loop)).toBe(true);
   });
 });
 

@@ -569,6 +569,18 @@ describe('observeReceipt: the flags of a result record are facts of its event', 
       ).toEqual(['unobservable', false, null, null, null]);
     }
   });
+  it('a failure marker at any depth of the result: no transport success, failed (D-RCP-57)', () => {
+    let toolResult: unknown = { isError: true };
+    for (let i = 0; i < 80; i++) toolResult = i % 2 ? [toolResult] : { content: toolResult };
+    const rec = resultFor(setup(), { toolResult });
+    expect(rec.hookEvent === 'PostToolUse' && [rec.observable, rec.transportSuccess, rec.outcome]).toEqual([
+      true,
+      false,
+      'failed',
+    ]);
+    const top = resultFor(setup(), { toolResult: { ok: false, text: 'body' } });
+    expect(top.hookEvent === 'PostToolUse' && [top.transportSuccess, top.outcome]).toEqual([false, 'failed']);
+  });
   it('a tool result JCS cannot canonicalize: unobservable', () => {
     const rec = resultFor(setup(), { toolResult: { n: Number.NaN } });
     expect(
