@@ -623,6 +623,29 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     family: 'receipt',
+    name: 'receipt/error-null-is-a-failure-marker',
+    title:
+      'a tool result with an `error` member is a failure whatever its value, `null` included (D-RCP-59): no transport success, the testing document stays missing',
+    anchor: 'receipts-through-the-protocol',
+    requirements: ['CAG-018', 'PROTO-011'],
+    run: (m) => {
+      const { plan } = opened(m);
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.observe(plan.planId, post(plan, 'memory:status', 'toolu-read-0'), 'attempted');
+      m.advance();
+      m.observe(plan.planId, pre(plan, 'profile:testing.md', 'toolu-read-1'), 'attempted');
+      m.observe(
+        plan.planId,
+        post(plan, 'profile:testing.md', 'toolu-read-1', {
+          toolResult: { content: TESTING_BODY, error: null },
+        }),
+        'attempted',
+      );
+    },
+  },
+  {
+    family: 'receipt',
     name: 'receipt/cache-hit-never-completes',
     title:
       'a computation-cache hit (cache: true) with the right body satisfies nothing: the receipt never completes',

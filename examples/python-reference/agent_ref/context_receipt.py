@@ -201,7 +201,7 @@ def transport_failed(value):
         for key, bad in FAILURE_MARKERS:
             if key in value and value[key] is bad:
                 return True
-        if "error" in value and value["error"] is not None:
+        if "error" in value:  # any value, null included (D-RCP-59)
             return True
         return any(transport_failed(v) for v in value.values())
     if isinstance(value, list):

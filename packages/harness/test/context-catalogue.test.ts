@@ -22,10 +22,12 @@ describe('the context catalogue', () => {
       .flatMap((c) => c.steps.filter((s) => s.method === 'context.plan'));
     expect(plans.length).toBeGreaterThan(10);
     // A case may give a document more refs (contextCatalogueWithRefs: a source of several
-    // layers); the catalogue's own refs come first, the rest is the catalogue exactly.
+    // layers) and the catalogue more documents (contextCatalogueWith: the case's own, after the
+    // catalogue's); the catalogue's own documents and refs come first, the rest is the catalogue
+    // exactly.
     const own = (catalogue: ContextCatalogue) => ({
       ...catalogue,
-      documents: catalogue.documents.map((d, i) => ({
+      documents: catalogue.documents.slice(0, CONTEXT_CATALOGUE.documents.length).map((d, i) => ({
         ...d,
         refs: d.refs.slice(0, CONTEXT_CATALOGUE.documents[i]?.refs.length ?? 0),
       })),

@@ -15,38 +15,10 @@ import {
   planContext,
   writeLedger,
 } from '../../src/index.ts';
+import { catalogueOf, ROOT, ref } from './helpers/catalogue.ts';
 
 const T0 = Date.parse('2026-12-02T05:00:00.000Z');
-const ROOT = '/srv/acme';
-const ref = (file: string) => ({
-  path: `${ROOT}/.agent/${file}`,
-  layer: 'profile',
-  exists: true,
-  size: 10,
-  mtimeMs: 1795770410000,
-});
-const catalogue: ContextCatalogue = {
-  activeRoot: ROOT,
-  project: 'acme',
-  index: { file: 'README.md', refs: [ref('README.md')], body: { text: '# acme' } },
-  config: {
-    file: 'config.json',
-    refs: [ref('config.json')],
-    body: { value: {}, contractVersion: 'profile-config@1' },
-  },
-  documents: [
-    {
-      file: 'testing.md',
-      catalogued: true,
-      inventoried: true,
-      kind: 'profile',
-      readable: true,
-      requiredToExist: false,
-      serves: ['testing'],
-      refs: [ref('testing.md')],
-    },
-  ],
-};
+const catalogue: ContextCatalogue = catalogueOf();
 function setup(epoch = 'ctx-one') {
   const clock = new ManualClock(T0);
   const s = formIntentSeed({ intent: 'fix', contextEpoch: epoch }, clock);

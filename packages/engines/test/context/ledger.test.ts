@@ -35,7 +35,7 @@ import {
   SESSION,
   T0,
   world,
-} from './reuse-helpers.ts';
+} from './helpers/reuse.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** `o` moved to event time `ms` (an observation id does not cover its times). */

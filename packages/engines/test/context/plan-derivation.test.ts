@@ -16,44 +16,10 @@ import {
   type PlanResult,
   planContext,
 } from '../../src/index.ts';
+import { catalogueOf, documentOf as doc, ROOT, ref } from './helpers/catalogue.ts';
 
 const CREATED = '2026-12-02T05:00:00.000Z';
 const T0 = Date.parse(CREATED);
-const ROOT = '/srv/acme';
-const ref = (file: string, over: object = {}) => ({
-  path: `${ROOT}/.agent/${file}`,
-  layer: 'profile',
-  exists: true,
-  size: 10,
-  mtimeMs: 1795770410000,
-  ...over,
-});
-const doc = (file: string, over: Partial<ContextDocumentInput> = {}): ContextDocumentInput => ({
-  file,
-  catalogued: true,
-  inventoried: true,
-  kind: 'profile',
-  readable: true,
-  requiredToExist: false,
-  serves: ['testing'],
-  refs: [ref(file)],
-  ...over,
-});
-const catalogueOf = (
-  documents: ContextDocumentInput[],
-  over: Partial<ContextCatalogue> = {},
-): ContextCatalogue => ({
-  activeRoot: ROOT,
-  project: 'acme',
-  index: { file: 'README.md', refs: [ref('README.md')], body: { text: '# acme' } },
-  config: {
-    file: 'config.json',
-    refs: [ref('config.json')],
-    body: { value: {}, contractVersion: 'profile-config@1' },
-  },
-  documents,
-  ...over,
-});
 const seedOf = (input: object = {}) => {
   const s = formIntentSeed(
     { semantic: 'fix', contextEpoch: 'ctx-one', createdAt: CREATED, ...input },

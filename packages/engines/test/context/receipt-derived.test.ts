@@ -20,39 +20,13 @@ import {
   planContext,
   type ReceiptOpen,
 } from '../../src/index.ts';
+import { catalogueOf, documentOf, ROOT, ref } from './helpers/catalogue.ts';
 
 const T0 = Date.parse('2026-12-02T05:00:00.000Z');
-const ROOT = '/srv/acme';
 const MEMORY = 'memory:status';
 const TESTING = 'profile:testing.md';
-const ref = (file: string) => ({
-  path: `${ROOT}/.agent/${file}`,
-  layer: 'profile',
-  exists: true,
-  size: 10,
-  mtimeMs: 1795770410000,
-});
-const testingDoc = {
-  file: 'testing.md',
-  catalogued: true,
-  inventoried: true,
-  kind: 'profile' as const,
-  readable: true,
-  requiredToExist: false,
-  serves: ['testing' as const],
-  refs: [ref('testing.md')],
-};
-const CATALOGUE: ContextCatalogue = {
-  activeRoot: ROOT,
-  project: 'acme',
-  index: { file: 'README.md', refs: [ref('README.md')], body: { text: '# acme' } },
-  config: {
-    file: 'config.json',
-    refs: [ref('config.json')],
-    body: { value: {}, contractVersion: 'profile-config@1' },
-  },
-  documents: [testingDoc],
-};
+const testingDoc = documentOf('testing.md');
+const CATALOGUE: ContextCatalogue = catalogueOf([testingDoc]);
 const d64 = (n: number) => n.toString(16).padStart(64, '0');
 
 interface Setup {

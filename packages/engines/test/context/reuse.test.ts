@@ -19,7 +19,7 @@ import {
   receiptByReuse,
   receiptIdRecomputes,
 } from '../../src/index.ts';
-import { catalogueOf, fold, openOf, planOf, readAll, reseal, SESSION, T0, world } from './reuse-helpers.ts';
+import { catalogueOf, fold, openOf, planOf, readAll, reseal, SESSION, T0, world } from './helpers/reuse.ts';
 
 type World = ReturnType<typeof world>;
 const decide = (w: World, over: Partial<ReuseInputs> = {}, plan: ContextReadPlanV2 = w.next) =>

@@ -13,19 +13,17 @@ import {
   observeReceipt,
   openReceipt,
   planContext,
-} from '../../src/index.ts';
+} from '../../../src/index.ts';
+import { catalogueOf as catalogue, documentOf, ref as profileRef, ROOT } from './catalogue.ts';
 
 export const T0 = Date.parse('2026-12-02T05:00:00.000Z');
-export const ROOT = '/srv/acme';
+export { ROOT };
 export const SESSION = 'sess-1';
 
-export const ref = (file: string, root = ROOT) => ({
-  path: `${root}/.agent/${file}`,
-  layer: 'profile',
-  exists: true,
-  size: 10,
-  mtimeMs: 1795770410000.5,
-});
+/** The reuse and ledger worlds' refs carry a fraction of a millisecond, which every digest truncates. */
+const MTIME_MS = 1795770410000.5;
+
+export const ref = (file: string, root = ROOT) => profileRef(file, {}, { root, mtimeMs: MTIME_MS });
 export const MEMORY_REF = {
   path: 'memory://acme/status',
   layer: 'memory-query',
@@ -35,26 +33,11 @@ export const MEMORY_REF = {
 };
 
 export function catalogueOf(root = ROOT, project = 'acme', files = ['testing.md']): ContextCatalogue {
-  return {
-    activeRoot: root,
-    project,
-    index: { file: 'README.md', refs: [ref('README.md', root)], body: { text: '# acme' } },
-    config: {
-      file: 'config.json',
-      refs: [ref('config.json', root)],
-      body: { value: {}, contractVersion: 'profile-config@1' },
-    },
-    documents: files.map((file) => ({
-      file,
-      catalogued: true,
-      inventoried: true,
-      kind: 'profile',
-      readable: true,
-      requiredToExist: false,
-      serves: ['testing'],
-      refs: [ref(file, root)],
-    })),
-  };
+  const at = { root, project, mtimeMs: MTIME_MS };
+  return catalogue(
+    files.map((file) => documentOf(file, {}, at)),
+    at,
+  );
 }
 
 export interface PlanOptions {
