@@ -355,6 +355,15 @@ function readAll(m: Model, plan: ContextReadPlanV2): ContextReadReceiptV2 {
   return r!;
 }
 
+/** The `context.reuse` params of a same-session delivery reuse of `prior`'s completed receipt. */
+const reuseOfPrior = (prior: ContextReadPlanV2, complete: ContextReadReceiptV2) => ({
+  executionOptimizationMode: 'safe-auto' as const,
+  hostSessionId: SESSION,
+  currentSourceIdentities: complete.sourceIdentities,
+  priorPlan: prior,
+  priorReceipt: complete,
+});
+
 // ---------------------------------------------------------------------------------------------
 // The scenarios.
 
@@ -853,18 +862,10 @@ const SCENARIOS: readonly Scenario[] = [
       );
       m.advance();
       const plan = m.plan(planParams({ invocationNonce: 'nonce-0000-0000-0002' }));
-      m.reuse(
-        plan.planId,
-        {
-          executionOptimizationMode: 'safe-auto',
-          hostSessionId: SESSION,
-          currentSourceIdentities: complete.sourceIdentities,
-          priorPlan: first.plan,
-          priorReceipt: complete,
-        },
-        'same-session-epoch-content-observed',
-        { toolCallId: 'toolu-plan-0002', attemptedAt: plan.plannedAt },
-      );
+      m.reuse(plan.planId, reuseOfPrior(first.plan, complete), 'same-session-epoch-content-observed', {
+        toolCallId: 'toolu-plan-0002',
+        attemptedAt: plan.plannedAt,
+      });
     },
   },
   {
@@ -882,13 +883,7 @@ const SCENARIOS: readonly Scenario[] = [
       m.advance();
       m.reuse(
         plan.planId,
-        {
-          executionOptimizationMode: 'safe-auto',
-          hostSessionId: SESSION,
-          currentSourceIdentities: complete.sourceIdentities,
-          priorPlan: first.plan,
-          priorReceipt: complete,
-        },
+        reuseOfPrior(first.plan, complete),
         'same-session-epoch-content-observed',
         {
           toolCallId: 'toolu-plan-0002',
@@ -1092,18 +1087,10 @@ const SCENARIOS: readonly Scenario[] = [
       m.advance();
       const plan = m.plan(planParams({ invocationNonce: 'nonce-0000-0000-0002' }));
       m.advance();
-      m.reuse(
-        plan.planId,
-        {
-          executionOptimizationMode: 'safe-auto',
-          hostSessionId: SESSION,
-          currentSourceIdentities: complete.sourceIdentities,
-          priorPlan: first.plan,
-          priorReceipt: complete,
-        },
-        'same-session-epoch-content-observed',
-        { toolCallId: 'toolu-plan-0002', attemptedAt: plan.plannedAt },
-      );
+      m.reuse(plan.planId, reuseOfPrior(first.plan, complete), 'same-session-epoch-content-observed', {
+        toolCallId: 'toolu-plan-0002',
+        attemptedAt: plan.plannedAt,
+      });
       const reused = m.receiptOf(plan.planId);
       if (reused.observations.some((o) => o.hookEvent !== 'PostToolUse' || o.reusedObservationId === null))
         throw new Error(

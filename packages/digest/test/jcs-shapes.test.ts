@@ -6,17 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalize, DigestError, hasLoneSurrogate } from '../src/index.ts';
+import { sortDeep } from './helpers/sort-deep.ts';
 
-const sortDeep = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(sortDeep)
-    : v && typeof v === 'object'
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
-        )
-      : v;
 const expected = (v: unknown) => JSON.stringify(sortDeep(v));
 
 describe('canonicalize over objects of repeated shapes', () => {

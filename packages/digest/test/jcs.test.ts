@@ -13,6 +13,7 @@ import {
   parseJsonText,
   sha256Hex,
 } from '../src/index.ts';
+import { sortDeep } from './helpers/sort-deep.ts';
 
 interface Vector {
   id: string;
@@ -165,16 +166,6 @@ describe('canonicalize', () => {
   });
 
   it('agrees with JSON.stringify on key-sorted data without lone surrogates', () => {
-    const sortDeep = (v: unknown): unknown =>
-      Array.isArray(v)
-        ? v.map(sortDeep)
-        : v && typeof v === 'object'
-          ? Object.fromEntries(
-              Object.keys(v)
-                .sort()
-                .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
-            )
-          : v;
     fc.assert(
       fc.property(fc.jsonValue({ noUnicodeString: false }), (value) => {
         const text = JSON.stringify(sortDeep(value));
