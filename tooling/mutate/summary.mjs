@@ -70,11 +70,11 @@ const EQUIVALENT = {
     'equivalent (`sourceRefs.length === 0` → `false`): an empty ref list has no ref with `exists: true`, so the third disjunct refuses it with the same code and path',
   'packages/engines/src/context/plan.ts:550:ConditionalExpression':
     'equivalent (→ `true` only): `explicit-request` comes first in precedence and applies exactly when `fullReadNote` is not null, so wherever the condition is false `fullReadNote` is already null (`false` and `!==` are killed)',
-  'packages/engines/src/context/seed.ts:87:ConditionalExpression':
+  'packages/engines/src/context/seed.ts:90:ConditionalExpression':
     "equivalent (`typeof chosen !== 'string'` → `false`): `CONTEXT_INTENTS.includes` is false for every value that is not a string, so the second disjunct refuses it with the same code and path",
-  'packages/engines/src/context/seed.ts:94:ConditionalExpression':
-    "equivalent (`typeof riskHint !== 'string'` → `false`): `RISKS.includes` is false for every value that is not a string, so the second disjunct refuses it (the whole condition → `false` is killed)",
   'packages/engines/src/context/seed.ts:97:ConditionalExpression':
+    "equivalent (`typeof riskHint !== 'string'` → `false`): `RISKS.includes` is false for every value that is not a string, so the second disjunct refuses it (the whole condition → `false` is killed)",
+  'packages/engines/src/context/seed.ts:100:ConditionalExpression':
     "equivalent (`typeof confidence !== 'number'` → `false`): `Number.isFinite` does not coerce, so it is false for every value that is not a number and the next disjunct refuses it (the other conditions → `false` are killed)",
   'packages/engines/src/context/receipt.ts:161:MethodExpression':
     "equivalent: a source with attempt records only has no latest record, so `satisfyingRecord` gives `undefined` and no identity is pushed; looping over every record's source adds none",
