@@ -146,8 +146,8 @@ const EQUIVALENT = {
     'equivalent: without a record the map holds `undefined` for the operation, which the engine reads with `priorRecords?.get(id)` as it reads a missing map, and `!prior` refuses the replay the same way',
   'packages/store/src/task-store.ts:337:BlockStatement':
     'equivalent: an empty catch returns `undefined`, and `refusal(code, message, undefined)` has no `currentFence`, as `{}` gives',
-  'packages/engines/src/policy/decide.ts:141:OptionalChaining':
-    'equivalent: an `allow` always rests on a matched grant (PRM-003), so `grant` is never null where `decision` is `allow`',
+  'packages/engines/src/policy/decide.ts:136:OptionalChaining':
+    'equivalent: an `allow` always rests on a matched grant (PRM-003): a null grant adds `no-matching-grant`, a deny reason, so `grant` is never null where `decision` is `allow`',
   'packages/engines/src/task-continuity/evidence.ts:17:StringLiteral':
     'equivalent: message text (the roles the message lists; the code is fixed, the wording is not)',
   'packages/engines/src/task-continuity/steps.ts:146:ConditionalExpression':
