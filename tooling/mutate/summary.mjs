@@ -156,6 +156,22 @@ const EQUIVALENT = {
     "equivalent for `mode === 'post-execution' || input.deadlineAt !== null` only: a response-time validation has `deadlineAt: null` and a post-execution one a deadline (both refused otherwise above), so `||` and `&&` of the two agree",
   'packages/engines/src/policy/decide.ts:136:OptionalChaining':
     'equivalent: an `allow` always rests on a matched grant (PRM-003): a null grant adds `no-matching-grant`, a deny reason, so `grant` is never null where `decision` is `allow`',
+  'packages/engines/src/run-control/controller.ts:47:StringLiteral':
+    "equivalent: `overLimit`'s answer is only compared with `null` (the one caller, after the event is applied), so which member it names, or an empty name, changes nothing",
+  'packages/engines/src/run-control/controller.ts:116:StringLiteral':
+    "equivalent: the draft's initial `stateDigest` is dropped by `finish`, which computes the digest of the rest",
+  'packages/engines/src/run-control/controller.ts:145:ArrayDeclaration':
+    'equivalent: the strings of a number, a boolean or `null` are only tested for a lone surrogate, which `"Stryker was here"` has not, as none of `[]` has',
+  'packages/engines/src/run-control/controller.ts:229:ConditionalExpression':
+    'equivalent: message text (which of the two inconsistent-outcome messages is sent; the code is fixed)',
+  'packages/engines/src/run-control/controller.ts:229:EqualityOperator':
+    'equivalent: message text (which of the two inconsistent-outcome messages is sent; the code is fixed)',
+  'packages/engines/src/run-control/controller.ts:229:StringLiteral':
+    'equivalent: message text (which of the two inconsistent-outcome messages is sent; the code is fixed)',
+  'packages/engines/src/run-control/controller.ts:230:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/run-control/controller.ts:231:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
   'packages/engines/src/task-continuity/evidence.ts:17:StringLiteral':
     'equivalent: message text (the roles the message lists; the code is fixed, the wording is not)',
   'packages/engines/src/task-continuity/steps.ts:146:ConditionalExpression':
