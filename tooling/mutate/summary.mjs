@@ -146,8 +146,32 @@ const EQUIVALENT = {
     'equivalent: without a record the map holds `undefined` for the operation, which the engine reads with `priorRecords?.get(id)` as it reads a missing map, and `!prior` refuses the replay the same way',
   'packages/store/src/task-store.ts:337:BlockStatement':
     'equivalent: an empty catch returns `undefined`, and `refusal(code, message, undefined)` has no `currentFence`, as `{}` gives',
-  'packages/engines/src/policy/decide.ts:141:OptionalChaining':
-    'equivalent: an `allow` always rests on a matched grant (PRM-003), so `grant` is never null where `decision` is `allow`',
+  'packages/engines/src/checkpoint/checkpoint.ts:121:ConditionalExpression':
+    "equivalent (→ `false` only; `true` and `!==` are killed): for a checkpoint of no operation the checks below decide the same, `null` record → `resume-allowed`, any record → TURN_CHECKPOINT_KEY_MISMATCH (a record's `operationId` is a string, never the checkpoint's `null`); only the message differs",
+  'packages/engines/src/checkpoint/checkpoint.ts:121:BlockStatement':
+    "equivalent: for a checkpoint of no operation the checks below decide the same, `null` record → `resume-allowed`, any record → TURN_CHECKPOINT_KEY_MISMATCH (a record's `operationId` is a string, never the checkpoint's `null`); only the message differs",
+  'packages/engines/src/checkpoint/validation.ts:185:ConditionalExpression':
+    "equivalent for the `mode === 'post-execution'`, `input.deadlineAt !== null` and their conjunction → `true` only (the other mutants of the line are killed): a response-time validation has `deadlineAt: null` and a post-execution one a deadline (both refused otherwise above), so the mode and the deadline test are one",
+  'packages/engines/src/checkpoint/validation.ts:185:LogicalOperator':
+    "equivalent for `mode === 'post-execution' || input.deadlineAt !== null` only: a response-time validation has `deadlineAt: null` and a post-execution one a deadline (both refused otherwise above), so `||` and `&&` of the two agree",
+  'packages/engines/src/policy/decide.ts:136:OptionalChaining':
+    'equivalent: an `allow` always rests on a matched grant (PRM-003): a null grant adds `no-matching-grant`, a deny reason, so `grant` is never null where `decision` is `allow`',
+  'packages/engines/src/run-control/controller.ts:47:StringLiteral':
+    "equivalent: `overLimit`'s answer is only compared with `null` (the one caller, after the event is applied), so which member it names, or an empty name, changes nothing",
+  'packages/engines/src/run-control/controller.ts:116:StringLiteral':
+    "equivalent: the draft's initial `stateDigest` is dropped by `finish`, which computes the digest of the rest",
+  'packages/engines/src/run-control/controller.ts:145:ArrayDeclaration':
+    'equivalent: the strings of a number, a boolean or `null` are only tested for a lone surrogate, which `"Stryker was here"` has not, as none of `[]` has',
+  'packages/engines/src/run-control/controller.ts:229:ConditionalExpression':
+    'equivalent: message text (which of the two inconsistent-outcome messages is sent; the code is fixed)',
+  'packages/engines/src/run-control/controller.ts:229:EqualityOperator':
+    'equivalent: message text (which of the two inconsistent-outcome messages is sent; the code is fixed)',
+  'packages/engines/src/run-control/controller.ts:229:StringLiteral':
+    'equivalent: message text (which of the two inconsistent-outcome messages is sent; the code is fixed)',
+  'packages/engines/src/run-control/controller.ts:230:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/run-control/controller.ts:231:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
   'packages/engines/src/task-continuity/evidence.ts:17:StringLiteral':
     'equivalent: message text (the roles the message lists; the code is fixed, the wording is not)',
   'packages/engines/src/task-continuity/steps.ts:146:ConditionalExpression':
