@@ -236,6 +236,8 @@ const EQUIVALENT = {
     'equivalent: `sa !== sb` on this line, so `sa <= sb` is `sa < sb`',
   'packages/engines/src/task-continuity/time.ts:22:EqualityOperator':
     'equivalent: `fa === fb` returned 0 before, so `fa <= fb` is `fa < fb`',
+  'packages/engines/src/task-continuity/operation-edges.ts:300:ConditionalExpression':
+    "equivalent: the `default` case is the switch's last and holds only `break`",
   'packages/engines/src/task-continuity/owner-commit.ts:73:StringLiteral':
     'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
   'packages/engines/src/task-continuity/owner-commit.ts:75:StringLiteral':
