@@ -341,7 +341,8 @@ function withTables(doc) {
 }
 const writeDoc = process.argv.includes('--write-doc');
 const checkDoc = process.argv.includes('--check-doc');
-if ((writeDoc || checkDoc) && !committed) throw new Error('--write-doc and --check-doc read the committed files: add --committed');
+if ((writeDoc || checkDoc) && !committed)
+  throw new Error('--write-doc and --check-doc read the committed files: add --committed');
 if (writeDoc) writeFileSync(DOC, withTables(readFileSync(DOC, 'utf8')));
 else if (checkDoc) {
   const doc = readFileSync(DOC, 'utf8');
