@@ -244,6 +244,20 @@ const EQUIVALENT = {
     'equivalent: `sa !== sb` on this line, so `sa <= sb` is `sa < sb`',
   'packages/engines/src/task-continuity/time.ts:22:EqualityOperator':
     'equivalent: `fa === fb` returned 0 before, so `fa <= fb` is `fa < fb`',
+  'packages/engines/src/task-continuity/operation-commit.ts:120:ConditionalExpression':
+    'equivalent for `t.length < 1` → `false` only (the other conditions of the line are killed by packages/engines/test/task-continuity/operation-commit-shape.test.ts): a non-string is refused by the `typeof` test before it, and the empty string fails `TARGET`, which needs at least one character, so the line returns `false` for it either way',
+  'packages/engines/src/task-continuity/operation-commit.ts:122:ConditionalExpression':
+    'equivalent for `t.trim() !== t` → `false` only (the NFKC test is killed): `TARGET` on line 120 already refused a target that starts or ends with `\\s`, and `\\s` is exactly the set `trim` strips (WhiteSpace and LineTerminator of ECMA-262), so `trim` returns every target that reaches this line unchanged',
+  'packages/engines/src/task-continuity/operation-commit.ts:122:MethodExpression':
+    'equivalent (`t.trim()` → `t`): `TARGET` on line 120 already refused a target that starts or ends with `\\s`, the set `trim` strips, so `t.trim()` is `t` for every target that reaches this line',
+  'packages/engines/src/task-continuity/operation-commit.ts:205:ConditionalExpression':
+    'equivalent for `prior.operationId !== event.operationId` → `false` only (the other operands are killed): `bindingMatches(prior, event)` in the next operand compares `operationId` too, so a prior record of another operation is no replay either way',
+  'packages/engines/src/task-continuity/operation-commit.ts:305:ObjectLiteral':
+    'equivalent: with the envelope generation `checkOperationTransition` adds two checks, the generation of a new record (unreachable: `u` is never null here) and the same-generation column, which lines 244 to 249 have already refused with `TASK_OPERATION_CAS_MISMATCH` for every same-generation edge',
+  'packages/engines/src/task-continuity/operation-commit.ts:450:ArithmeticOperator':
+    'equivalent (`history.length + 1`): the two indexes past the end read `undefined`, which `?.` turns into no record, so the loop goes on to the same entries in the same order',
+  'packages/engines/src/task-continuity/operation-commit.ts:451:OptionalChaining':
+    'equivalent (`history[i].operations`): the loop reads only indexes 0 to `length - 1` of an array of envelopes, each of which holds one (`?.` is there for the index type, not for a value)',
   'packages/engines/src/task-continuity/operation-edges.ts:300:ConditionalExpression':
     "equivalent: the `default` case is the switch's last and holds only `break`",
   'packages/engines/src/task-continuity/owner-commit.ts:73:StringLiteral':
