@@ -172,6 +172,44 @@ const EQUIVALENT = {
     'equivalent: message text (the spec fixes codes and data, not wording)',
   'packages/engines/src/run-control/controller.ts:231:StringLiteral':
     'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/turn-liveness/card.ts:56:ConditionalExpression':
+    'equivalent (each → `true` of this line): for a `stalled-recoverable` classification the escalated key is the key itself (same classification and reason), which the line above found different from the recorded one, and no key equals a `null` recorded one, so the extra check never returns',
+  'packages/engines/src/turn-liveness/card.ts:56:LogicalOperator':
+    'equivalent: for a `stalled-recoverable` classification the escalated key is the key itself (same classification and reason), which the line above found different from the recorded one, and no key equals a `null` recorded one, so the extra check never returns',
+  'packages/engines/src/turn-liveness/card.ts:88:ConditionalExpression':
+    'equivalent (→ `true`): classifyAt classifies a state with a lease by the lease rows only, so a stale classification of a source with a lease always has reason `operation-lease-expired`, and a source without one gives `null` either way',
+  'packages/engines/src/turn-liveness/card.ts:88:OptionalChaining':
+    'equivalent: reason `operation-lease-expired` comes only from the lease rows of classifyAt, so the source classified holds its lease',
+  'packages/engines/src/turn-liveness/card.ts:89:StringLiteral':
+    'equivalent: message text (the lease the card message names)',
+  'packages/engines/src/turn-liveness/machine.ts:235:ConditionalExpression':
+    'equivalent: unreachable on a valid state: `judge` hands validateCheckpoint a known mode, a deadline exactly for post-execution and evidence items the engine built in their right shape, so it never refuses',
+  'packages/engines/src/turn-liveness/machine.ts:282:LogicalOperator':
+    'equivalent: `checkpointFrom` runs only on a started turn (idle and terminal states return before the edge; a prompt goes to `startTurn`), whose checkpoint is never `null` (TurnLivenessStateV1: `null` only before the first turn)',
+  'packages/engines/src/turn-liveness/machine.ts:282:OptionalChaining':
+    'equivalent: `checkpointFrom` runs only on a started turn (idle and terminal states return before the edge; a prompt goes to `startTurn`), whose checkpoint is never `null` (TurnLivenessStateV1: `null` only before the first turn)',
+  'packages/engines/src/turn-liveness/machine.ts:282:ArrayDeclaration':
+    'equivalent (uncovered): `checkpointFrom` runs only on a started turn (idle and terminal states return before the edge; a prompt goes to `startTurn`), whose checkpoint is never `null` (TurnLivenessStateV1: `null` only before the first turn)',
+  'packages/engines/src/turn-liveness/machine.ts:397:ConditionalExpression':
+    'equivalent: a lease is held only in a `running` turn (TurnLivenessStateV1 invariant 5, kept by every edge), where `ack(s)` is `s` and `state` is already `running`, so the refusal of the next line returns the same state and code',
+  'packages/engines/src/turn-liveness/machine.ts:397:BooleanLiteral':
+    'equivalent: a lease is held only in a `running` turn (TurnLivenessStateV1 invariant 5, kept by every edge), where `ack(s)` is `s` and `state` is already `running`, so the refusal of the next line returns the same state and code; an `ok` decision has no `code` and is leased either way',
+  'packages/engines/src/turn-liveness/machine.ts:397:StringLiteral':
+    'equivalent: a lease is held only in a `running` turn (TurnLivenessStateV1 invariant 5, kept by every edge), where `ack(s)` is `s` and `state` is already `running`, so the refusal of the next line returns the same state and code',
+  'packages/engines/src/turn-liveness/machine.ts:425:ConditionalExpression':
+    "equivalent (`s.state === 'running'` → `true`): a lease is held only in a `running` turn (TurnLivenessStateV1 invariant 5, kept by every edge), so `lease !== null` implies it",
+  'packages/engines/src/turn-liveness/machine.ts:520:ConditionalExpression':
+    'equivalent (uncovered): unreachable, applyTurnEvent hands every UserPromptSubmit to `startTurn`, never to `edge`',
+  'packages/engines/src/turn-liveness/machine.ts:520:StringLiteral':
+    'equivalent (uncovered): unreachable, applyTurnEvent hands every UserPromptSubmit to `startTurn`, never to `edge`',
+  'packages/engines/src/turn-liveness/machine.ts:575:ConditionalExpression':
+    'equivalent (→ `true`): the other states that reach step 2 are idle and terminal ones with a UserPromptSubmit, which classifyAt classifies as themselves, never stale, so `dueNoticeKey` gives no key',
+  'packages/engines/src/turn-liveness/observe.ts:54:ObjectLiteral':
+    'equivalent: `{}` is not ok either, and its missing `issues` becomes `[]` in the refusal (`verdict.issues ?? []`), as `{ ok: false, issues: [] }` gives (the `[]` → `["Stryker was here"]` mutant is killed)',
+  'packages/engines/src/turn-liveness/observe.ts:120:ConditionalExpression':
+    "equivalent for the whole condition → `false` only (`state.state !== 'running'` → `true` is killed): an idle or terminal state classifies as itself, never stale, so `dueNoticeKey` gives no key and the tick returns the state and no card, as the early return does",
+  'packages/engines/src/turn-liveness/thresholds.ts:16:ConditionalExpression':
+    'equivalent for `value === undefined` → `false` only: `Number.isFinite(undefined)` is false, so the next disjunct gives the default',
   'packages/engines/src/task-continuity/evidence.ts:17:StringLiteral':
     'equivalent: message text (the roles the message lists; the code is fixed, the wording is not)',
   'packages/engines/src/task-continuity/steps.ts:146:ConditionalExpression':
@@ -198,6 +236,8 @@ const EQUIVALENT = {
     'equivalent: `sa !== sb` on this line, so `sa <= sb` is `sa < sb`',
   'packages/engines/src/task-continuity/time.ts:22:EqualityOperator':
     'equivalent: `fa === fb` returned 0 before, so `fa <= fb` is `fa < fb`',
+  'packages/engines/src/task-continuity/operation-edges.ts:300:ConditionalExpression':
+    "equivalent: the `default` case is the switch's last and holds only `break`",
   'packages/engines/src/task-continuity/owner-commit.ts:73:StringLiteral':
     'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
   'packages/engines/src/task-continuity/owner-commit.ts:75:StringLiteral':
