@@ -2,10 +2,16 @@
 // Markdown of the mutation reports (.reports/mutation/<shard>.json, or the committed incremental
 // files with --committed): the score per shard and every surviving or uncovered mutant, for
 // docs/conformance-quality.md.
-import { existsSync, readFileSync } from 'node:fs';
+//   node tooling/mutate/summary.mjs [--committed]   print both tables
+//   node tooling/mutate/summary.mjs --committed --write-doc   put them in docs/conformance-quality.md
+//   node tooling/mutate/summary.mjs --committed --check-doc   fail when the doc's tables differ
+//                                                             (CI: mutation-doc:check)
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { SHARDS } from './shards.mjs';
 
 const committed = process.argv.includes('--committed');
+const out = [];
+const print = (line) => out.push(line);
 const rows = [];
 const survivors = [];
 const total = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, measured: 0 };
@@ -49,16 +55,18 @@ for (const shard of Object.keys(SHARDS)) {
     `| ${shard} | **${score}%** | ${n.Killed} | ${n.Timeout} | ${n.Survived} | ${n.NoCoverage} | ${n.Ignored} | ${valid + n.Ignored} |`,
   );
 }
-const cell = (s) => `\`${String(s).replace(/`/g, "'").replace(/\|/g, '\\|').slice(0, 90)}\``;
-console.log('| shard | score | killed | timeout | survived | no coverage | ignored | mutants |');
-console.log('|---|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(r);
+// One line of a table cell: a replacement spanning lines (an object literal) is joined by spaces.
+const cell = (s) =>
+  `\`${String(s).replace(/\s+/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|').slice(0, 90)}\``;
+print('| shard | score | killed | timeout | survived | no coverage | ignored | mutants |');
+print('|---|---|---|---|---|---|---|---|');
+for (const r of rows) print(r);
 // Every measured shard's mutants together: the overall score (issue 22's goal is 85%).
 const valid = total.Killed + total.Timeout + total.Survived + total.NoCoverage;
-console.log(
+print(
   `| **overall** (${total.measured} of ${rows.length} shards measured) | **${valid ? ((100 * (total.Killed + total.Timeout)) / valid).toFixed(2) : '100.00'}%** | ${total.Killed} | ${total.Timeout} | ${total.Survived} | ${total.NoCoverage} | ${total.Ignored} | ${valid + total.Ignored} |`,
 );
-console.log('');
+print('');
 /**
  * A first reading of a survivor: an emptied string inside a sentence (a message the prose
  * ignorer did not recognise) is equivalent; anything else stays open until a case kills it or a
@@ -70,11 +78,11 @@ const EQUIVALENT = {
     'equivalent (`sourceRefs.length === 0` → `false`): an empty ref list has no ref with `exists: true`, so the third disjunct refuses it with the same code and path',
   'packages/engines/src/context/plan.ts:550:ConditionalExpression':
     'equivalent (→ `true` only): `explicit-request` comes first in precedence and applies exactly when `fullReadNote` is not null, so wherever the condition is false `fullReadNote` is already null (`false` and `!==` are killed)',
-  'packages/engines/src/context/seed.ts:87:ConditionalExpression':
+  'packages/engines/src/context/seed.ts:90:ConditionalExpression':
     "equivalent (`typeof chosen !== 'string'` → `false`): `CONTEXT_INTENTS.includes` is false for every value that is not a string, so the second disjunct refuses it with the same code and path",
-  'packages/engines/src/context/seed.ts:94:ConditionalExpression':
-    "equivalent (`typeof riskHint !== 'string'` → `false`): `RISKS.includes` is false for every value that is not a string, so the second disjunct refuses it (the whole condition → `false` is killed)",
   'packages/engines/src/context/seed.ts:97:ConditionalExpression':
+    "equivalent (`typeof riskHint !== 'string'` → `false`): `RISKS.includes` is false for every value that is not a string, so the second disjunct refuses it (the whole condition → `false` is killed)",
+  'packages/engines/src/context/seed.ts:100:ConditionalExpression':
     "equivalent (`typeof confidence !== 'number'` → `false`): `Number.isFinite` does not coerce, so it is false for every value that is not a number and the next disjunct refuses it (the other conditions → `false` are killed)",
   'packages/engines/src/context/receipt.ts:161:MethodExpression':
     "equivalent: a source with attempt records only has no latest record, so `satisfyingRecord` gives `undefined` and no identity is pushed; looping over every record's source adds none",
@@ -346,9 +354,43 @@ function resolution(s) {
     return 'equivalent: message text (the spec fixes codes and data, not wording)';
   return 'open: no golden case or unit test kills it yet';
 }
-console.log('| shard | where | status | mutation | code | resolution |');
-console.log('|---|---|---|---|---|---|');
+print('| shard | where | status | mutation | code | resolution |');
+print('|---|---|---|---|---|---|');
 for (const s of survivors)
-  console.log(
+  print(
     `| ${s.shard} | ${s.file.replace(/^packages\//, '')}:${s.line} | ${s.status} | ${s.mutator} → ${cell(s.replacement)} | ${cell(s.code)} | ${resolution(s)} |`,
   );
+
+const DOC = 'docs/conformance-quality.md';
+/** The doc with its score table and survivors table replaced by those printed above. */
+function withTables(doc) {
+  const lines = doc.split('\n');
+  for (const header of ['| shard | score |', '| shard | where |']) {
+    const from = (ls) => ls.findIndex((l) => l.startsWith(header));
+    const end = (ls, i) => {
+      let j = i;
+      while (j < ls.length && ls[j].startsWith('|')) j++;
+      return j;
+    };
+    const d = from(lines);
+    const g = from(out);
+    if (d < 0) throw new Error(`${DOC} has no table starting "${header}"`);
+    lines.splice(d, end(lines, d) - d, ...out.slice(g, end(out, g)));
+  }
+  return lines.join('\n');
+}
+const writeDoc = process.argv.includes('--write-doc');
+const checkDoc = process.argv.includes('--check-doc');
+if ((writeDoc || checkDoc) && !committed)
+  throw new Error('--write-doc and --check-doc read the committed files: add --committed');
+if (writeDoc) writeFileSync(DOC, withTables(readFileSync(DOC, 'utf8')));
+else if (checkDoc) {
+  const doc = readFileSync(DOC, 'utf8');
+  if (withTables(doc) !== doc) {
+    console.error(
+      `mutation-doc:check: the score or survivors table in ${DOC} differs from the committed incremental files and the EQUIVALENT table; run \`node tooling/mutate/summary.mjs --committed --write-doc\` and commit the doc.`,
+    );
+    process.exit(1);
+  }
+  console.log(`mutation-doc:check: ${DOC} has the tables of the committed mutation results`);
+} else console.log(out.join('\n'));
