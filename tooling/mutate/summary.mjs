@@ -164,6 +164,46 @@ const EQUIVALENT = {
     "equivalent for `mode === 'post-execution' || input.deadlineAt !== null` only: a response-time validation has `deadlineAt: null` and a post-execution one a deadline (both refused otherwise above), so `||` and `&&` of the two agree",
   'packages/engines/src/policy/decide.ts:136:OptionalChaining':
     'equivalent: an `allow` always rests on a matched grant (PRM-003): a null grant adds `no-matching-grant`, a deny reason, so `grant` is never null where `decision` is `allow`',
+  'packages/engines/src/local-task-trace/recorder.ts:123:ConditionalExpression':
+    'equivalent: `Object.isFrozen` is true for every primitive and for `null`, so with a type check → `true` a non-object still stops at `!Object.isFrozen(value)`',
+  'packages/engines/src/local-task-trace/recorder.ts:123:LogicalOperator':
+    'equivalent: a primitive or `null` is frozen, so it still stops at `!Object.isFrozen(value)`; and every frozen object deepFreeze reaches is already deeply frozen (the events of a trace this module wrote; everything else it freezes is built or copied by the same call), so walking it again changes nothing',
+  'packages/engines/src/local-task-trace/recorder.ts:133:ConditionalExpression':
+    'equivalent: a non-finite reading makes an invalid Date, which the next check (`Number.isNaN(d.getTime())`) turns into the same `null` (that check → `false` is killed by recorder-edges.test.ts)',
+  'packages/engines/src/local-task-trace/recorder.ts:307:ConditionalExpression':
+    "unreachable: a trace holding only the new event is at most about 9.5 KiB of JCS (a payload of at most 8192 bytes, keys of at most 256 characters; docs/spec/local-task-trace-gate.md, 'Limits'), so the drop loop ends before one event is left",
+  'packages/engines/src/local-task-trace/recorder.ts:309:StringLiteral':
+    "unreachable: a trace holding only the new event is at most about 9.5 KiB of JCS (docs/spec/local-task-trace-gate.md, 'Limits'), so this refusal is never returned",
+  'packages/engines/src/local-task-trace/recorder.ts:310:StringLiteral':
+    "unreachable: a trace holding only the new event is at most about 9.5 KiB of JCS (docs/spec/local-task-trace-gate.md, 'Limits'), so this refusal is never returned",
+  'packages/engines/src/local-task-trace/recorder.ts:334:ConditionalExpression':
+    'equivalent for the type checks → `true` only (→ `false` is killed by recorder-edges.test.ts): `own` holds objects only, and `WeakSet.has` is false for every other value',
+  'packages/engines/src/local-task-trace/recorder.ts:334:LogicalOperator':
+    'equivalent: `own` holds objects only, and `WeakSet.has` is false for every other value, so the answer is `own.has(value)` either way',
+  'packages/engines/src/local-task-trace/recorder.ts:339:ConditionalExpression':
+    'equivalent: a memo of a pure function; computing the JCS size again gives the same number',
+  'packages/engines/src/local-task-trace/recorder.ts:341:ConditionalExpression':
+    'equivalent: a memo. Never storing only recomputes the same size; storing an unfrozen size is safe because every event sized is frozen, or built or copied by this call and frozen with the trace before it is returned, or dropped by this call and never sized again (only the events of a trace this module wrote are kept, and a dropped event is in none)',
+  'packages/engines/src/local-task-trace/recorder.ts:416:ConditionalExpression':
+    'equivalent: closeTrace refuses every current trace the condition excludes (A1 for none, A2 for one that is not a valid trace, A3 for a closed one), and a refused close leaves `previous` as it is',
+  'packages/engines/src/local-task-trace/verdict.ts:83:ConditionalExpression':
+    "equivalent (`seen.has(value)` → `false`): a cycle then recurses until the stack is exhausted, and isInertJson's catch returns the same `false` (the `return true` mutant is killed)",
+  'packages/engines/src/local-task-trace/verdict.ts:139:EqualityOperator':
+    'equivalent (`dot <= 0`): in a timestamp of the profile a `.` can only be at index 19, and traceInstantKey is only given timestamps that passed isTraceTimestamp (A8, and T7 on a schema-valid trace)',
+  'packages/engines/src/local-task-trace/verdict.ts:145:ConditionalExpression':
+    "equivalent for `value.length >= 1` → `true` only (the type-check mutants are killed by verdict.test.ts): `KEY` needs a first character, so `''` fails `KEY.test`",
+  'packages/engines/src/local-task-trace/verdict.ts:149:ConditionalExpression':
+    'equivalent: `Number.isSafeInteger` does not coerce and is false for every value that is not a number',
+  'packages/engines/src/local-task-trace/verdict.ts:163:ConditionalExpression':
+    "equivalent for `typeof value === 'string'` → `true` only (the whole condition → `true` is killed): `RESULTS` holds strings only and `Set.has` does not coerce",
+  'packages/engines/src/local-task-trace/verdict.ts:168:ConditionalExpression':
+    'equivalent: `TERMINAL_RESULTS` holds strings only and `Set.has` does not coerce, so the type check decides nothing',
+  'packages/engines/src/local-task-trace/verdict.ts:175:StringLiteral':
+    'equivalent: the key only has to tell (code, eventIndex) pairs apart, and a `null` index maps to one fixed string that is no decimal index, whichever string it is',
+  'packages/engines/src/local-task-trace/verdict.ts:452:ConditionalExpression':
+    'equivalent (`input !== undefined` → `true`): `isInertJson(undefined)` is false, so `size` is `null` either way',
+  'packages/engines/src/local-task-trace/verdict.ts:465:MethodExpression':
+    'equivalent: every identity failure is the same pair (TRACE_NOT_FOUND, null), which the builder merges, so the list holds exactly one entry before `slice(0, 1)`',
   'packages/engines/src/run-control/controller.ts:47:StringLiteral':
     "equivalent: `overLimit`'s answer is only compared with `null` (the one caller, after the event is applied), so which member it names, or an empty name, changes nothing",
   'packages/engines/src/run-control/controller.ts:116:StringLiteral':

@@ -5,7 +5,7 @@
 import type { LocalTaskTraceV1 } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
 import { appendToTrace, LocalTaskTraceRecorder, openTrace } from '../../src/local-task-trace/index.ts';
-import { accepted, clockAt, hostEvent, opened, T0 } from './helpers.ts';
+import { accepted, clockAt, hostEvent, loaded, type Mutable, opened, T0 } from './helpers.ts';
 
 const later = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 
@@ -82,6 +82,45 @@ describe('O2', () => {
   });
 });
 
+describe('O1, O2 run no code of the current trace', () => {
+  const withAccessor = (key: string, value: string, seen: string[]) => {
+    const current = loaded(opened()) as Mutable;
+    Object.defineProperty(current, key, {
+      enumerable: true,
+      get() {
+        seen.push(key);
+        return value;
+      },
+    });
+    return current;
+  };
+
+  it.each([
+    ['status', 'open', 'turn-2'],
+    ['turnKey', 'turn-1', 'turn-1'],
+  ])(
+    'a current trace with an accessor %s is no trace: it is replaced as it is, the accessor never read',
+    (key, value, turnKey) => {
+      const seen: string[] = [];
+      const current = withAccessor(key, value, seen);
+      const r = openTrace(current, { turnKey, openedAt: later(10) }, clockAt(later(10)));
+      expect(seen).toEqual([]);
+      expect(r.ok && r.unchanged).toBe(false);
+      expect(r.ok && r.previous).toBe(current);
+      expect(r.ok && r.trace.events).toEqual([]);
+    },
+  );
+});
+
+describe('append shares what it may', () => {
+  it('the events of a trace this recorder wrote are kept, not copied', () => {
+    const clock = clockAt();
+    const first = accepted(appendToTrace(opened(), hostEvent('k1'), clock)).trace;
+    const second = accepted(appendToTrace(first, hostEvent('k2'), clock)).trace;
+    expect(second.events[0]).toBe(first.events[0]);
+  });
+});
+
 describe('LocalTaskTraceRecorder', () => {
   it('a refused open keeps the trace it holds', () => {
     const recorder = new LocalTaskTraceRecorder(clockAt());
@@ -94,5 +133,30 @@ describe('LocalTaskTraceRecorder', () => {
       step: 'O1',
     });
     expect(recorder.trace).toBe(held);
+  });
+});
+
+describe('an append to a trace this recorder did not write', () => {
+  const stored = () => loaded(accepted(appendToTrace(opened(), hostEvent('k1'), clockAt())).trace) as Mutable;
+
+  it('copies the retained events even when the stored events array is frozen: the input is left as it was', () => {
+    const input = stored();
+    Object.freeze(input.events);
+    const r = accepted(appendToTrace(input, hostEvent('k2'), clockAt()));
+    expect(Object.isFrozen(input.events[0])).toBe(false);
+    expect(Object.isFrozen(input.events[0].payload)).toBe(false);
+    expect(r.trace.events[0]).not.toBe(input.events[0]);
+    expect(r.trace.events[0]).toEqual(input.events[0]);
+  });
+
+  it('the result is deeply frozen even when a stored event was frozen only at its top', () => {
+    const input = stored();
+    Object.freeze(input.events[0]);
+    Object.freeze(input.events);
+    const r = accepted(appendToTrace(input, hostEvent('k2'), clockAt()));
+    expect(Object.isFrozen(r.trace.events[0]!.payload)).toBe(true);
+    // and a later write to the input cannot reach the trace the recorder wrote
+    input.events[0].payload.toolCallId = 'changed';
+    expect(r.trace.events[0]!.payload).toEqual({ toolCallId: 'k1' });
   });
 });
