@@ -26,6 +26,8 @@ const checks = [
   ['cases:check', tsx('scripts/cases/generate.ts', '--check')],
   ['rules:check', tsx('packages/validators/scripts/rules-doc.ts', '--check')],
   ['requirements:check', tsx('scripts/requirements/generate.ts', '--check')],
+  // docs/conformance-quality.md's score and survivors tables from the committed mutation results.
+  ['mutation-doc:check', ['node', 'tooling/mutate/summary.mjs', '--committed', '--check-doc']],
   [
     'compatibility:check',
     tsx('scripts/compatibility/generate.ts', '--check', '--keep-reports', compatReports),

@@ -431,6 +431,37 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     family: 'plan',
+    name: 'plan/intent-null-beside-semantic',
+    title:
+      'an intent alias given as null beside the semantic intent is no intent given (D-CTX-55): the plan is made for the semantic intent',
+    anchor: 'producing-a-seed',
+    requirements: ['CAG-002', 'CAG-003', 'PROTO-010'],
+    run: (m) => void m.plan(planParams({}, { semantic: 'fix', intent: null })),
+  },
+  {
+    family: 'plan',
+    name: 'plan/semantic-empty-beside-intent',
+    title:
+      'an empty semantic intent beside the intent alias is no intent given (D-CTX-55): the plan is made for the alias',
+    anchor: 'producing-a-seed',
+    requirements: ['CAG-002', 'CAG-003', 'PROTO-010'],
+    run: (m) => void m.plan(planParams({}, { semantic: '', intent: 'fix' })),
+  },
+  {
+    family: 'plan',
+    name: 'plan/schema-version-before-intent',
+    title:
+      'a seed input of another schemaVersion is refused as that before its intent is read (D-CTX-55): CONTEXT_PLAN_INVALID, not CONTEXT_INTENT_INVALID',
+    anchor: 'producing-a-seed',
+    requirements: ['CAG-002', 'PROTO-008'],
+    run: (m) =>
+      void m.plan(
+        planParams({}, { semantic: 'refactor', schemaVersion: 'IntentSeedV2' }),
+        'CONTEXT_PLAN_INVALID',
+      ),
+  },
+  {
+    family: 'plan',
     name: 'plan/no-intent',
     title: 'a seed input without an intent is refused: classify the message first',
     anchor: 'producing-a-seed',

@@ -2,10 +2,16 @@
 // Markdown of the mutation reports (.reports/mutation/<shard>.json, or the committed incremental
 // files with --committed): the score per shard and every surviving or uncovered mutant, for
 // docs/conformance-quality.md.
-import { existsSync, readFileSync } from 'node:fs';
+//   node tooling/mutate/summary.mjs [--committed]   print both tables
+//   node tooling/mutate/summary.mjs --committed --write-doc   put them in docs/conformance-quality.md
+//   node tooling/mutate/summary.mjs --committed --check-doc   fail when the doc's tables differ
+//                                                             (CI: mutation-doc:check)
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { SHARDS } from './shards.mjs';
 
 const committed = process.argv.includes('--committed');
+const out = [];
+const print = (line) => out.push(line);
 const rows = [];
 const survivors = [];
 const total = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, measured: 0 };
@@ -49,16 +55,18 @@ for (const shard of Object.keys(SHARDS)) {
     `| ${shard} | **${score}%** | ${n.Killed} | ${n.Timeout} | ${n.Survived} | ${n.NoCoverage} | ${n.Ignored} | ${valid + n.Ignored} |`,
   );
 }
-const cell = (s) => `\`${String(s).replace(/`/g, "'").replace(/\|/g, '\\|').slice(0, 90)}\``;
-console.log('| shard | score | killed | timeout | survived | no coverage | ignored | mutants |');
-console.log('|---|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(r);
+// One line of a table cell: a replacement spanning lines (an object literal) is joined by spaces.
+const cell = (s) =>
+  `\`${String(s).replace(/\s+/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|').slice(0, 90)}\``;
+print('| shard | score | killed | timeout | survived | no coverage | ignored | mutants |');
+print('|---|---|---|---|---|---|---|---|');
+for (const r of rows) print(r);
 // Every measured shard's mutants together: the overall score (issue 22's goal is 85%).
 const valid = total.Killed + total.Timeout + total.Survived + total.NoCoverage;
-console.log(
+print(
   `| **overall** (${total.measured} of ${rows.length} shards measured) | **${valid ? ((100 * (total.Killed + total.Timeout)) / valid).toFixed(2) : '100.00'}%** | ${total.Killed} | ${total.Timeout} | ${total.Survived} | ${total.NoCoverage} | ${total.Ignored} | ${valid + total.Ignored} |`,
 );
-console.log('');
+print('');
 /**
  * A first reading of a survivor: an emptied string inside a sentence (a message the prose
  * ignorer did not recognise) is equivalent; anything else stays open until a case kills it or a
@@ -70,11 +78,11 @@ const EQUIVALENT = {
     'equivalent (`sourceRefs.length === 0` → `false`): an empty ref list has no ref with `exists: true`, so the third disjunct refuses it with the same code and path',
   'packages/engines/src/context/plan.ts:550:ConditionalExpression':
     'equivalent (→ `true` only): `explicit-request` comes first in precedence and applies exactly when `fullReadNote` is not null, so wherever the condition is false `fullReadNote` is already null (`false` and `!==` are killed)',
-  'packages/engines/src/context/seed.ts:87:ConditionalExpression':
+  'packages/engines/src/context/seed.ts:90:ConditionalExpression':
     "equivalent (`typeof chosen !== 'string'` → `false`): `CONTEXT_INTENTS.includes` is false for every value that is not a string, so the second disjunct refuses it with the same code and path",
-  'packages/engines/src/context/seed.ts:94:ConditionalExpression':
-    "equivalent (`typeof riskHint !== 'string'` → `false`): `RISKS.includes` is false for every value that is not a string, so the second disjunct refuses it (the whole condition → `false` is killed)",
   'packages/engines/src/context/seed.ts:97:ConditionalExpression':
+    "equivalent (`typeof riskHint !== 'string'` → `false`): `RISKS.includes` is false for every value that is not a string, so the second disjunct refuses it (the whole condition → `false` is killed)",
+  'packages/engines/src/context/seed.ts:100:ConditionalExpression':
     "equivalent (`typeof confidence !== 'number'` → `false`): `Number.isFinite` does not coerce, so it is false for every value that is not a number and the next disjunct refuses it (the other conditions → `false` are killed)",
   'packages/engines/src/context/receipt.ts:161:MethodExpression':
     "equivalent: a source with attempt records only has no latest record, so `satisfyingRecord` gives `undefined` and no identity is pushed; looping over every record's source adds none",
@@ -146,8 +154,110 @@ const EQUIVALENT = {
     'equivalent: without a record the map holds `undefined` for the operation, which the engine reads with `priorRecords?.get(id)` as it reads a missing map, and `!prior` refuses the replay the same way',
   'packages/store/src/task-store.ts:337:BlockStatement':
     'equivalent: an empty catch returns `undefined`, and `refusal(code, message, undefined)` has no `currentFence`, as `{}` gives',
-  'packages/engines/src/policy/decide.ts:141:OptionalChaining':
-    'equivalent: an `allow` always rests on a matched grant (PRM-003), so `grant` is never null where `decision` is `allow`',
+  'packages/engines/src/checkpoint/checkpoint.ts:121:ConditionalExpression':
+    "equivalent (→ `false` only; `true` and `!==` are killed): for a checkpoint of no operation the checks below decide the same, `null` record → `resume-allowed`, any record → TURN_CHECKPOINT_KEY_MISMATCH (a record's `operationId` is a string, never the checkpoint's `null`); only the message differs",
+  'packages/engines/src/checkpoint/checkpoint.ts:121:BlockStatement':
+    "equivalent: for a checkpoint of no operation the checks below decide the same, `null` record → `resume-allowed`, any record → TURN_CHECKPOINT_KEY_MISMATCH (a record's `operationId` is a string, never the checkpoint's `null`); only the message differs",
+  'packages/engines/src/checkpoint/validation.ts:185:ConditionalExpression':
+    "equivalent for the `mode === 'post-execution'`, `input.deadlineAt !== null` and their conjunction → `true` only (the other mutants of the line are killed): a response-time validation has `deadlineAt: null` and a post-execution one a deadline (both refused otherwise above), so the mode and the deadline test are one",
+  'packages/engines/src/checkpoint/validation.ts:185:LogicalOperator':
+    "equivalent for `mode === 'post-execution' || input.deadlineAt !== null` only: a response-time validation has `deadlineAt: null` and a post-execution one a deadline (both refused otherwise above), so `||` and `&&` of the two agree",
+  'packages/engines/src/policy/decide.ts:136:OptionalChaining':
+    'equivalent: an `allow` always rests on a matched grant (PRM-003): a null grant adds `no-matching-grant`, a deny reason, so `grant` is never null where `decision` is `allow`',
+  'packages/engines/src/local-task-trace/recorder.ts:123:ConditionalExpression':
+    'equivalent: `Object.isFrozen` is true for every primitive and for `null`, so with a type check → `true` a non-object still stops at `!Object.isFrozen(value)`',
+  'packages/engines/src/local-task-trace/recorder.ts:123:LogicalOperator':
+    'equivalent: a primitive or `null` is frozen, so it still stops at `!Object.isFrozen(value)`; and every frozen object deepFreeze reaches is already deeply frozen (the events of a trace this module wrote; everything else it freezes is built or copied by the same call), so walking it again changes nothing',
+  'packages/engines/src/local-task-trace/recorder.ts:133:ConditionalExpression':
+    'equivalent: a non-finite reading makes an invalid Date, which the next check (`Number.isNaN(d.getTime())`) turns into the same `null` (that check → `false` is killed by recorder-edges.test.ts)',
+  'packages/engines/src/local-task-trace/recorder.ts:307:ConditionalExpression':
+    "unreachable: a trace holding only the new event is at most about 9.5 KiB of JCS (a payload of at most 8192 bytes, keys of at most 256 characters; docs/spec/local-task-trace-gate.md, 'Limits'), so the drop loop ends before one event is left",
+  'packages/engines/src/local-task-trace/recorder.ts:309:StringLiteral':
+    "unreachable: a trace holding only the new event is at most about 9.5 KiB of JCS (docs/spec/local-task-trace-gate.md, 'Limits'), so this refusal is never returned",
+  'packages/engines/src/local-task-trace/recorder.ts:310:StringLiteral':
+    "unreachable: a trace holding only the new event is at most about 9.5 KiB of JCS (docs/spec/local-task-trace-gate.md, 'Limits'), so this refusal is never returned",
+  'packages/engines/src/local-task-trace/recorder.ts:334:ConditionalExpression':
+    'equivalent for the type checks → `true` only (→ `false` is killed by recorder-edges.test.ts): `own` holds objects only, and `WeakSet.has` is false for every other value',
+  'packages/engines/src/local-task-trace/recorder.ts:334:LogicalOperator':
+    'equivalent: `own` holds objects only, and `WeakSet.has` is false for every other value, so the answer is `own.has(value)` either way',
+  'packages/engines/src/local-task-trace/recorder.ts:339:ConditionalExpression':
+    'equivalent: a memo of a pure function; computing the JCS size again gives the same number',
+  'packages/engines/src/local-task-trace/recorder.ts:341:ConditionalExpression':
+    'equivalent: a memo. Never storing only recomputes the same size; storing an unfrozen size is safe because every event sized is frozen, or built or copied by this call and frozen with the trace before it is returned, or dropped by this call and never sized again (only the events of a trace this module wrote are kept, and a dropped event is in none)',
+  'packages/engines/src/local-task-trace/recorder.ts:416:ConditionalExpression':
+    'equivalent: closeTrace refuses every current trace the condition excludes (A1 for none, A2 for one that is not a valid trace, A3 for a closed one), and a refused close leaves `previous` as it is',
+  'packages/engines/src/local-task-trace/verdict.ts:83:ConditionalExpression':
+    "equivalent (`seen.has(value)` → `false`): a cycle then recurses until the stack is exhausted, and isInertJson's catch returns the same `false` (the `return true` mutant is killed)",
+  'packages/engines/src/local-task-trace/verdict.ts:139:EqualityOperator':
+    'equivalent (`dot <= 0`): in a timestamp of the profile a `.` can only be at index 19, and traceInstantKey is only given timestamps that passed isTraceTimestamp (A8, and T7 on a schema-valid trace)',
+  'packages/engines/src/local-task-trace/verdict.ts:145:ConditionalExpression':
+    "equivalent for `value.length >= 1` → `true` only (the type-check mutants are killed by verdict.test.ts): `KEY` needs a first character, so `''` fails `KEY.test`",
+  'packages/engines/src/local-task-trace/verdict.ts:149:ConditionalExpression':
+    'equivalent: `Number.isSafeInteger` does not coerce and is false for every value that is not a number',
+  'packages/engines/src/local-task-trace/verdict.ts:163:ConditionalExpression':
+    "equivalent for `typeof value === 'string'` → `true` only (the whole condition → `true` is killed): `RESULTS` holds strings only and `Set.has` does not coerce",
+  'packages/engines/src/local-task-trace/verdict.ts:168:ConditionalExpression':
+    'equivalent: `TERMINAL_RESULTS` holds strings only and `Set.has` does not coerce, so the type check decides nothing',
+  'packages/engines/src/local-task-trace/verdict.ts:175:StringLiteral':
+    'equivalent: the key only has to tell (code, eventIndex) pairs apart, and a `null` index maps to one fixed string that is no decimal index, whichever string it is',
+  'packages/engines/src/local-task-trace/verdict.ts:452:ConditionalExpression':
+    'equivalent (`input !== undefined` → `true`): `isInertJson(undefined)` is false, so `size` is `null` either way',
+  'packages/engines/src/local-task-trace/verdict.ts:465:MethodExpression':
+    'equivalent: every identity failure is the same pair (TRACE_NOT_FOUND, null), which the builder merges, so the list holds exactly one entry before `slice(0, 1)`',
+  'packages/engines/src/run-control/controller.ts:47:StringLiteral':
+    "equivalent: `overLimit`'s answer is only compared with `null` (the one caller, after the event is applied), so which member it names, or an empty name, changes nothing",
+  'packages/engines/src/run-control/controller.ts:116:StringLiteral':
+    "equivalent: the draft's initial `stateDigest` is dropped by `finish`, which computes the digest of the rest",
+  'packages/engines/src/run-control/controller.ts:145:ArrayDeclaration':
+    'equivalent: the strings of a number, a boolean or `null` are only tested for a lone surrogate, which `"Stryker was here"` has not, as none of `[]` has',
+  'packages/engines/src/run-control/controller.ts:229:ConditionalExpression':
+    'equivalent: message text (which of the two inconsistent-outcome messages is sent; the code is fixed)',
+  'packages/engines/src/run-control/controller.ts:229:EqualityOperator':
+    'equivalent: message text (which of the two inconsistent-outcome messages is sent; the code is fixed)',
+  'packages/engines/src/run-control/controller.ts:229:StringLiteral':
+    'equivalent: message text (which of the two inconsistent-outcome messages is sent; the code is fixed)',
+  'packages/engines/src/run-control/controller.ts:230:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/run-control/controller.ts:231:StringLiteral':
+    'equivalent: message text (the spec fixes codes and data, not wording)',
+  'packages/engines/src/turn-liveness/card.ts:56:ConditionalExpression':
+    'equivalent (each → `true` of this line): for a `stalled-recoverable` classification the escalated key is the key itself (same classification and reason), which the line above found different from the recorded one, and no key equals a `null` recorded one, so the extra check never returns',
+  'packages/engines/src/turn-liveness/card.ts:56:LogicalOperator':
+    'equivalent: for a `stalled-recoverable` classification the escalated key is the key itself (same classification and reason), which the line above found different from the recorded one, and no key equals a `null` recorded one, so the extra check never returns',
+  'packages/engines/src/turn-liveness/card.ts:88:ConditionalExpression':
+    'equivalent (→ `true`): classifyAt classifies a state with a lease by the lease rows only, so a stale classification of a source with a lease always has reason `operation-lease-expired`, and a source without one gives `null` either way',
+  'packages/engines/src/turn-liveness/card.ts:88:OptionalChaining':
+    'equivalent: reason `operation-lease-expired` comes only from the lease rows of classifyAt, so the source classified holds its lease',
+  'packages/engines/src/turn-liveness/card.ts:89:StringLiteral':
+    'equivalent: message text (the lease the card message names)',
+  'packages/engines/src/turn-liveness/machine.ts:235:ConditionalExpression':
+    'equivalent: unreachable on a valid state: `judge` hands validateCheckpoint a known mode, a deadline exactly for post-execution and evidence items the engine built in their right shape, so it never refuses',
+  'packages/engines/src/turn-liveness/machine.ts:282:LogicalOperator':
+    'equivalent: `checkpointFrom` runs only on a started turn (idle and terminal states return before the edge; a prompt goes to `startTurn`), whose checkpoint is never `null` (TurnLivenessStateV1: `null` only before the first turn)',
+  'packages/engines/src/turn-liveness/machine.ts:282:OptionalChaining':
+    'equivalent: `checkpointFrom` runs only on a started turn (idle and terminal states return before the edge; a prompt goes to `startTurn`), whose checkpoint is never `null` (TurnLivenessStateV1: `null` only before the first turn)',
+  'packages/engines/src/turn-liveness/machine.ts:282:ArrayDeclaration':
+    'equivalent (uncovered): `checkpointFrom` runs only on a started turn (idle and terminal states return before the edge; a prompt goes to `startTurn`), whose checkpoint is never `null` (TurnLivenessStateV1: `null` only before the first turn)',
+  'packages/engines/src/turn-liveness/machine.ts:397:ConditionalExpression':
+    'equivalent: a lease is held only in a `running` turn (TurnLivenessStateV1 invariant 5, kept by every edge), where `ack(s)` is `s` and `state` is already `running`, so the refusal of the next line returns the same state and code',
+  'packages/engines/src/turn-liveness/machine.ts:397:BooleanLiteral':
+    'equivalent: a lease is held only in a `running` turn (TurnLivenessStateV1 invariant 5, kept by every edge), where `ack(s)` is `s` and `state` is already `running`, so the refusal of the next line returns the same state and code; an `ok` decision has no `code` and is leased either way',
+  'packages/engines/src/turn-liveness/machine.ts:397:StringLiteral':
+    'equivalent: a lease is held only in a `running` turn (TurnLivenessStateV1 invariant 5, kept by every edge), where `ack(s)` is `s` and `state` is already `running`, so the refusal of the next line returns the same state and code',
+  'packages/engines/src/turn-liveness/machine.ts:425:ConditionalExpression':
+    "equivalent (`s.state === 'running'` → `true`): a lease is held only in a `running` turn (TurnLivenessStateV1 invariant 5, kept by every edge), so `lease !== null` implies it",
+  'packages/engines/src/turn-liveness/machine.ts:520:ConditionalExpression':
+    'equivalent (uncovered): unreachable, applyTurnEvent hands every UserPromptSubmit to `startTurn`, never to `edge`',
+  'packages/engines/src/turn-liveness/machine.ts:520:StringLiteral':
+    'equivalent (uncovered): unreachable, applyTurnEvent hands every UserPromptSubmit to `startTurn`, never to `edge`',
+  'packages/engines/src/turn-liveness/machine.ts:575:ConditionalExpression':
+    'equivalent (→ `true`): the other states that reach step 2 are idle and terminal ones with a UserPromptSubmit, which classifyAt classifies as themselves, never stale, so `dueNoticeKey` gives no key',
+  'packages/engines/src/turn-liveness/observe.ts:54:ObjectLiteral':
+    'equivalent: `{}` is not ok either, and its missing `issues` becomes `[]` in the refusal (`verdict.issues ?? []`), as `{ ok: false, issues: [] }` gives (the `[]` → `["Stryker was here"]` mutant is killed)',
+  'packages/engines/src/turn-liveness/observe.ts:120:ConditionalExpression':
+    "equivalent for the whole condition → `false` only (`state.state !== 'running'` → `true` is killed): an idle or terminal state classifies as itself, never stale, so `dueNoticeKey` gives no key and the tick returns the state and no card, as the early return does",
+  'packages/engines/src/turn-liveness/thresholds.ts:16:ConditionalExpression':
+    'equivalent for `value === undefined` → `false` only: `Number.isFinite(undefined)` is false, so the next disjunct gives the default',
   'packages/engines/src/task-continuity/evidence.ts:17:StringLiteral':
     'equivalent: message text (the roles the message lists; the code is fixed, the wording is not)',
   'packages/engines/src/task-continuity/steps.ts:146:ConditionalExpression':
@@ -174,6 +284,22 @@ const EQUIVALENT = {
     'equivalent: `sa !== sb` on this line, so `sa <= sb` is `sa < sb`',
   'packages/engines/src/task-continuity/time.ts:22:EqualityOperator':
     'equivalent: `fa === fb` returned 0 before, so `fa <= fb` is `fa < fb`',
+  'packages/engines/src/task-continuity/operation-commit.ts:120:ConditionalExpression':
+    'equivalent for `t.length < 1` → `false` only (the other conditions of the line are killed by packages/engines/test/task-continuity/operation-commit-shape.test.ts): a non-string is refused by the `typeof` test before it, and the empty string fails `TARGET`, which needs at least one character, so the line returns `false` for it either way',
+  'packages/engines/src/task-continuity/operation-commit.ts:122:ConditionalExpression':
+    'equivalent for `t.trim() !== t` → `false` only (the NFKC test is killed): `TARGET` on line 120 already refused a target that starts or ends with `\\s`, and `\\s` is exactly the set `trim` strips (WhiteSpace and LineTerminator of ECMA-262), so `trim` returns every target that reaches this line unchanged',
+  'packages/engines/src/task-continuity/operation-commit.ts:122:MethodExpression':
+    'equivalent (`t.trim()` → `t`): `TARGET` on line 120 already refused a target that starts or ends with `\\s`, the set `trim` strips, so `t.trim()` is `t` for every target that reaches this line',
+  'packages/engines/src/task-continuity/operation-commit.ts:205:ConditionalExpression':
+    'equivalent for `prior.operationId !== event.operationId` → `false` only (the other operands are killed): `bindingMatches(prior, event)` in the next operand compares `operationId` too, so a prior record of another operation is no replay either way',
+  'packages/engines/src/task-continuity/operation-commit.ts:305:ObjectLiteral':
+    'equivalent: with the envelope generation `checkOperationTransition` adds two checks, the generation of a new record (unreachable: `u` is never null here) and the same-generation column, which lines 244 to 249 have already refused with `TASK_OPERATION_CAS_MISMATCH` for every same-generation edge',
+  'packages/engines/src/task-continuity/operation-commit.ts:450:ArithmeticOperator':
+    'equivalent (`history.length + 1`): the two indexes past the end read `undefined`, which `?.` turns into no record, so the loop goes on to the same entries in the same order',
+  'packages/engines/src/task-continuity/operation-commit.ts:451:OptionalChaining':
+    'equivalent (`history[i].operations`): the loop reads only indexes 0 to `length - 1` of an array of envelopes, each of which holds one (`?.` is there for the index type, not for a value)',
+  'packages/engines/src/task-continuity/operation-edges.ts:300:ConditionalExpression':
+    "equivalent: the `default` case is the switch's last and holds only `break`",
   'packages/engines/src/task-continuity/owner-commit.ts:73:StringLiteral':
     'equivalent: message text (what the malformed-request message names; the code is fixed, the wording is not)',
   'packages/engines/src/task-continuity/owner-commit.ts:75:StringLiteral':
@@ -242,9 +368,43 @@ function resolution(s) {
     return 'equivalent: message text (the spec fixes codes and data, not wording)';
   return 'open: no golden case or unit test kills it yet';
 }
-console.log('| shard | where | status | mutation | code | resolution |');
-console.log('|---|---|---|---|---|---|');
+print('| shard | where | status | mutation | code | resolution |');
+print('|---|---|---|---|---|---|');
 for (const s of survivors)
-  console.log(
+  print(
     `| ${s.shard} | ${s.file.replace(/^packages\//, '')}:${s.line} | ${s.status} | ${s.mutator} → ${cell(s.replacement)} | ${cell(s.code)} | ${resolution(s)} |`,
   );
+
+const DOC = 'docs/conformance-quality.md';
+/** The doc with its score table and survivors table replaced by those printed above. */
+function withTables(doc) {
+  const lines = doc.split('\n');
+  for (const header of ['| shard | score |', '| shard | where |']) {
+    const from = (ls) => ls.findIndex((l) => l.startsWith(header));
+    const end = (ls, i) => {
+      let j = i;
+      while (j < ls.length && ls[j].startsWith('|')) j++;
+      return j;
+    };
+    const d = from(lines);
+    const g = from(out);
+    if (d < 0) throw new Error(`${DOC} has no table starting "${header}"`);
+    lines.splice(d, end(lines, d) - d, ...out.slice(g, end(out, g)));
+  }
+  return lines.join('\n');
+}
+const writeDoc = process.argv.includes('--write-doc');
+const checkDoc = process.argv.includes('--check-doc');
+if ((writeDoc || checkDoc) && !committed)
+  throw new Error('--write-doc and --check-doc read the committed files: add --committed');
+if (writeDoc) writeFileSync(DOC, withTables(readFileSync(DOC, 'utf8')));
+else if (checkDoc) {
+  const doc = readFileSync(DOC, 'utf8');
+  if (withTables(doc) !== doc) {
+    console.error(
+      `mutation-doc:check: the score or survivors table in ${DOC} differs from the committed incremental files and the EQUIVALENT table; run \`node tooling/mutate/summary.mjs --committed --write-doc\` and commit the doc.`,
+    );
+    process.exit(1);
+  }
+  console.log(`mutation-doc:check: ${DOC} has the tables of the committed mutation results`);
+} else console.log(out.join('\n'));

@@ -51,6 +51,9 @@ def form_seed(record, now_ms):
     for key in record:
         if key not in SEED_KEYS:
             _refuse("CONTEXT_PLAN_INVALID", "a seed carries no " + key, "/seed/" + key)
+    # What the record is comes first, then the intent (D-CTX-55).
+    if "schemaVersion" in record and record["schemaVersion"] != "IntentSeedV1":
+        _refuse("CONTEXT_PLAN_INVALID", "schemaVersion must be IntentSeedV1", "/seed/schemaVersion")
     semantic, alias = record.get("semantic"), record.get("intent")
     given = lambda v: v is not None and v != ""  # noqa: E731
     if given(semantic) and given(alias) and semantic != alias:
@@ -61,15 +64,21 @@ def form_seed(record, now_ms):
     if intent not in INTENTS:
         where = "/seed/semantic" if given(semantic) else "/seed/intent"
         _refuse("CONTEXT_INTENT_INVALID", "%s is not a canonical intent" % intent, where)
-    if "schemaVersion" in record and record["schemaVersion"] != "IntentSeedV1":
-        _refuse("CONTEXT_PLAN_INVALID", "schemaVersion must be IntentSeedV1", "/seed/schemaVersion")
-    risk = record.get("riskHint", "normal")
-    if risk not in RISKS:
+    # A key given as null is not given: its default applies (D-CTX-55).
+    risk = record.get("riskHint")
+    if risk is None:
+        risk = "normal"
+    if not isinstance(risk, str) or risk not in RISKS:
         _refuse("CONTEXT_PLAN_INVALID", "riskHint is normal, high or critical", "/seed/riskHint")
-    confidence = record.get("confidence", 1)
-    if not (0 <= confidence <= 1):
+    confidence = record.get("confidence")
+    if confidence is None:
+        confidence = 1
+    # A JSON number only: Python's bool is an int, and true is not a confidence (D-CTX-55).
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not (0 <= confidence <= 1):
         _refuse("CONTEXT_PLAN_INVALID", "confidence lies in [0, 1]", "/seed/confidence")
     hint = record.get("targetHint")
+    if hint is not None and not isinstance(hint, str):
+        _refuse("CONTEXT_PLAN_INVALID", "targetHint is a string or null", "/seed/targetHint")
     if isinstance(hint, str):
         hint = hint.strip() or None
     if hint is not None and (len(hint) > 256 or not HINT.match(hint)):
@@ -92,7 +101,7 @@ def form_seed(record, now_ms):
     epoch = record.get("contextEpoch")
     if epoch is None:
         epoch = "ctx-" + jcs.digest_of({"semantic": intent, "targetHint": hint, "createdAt": created})[:20]
-    elif len(epoch) > 256 or not EPOCH.match(epoch):
+    elif not isinstance(epoch, str) or len(epoch) > 256 or not EPOCH.match(epoch):
         _refuse("CONTEXT_PLAN_INVALID", "contextEpoch is 1-256 characters without whitespace", "/seed/contextEpoch")
     seed["contextEpoch"] = epoch
     return seed

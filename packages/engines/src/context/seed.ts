@@ -70,7 +70,10 @@ export function formIntentSeed(input: unknown, clock: Clock): SeedResult {
       '/schemaVersion',
       'schemaVersion must be "IntentSeedV1" when given.',
     );
-  const { semantic, intent } = rec;
+  // Null and the empty string are no intent given (D-CTX-55): only two given values must agree.
+  const given = (v: unknown) => (v === null || v === '' ? undefined : v);
+  const semantic = given(rec.semantic);
+  const intent = given(rec.intent);
   if (semantic !== undefined && intent !== undefined && semantic !== intent)
     return refuse(
       'CONTEXT_INTENT_INVALID',
@@ -78,7 +81,7 @@ export function formIntentSeed(input: unknown, clock: Clock): SeedResult {
       `intent ${JSON.stringify(intent)} differs from semantic ${JSON.stringify(semantic)}; give one canonical intent.`,
     );
   const chosen = semantic ?? intent;
-  if (chosen === undefined || chosen === null || chosen === '')
+  if (chosen === undefined)
     return refuse(
       'CONTEXT_INTENT_REQUIRED',
       '/semantic',

@@ -161,7 +161,8 @@ export function appendToTrace(current: unknown, input: TraceAppendInput, clock: 
       'No trace is open for this turn; open one when the turn starts, then append.',
     );
   // A2 (a trace this recorder wrote and froze is valid by construction and cannot have changed)
-  const violations = isOwnTrace(current) ? [] : traceVerdict(current).violations;
+  const ownTrace = isOwnTrace(current);
+  const violations = ownTrace ? [] : traceVerdict(current).violations;
   if (violations.length > 0)
     return refuse(
       violations[0]!.errorCode,
@@ -281,8 +282,9 @@ export function appendToTrace(current: unknown, input: TraceAppendInput, clock: 
     result,
     payload: structuredClone(payload as Record<string, unknown>),
   };
-  // Events of a trace this recorder did not freeze are copied, so the result shares nothing mutable.
-  const retained = Object.isFrozen(trace.events) ? trace.events : structuredClone(trace.events);
+  // Events of a trace this recorder did not write are copied (frozen or not: a caller's freeze may
+  // be shallow), so the result shares nothing with the input and freezing it leaves the input as it was.
+  const retained = ownTrace ? trace.events : structuredClone(trace.events);
   const closes = type === 'TurnTerminal';
   let next: LocalTaskTraceV1 = {
     schemaVersion: 'LocalTaskTraceV1',
@@ -383,7 +385,8 @@ export function closeTrace(
 /**
  * Open the trace of a turn that starts (O1-O3). A re-delivered start of the current turn returns
  * the current trace unchanged; an open, valid trace of another turn is first closed with
- * `TurnTerminal interrupted` (O2); an invalid one is left as it is. The new trace has
+ * `TurnTerminal interrupted` (O2); an invalid one, or one that is not plain data (no trace, never
+ * read), is left as it is. The new trace has
  * `sequence` 0, nothing dropped, no events.
  *
  * @example
@@ -404,10 +407,13 @@ export function openTrace(current: unknown, input: TraceOpenInput, clock: Clock)
       'O1',
       'openedAt is not a UTC RFC 3339 timestamp; open the trace with the turn start time.',
     );
-  if (isJsonObject(current) && current.turnKey === input.turnKey)
+  // Only plain data is read: a current trace with accessors is no trace (the verdict's
+  // TRACE_NOT_FOUND), so none of its code runs; it is replaced as it is.
+  const data = isJsonObject(current) && isInertJson(current);
+  if (data && current.turnKey === input.turnKey)
     return { ok: true, trace: current as unknown as LocalTaskTraceV1, unchanged: true, previous: null };
   let previous: unknown = current ?? null;
-  if (isJsonObject(current) && (current.status as LocalTaskTraceStatus) === 'open') {
+  if (data && (current.status as LocalTaskTraceStatus) === 'open') {
     const closed = closeTrace(
       current,
       'interrupted',

@@ -178,10 +178,6 @@ class VerdictBuilder {
   get size(): number {
     return this.#pairs.size;
   }
-  has(errorCode: LocalTaskTraceErrorCode): boolean {
-    for (const v of this.#pairs.values()) if (v.errorCode === errorCode) return true;
-    return false;
-  }
   sorted(): LocalTaskTraceViolation[] {
     return sortViolations([...this.#pairs.values()]).slice(0, TRACE_MAX_VIOLATIONS);
   }

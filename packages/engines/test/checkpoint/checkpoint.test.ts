@@ -23,6 +23,12 @@ describe('buildCheckpoint', () => {
     const none = buildCheckpoint({ ...cp, phase: 'turn-started', operationId: null });
     expect(none.idempotencyKey).toBeNull();
   });
+  it('drops a repeated artifact path, of the existing paths or the added ones', () => {
+    expect(mergeArtifactPaths(['a.ts', 'b.ts'], ['b.ts', 'a.ts', 'c.ts'])).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect(
+      buildCheckpoint({ ...cp, phase: 'tool:Edit', artifactPaths: ['x.ts', 'x.ts'] }).artifactPaths,
+    ).toEqual(['x.ts']);
+  });
   it('keeps the newest 32 artifact paths', () => {
     const paths = Array.from({ length: 40 }, (_, i) => `f${i}.ts`);
     expect(mergeArtifactPaths([], paths)).toEqual(paths.slice(8));
@@ -60,5 +66,17 @@ describe('verifyResumeBoundary', () => {
       code: 'TURN_CHECKPOINT_KEY_MISMATCH',
     });
     expect(verifyResumeBoundary(none, null)).toEqual({ ok: true, decision: 'resume-allowed' });
+  });
+  it('allows a resume of a checkpoint of an operation that has no record yet', () => {
+    expect(verifyResumeBoundary(cp, null)).toEqual({ ok: true, decision: 'resume-allowed' });
+  });
+  it('refuses a checkpoint whose idempotencyKey does not recompute, even when the record carries the same key', () => {
+    const forged = 'idem-000000000000000000000000';
+    expect(
+      verifyResumeBoundary({ ...cp, idempotencyKey: forged }, { ...record, idempotencyKey: forged }),
+    ).toMatchObject({
+      ok: false,
+      code: 'TURN_CHECKPOINT_KEY_MISMATCH',
+    });
   });
 });

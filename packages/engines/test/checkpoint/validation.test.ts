@@ -187,6 +187,20 @@ describe('inputs', () => {
     ).toBe(false);
   });
 
+  it('refuses a host-terminal-event item of an unknown eventType even when it carries no terminalStatus', () => {
+    const noStatus = {
+      kind: 'host-terminal-event',
+      eventType: 'PostToolUse',
+      eventSequence: 1,
+      observedAt: iso(T0),
+    } as unknown as CheckpointEvidence;
+    expect(post([noStatus], T0)).toMatchObject({
+      ok: false,
+      code: 'TURN_CHECKPOINT_VALIDATION_INCONSISTENT',
+      requiredActions: ['recompute-from-valid-inputs'],
+    });
+  });
+
   it('a clock behind the evidence never predates the result', () => {
     const r = post([item('tool-output', T0 + 5000)], T0);
     expect(r.ok && r.result.observedAt).toBe(iso(T0 + 5000));
@@ -200,5 +214,12 @@ describe('inputs', () => {
     expect(capped.at(-1)).toEqual(items.at(-1));
     const r = post(items, T0 + 100);
     expect(r.ok && r.result.evidence).toHaveLength(16);
+  });
+
+  it('keeps every terminal item, past 16 too: only non-terminal items are dropped', () => {
+    const terminals = Array.from({ length: MAX_EVIDENCE_ITEMS + 1 }, (_, i) => stop(T0 + i));
+    expect(capEvidence(terminals)).toEqual(terminals);
+    const mixed = [item('tool-output', T0), ...terminals];
+    expect(capEvidence(mixed)).toEqual(terminals);
   });
 });

@@ -61,6 +61,29 @@ describe('the intent (CAG-003)', () => {
   ])('%j is outside the enumeration: CONTEXT_INTENT_INVALID at the key given', (input, path) => {
     expect(refused(input)).toEqual(['CONTEXT_INTENT_INVALID', path]);
   });
+  it.each([
+    [{ semantic: 'fix', intent: null }, 'fix'],
+    [{ semantic: 'fix', intent: '' }, 'fix'],
+    [{ semantic: null, intent: 'audit' }, 'audit'],
+    [{ semantic: '', intent: 'audit' }, 'audit'],
+  ])('%j: a null or empty key is no intent given, so nothing differs (D-CTX-55)', (input, semantic) => {
+    const r = form(input);
+    expect(r.ok && r.seed.semantic).toBe(semantic);
+  });
+  it.each([
+    [{ semantic: null, intent: 'Fix' }, '/intent'],
+    [{ semantic: '', intent: 7 }, '/intent'],
+    [{ semantic: 'Fix', intent: null }, '/semantic'],
+  ])('%j: an invalid intent beside one not given is refused at the key given', (input, path) => {
+    expect(refused(input)).toEqual(['CONTEXT_INTENT_INVALID', path]);
+  });
+  it('schemaVersion is checked before the intent (D-CTX-55)', () => {
+    expect(refused({ semantic: 'refactor', schemaVersion: 'IntentSeedV2' })).toEqual([
+      'CONTEXT_PLAN_INVALID',
+      '/schemaVersion',
+    ]);
+    expect(refused({ schemaVersion: 'IntentSeedV2' })).toEqual(['CONTEXT_PLAN_INVALID', '/schemaVersion']);
+  });
 });
 
 describe('defaults and values', () => {
@@ -73,6 +96,18 @@ describe('defaults and values', () => {
       null,
       NOW,
     ]);
+  });
+  it('a key given as null takes its default (D-CTX-55)', () => {
+    const s = seed({ riskHint: null, confidence: null, continuationHint: null, createdAt: null });
+    expect([s.riskHint, s.confidence, s.continuationHint, s.createdAt]).toEqual(['normal', 1, false, NOW]);
+    expect(seed({ contextEpoch: null }).contextEpoch).toMatch(/^ctx-[0-9a-f]{20}$/);
+  });
+  it('a boolean is not a confidence (D-CTX-55)', () => {
+    for (const confidence of [true, false])
+      expect(refused({ semantic: 'fix', confidence }), String(confidence)).toEqual([
+        'CONTEXT_PLAN_INVALID',
+        '/confidence',
+      ]);
   });
   it('only the boolean true sets continuationHint', () => {
     expect(seed({ continuationHint: true }).continuationHint).toBe(true);

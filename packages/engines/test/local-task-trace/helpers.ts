@@ -1,7 +1,9 @@
-import type { LocalTaskTraceV1 } from '@agent-contracts/schemas';
+import { type LocalTaskTraceV1, traceEventIdOf } from '@agent-contracts/schemas';
 import { expect } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import {
+  appendToTrace,
+  closeTrace,
   openTrace,
   type TraceAppendInput,
   type TraceAppendResult,
@@ -49,4 +51,51 @@ export function deepFreeze<T>(value: T): T {
 /** A deep, unfrozen copy of a trace (as if loaded from storage). */
 export function loaded<T>(trace: T): T {
   return JSON.parse(JSON.stringify(trace)) as T;
+}
+
+/**
+ * A valid closed trace of seven events, 10 ms apart from T0: a prompt, a tool call with its lease
+ * and result, a Stop and the TurnTerminal `complete` (index 6).
+ */
+export function closedTrace(): LocalTaskTraceV1 {
+  const clock = clockAt();
+  let t = opened();
+  const steps = [
+    { type: 'UserPromptSubmit', result: 'observed', occurrenceKey: 'host-seq-1', payload: {} },
+    {
+      type: 'PreToolUse',
+      result: 'observed',
+      occurrenceKey: 'toolu_1',
+      payload: { toolCallId: 'toolu_1', command: 'rm -rf /' },
+    },
+    {
+      type: 'ToolLeaseStarted',
+      result: 'allowed',
+      occurrenceKey: 'toolu_1',
+      payload: { toolCallId: 'toolu_1' },
+    },
+    { type: 'PostToolUse', result: 'observed', occurrenceKey: 'toolu_1', payload: { path: '/etc/passwd' } },
+    { type: 'ToolLeaseCompleted', result: 'success', occurrenceKey: 'toolu_1', payload: {} },
+    { type: 'Stop', result: 'observed', occurrenceKey: 'host-seq-2', payload: {} },
+  ];
+  for (const s of steps) {
+    clock.advance(10);
+    t = accepted(appendToTrace(t, s, clock)).trace;
+  }
+  return accepted(closeTrace(t, 'complete', 'host-stop', clock)).trace;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests edit traces freely to break exactly one rule
+export type Mutable = { [k: string]: any };
+
+/** A loaded (unfrozen) copy of `trace` (the closed trace by default) with `edit` applied, deep-frozen afterwards. */
+export function broken(edit: (t: Mutable) => void, trace: LocalTaskTraceV1 = closedTrace()): unknown {
+  const t = loaded(trace) as Mutable;
+  edit(t);
+  return deepFreeze(t);
+}
+
+/** Recompute every eventId after an edit, so only the intended rule fires. */
+export function reid(t: Mutable): void {
+  for (const e of t.events) e.eventId = traceEventIdOf(t.traceId, e.type, e.occurrenceKey);
 }

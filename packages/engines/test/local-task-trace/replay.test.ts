@@ -1,52 +1,12 @@
 // @module-tag unit
 import { canonicalize, digestOf } from '@agent-contracts/digest';
-import { type LocalTaskTraceV1, traceEventIdOf, traceFromReplay } from '@agent-contracts/schemas';
+import { traceFromReplay } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
-import { appendToTrace, closeTrace, replayTrace, traceVerdict } from '../../src/local-task-trace/index.ts';
-import { accepted, clockAt, deepFreeze, loaded, opened, T0 } from './helpers.ts';
+import { replayTrace, traceVerdict } from '../../src/local-task-trace/index.ts';
+import { broken, closedTrace, deepFreeze, loaded, type Mutable, reid, T0 } from './helpers.ts';
 
 const later = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 
-function closedTrace(): LocalTaskTraceV1 {
-  const clock = clockAt();
-  let t = opened();
-  const steps = [
-    { type: 'UserPromptSubmit', result: 'observed', occurrenceKey: 'host-seq-1', payload: {} },
-    {
-      type: 'PreToolUse',
-      result: 'observed',
-      occurrenceKey: 'toolu_1',
-      payload: { toolCallId: 'toolu_1', command: 'rm -rf /' },
-    },
-    {
-      type: 'ToolLeaseStarted',
-      result: 'allowed',
-      occurrenceKey: 'toolu_1',
-      payload: { toolCallId: 'toolu_1' },
-    },
-    { type: 'PostToolUse', result: 'observed', occurrenceKey: 'toolu_1', payload: { path: '/etc/passwd' } },
-    { type: 'ToolLeaseCompleted', result: 'success', occurrenceKey: 'toolu_1', payload: {} },
-    { type: 'Stop', result: 'observed', occurrenceKey: 'host-seq-2', payload: {} },
-  ];
-  for (const s of steps) {
-    clock.advance(10);
-    t = accepted(appendToTrace(t, s, clock)).trace;
-  }
-  return accepted(closeTrace(t, 'complete', 'host-stop', clock)).trace;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: tests edit traces freely to break exactly one rule
-type Mutable = { [k: string]: any };
-/** A loaded (unfrozen) copy of the closed trace with `edit` applied, deep-frozen afterwards. */
-function broken(edit: (t: Mutable) => void): unknown {
-  const t = loaded(closedTrace()) as Mutable;
-  edit(t);
-  return deepFreeze(t);
-}
-/** Recompute every eventId after an edit, so only the intended rule fires. */
-function reid(t: Mutable): void {
-  for (const e of t.events) e.eventId = traceEventIdOf(t.traceId, e.type, e.occurrenceKey);
-}
 const pairs = (input: unknown) => replayTrace(input).violations.map((v) => [v.errorCode, v.eventIndex]);
 
 describe('replay of a valid trace', () => {
