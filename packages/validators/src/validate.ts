@@ -5,7 +5,7 @@ import { ValidatorsError } from './errors.js';
 import { FAST_VALIDATORS, STRUCTURAL_VALIDATORS } from './generated/structural.generated.js';
 import type { Issue } from './issues.js';
 import { describeValue } from './pointer.js';
-import { type ContractDocument, SEMANTIC_RULES, type SemanticRule } from './rules/index.js';
+import { CLEAN_WALKS, type ContractDocument, SEMANTIC_RULES, type SemanticRule } from './rules/index.js';
 import { withDerivedMemo } from './rules/memo.js';
 import { structuralIssues } from './structural.js';
 
@@ -107,10 +107,15 @@ for (const rule of SEMANTIC_RULES) {
 }
 const NO_RULES: readonly SemanticRule[] = [];
 
-function runRules(rules: readonly SemanticRule[], contract: string, doc: ContractDocument): Issue[] {
-  const out: Issue[] = [];
+function runRules(
+  rules: readonly SemanticRule[],
+  contract: string,
+  doc: ContractDocument,
+  out: Issue[],
+): Issue[] {
   if (rules === SEMANTIC_RULES) rules = rulesByContract.get(contract) ?? NO_RULES;
-  for (const rule of rules) {
+  for (let r = 0; r < rules.length; r++) {
+    const rule = rules[r]!;
     if (rule.contract !== contract) continue;
     try {
       const found = rule.check(doc);
@@ -173,18 +178,26 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
     return fail(contract, structuralIssues(validator.errors ?? [], contract, schemaId, document));
   }
   const doc = document as ContractDocument;
+  // A contract validated in bulk may have one walk that answers whether its digest and semantic
+  // rules would all be silent (rules/index.ts, CLEAN_WALKS); they run only when it says no.
+  if ((options.rules === undefined || options.rules === SEMANTIC_RULES) && options.digests !== false) {
+    const walk = CLEAN_WALKS.get(contract);
+    if (walk?.(doc)) return { ok: true, contract, value: doc, warnings: [] };
+  }
   // The digests and the rules canonicalize some of the same sub-objects: share their JCS texts.
   // Several rules derive the same values from the document (a plan's sources, its full-read
   // reasons): derive them once.
   const issues = withCanonicalMemo(() =>
-    withDerivedMemo(() => {
-      const found = options.digests === false ? [] : digestIssues(contract, doc);
-      const broken = runRules(options.rules ?? SEMANTIC_RULES, contract, doc);
-      for (let i = 0; i < broken.length; i++) found.push(broken[i]!);
-      return found;
-    }),
+    withDerivedMemo(() =>
+      runRules(
+        options.rules ?? SEMANTIC_RULES,
+        contract,
+        doc,
+        options.digests === false ? [] : digestIssues(contract, doc),
+      ),
+    ),
   );
-  if (issues.some((i) => i.severity === 'error')) return fail(contract, issues);
+  for (let i = 0; i < issues.length; i++) if (issues[i]!.severity === 'error') return fail(contract, issues);
   return { ok: true, contract, value: doc, warnings: issues };
 }
 
