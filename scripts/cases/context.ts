@@ -562,6 +562,47 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     family: 'plan',
+    name: 'plan/contract-other-than-v2',
+    title:
+      'a plan contract other than ContextReadPlanV2 (here an unknown ContextReadPlanV3) is refused as a V1 write is (D-CTX-57): only V2 is ever written',
+    anchor: 'contextreadplanv1-compatibility',
+    requirements: ['CAG-013'],
+    run: (m) => void m.plan(planParams({ contract: 'ContextReadPlanV3' }), 'CONTEXT_PLAN_V1_WRITE_FORBIDDEN'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/planner-before-change-types',
+    title:
+      'a planner name without its major version is refused before the change types are read (D-CTX-57): CONTEXT_PLAN_INVALID, not CONTEXT_CHANGE_TYPES_REQUIRED',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-026', 'PROTO-010'],
+    run: (m) => void m.plan(planParams({ planner: 'acme-planner', changeTypes: [] }), 'CONTEXT_PLAN_INVALID'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/explicit-selector-unknown',
+    title:
+      'an explicit selector naming no document of the catalogue or the inventory is refused (D-CTX-57): CONTEXT_SOURCE_DESCRIPTOR_INVALID, no plan is made',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-026', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(planParams({ explicitSelectors: ['missing.md'] }), 'CONTEXT_SOURCE_DESCRIPTOR_INVALID'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/seed-before-contract',
+    title:
+      'the seed is formed before the contract asked for is read (D-CTX-57): a seed of another schemaVersion asking for a V1 plan is CONTEXT_PLAN_INVALID',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-002', 'CAG-013'],
+    run: (m) =>
+      void m.plan(
+        planParams({ contract: 'ContextReadPlanV1' }, { schemaVersion: 'IntentSeedV2' }),
+        'CONTEXT_PLAN_INVALID',
+      ),
+  },
+  {
+    family: 'plan',
     name: 'plan/cache-artifact-name-invalid',
     title:
       'a cache artifact named outside the artifact pattern ("artifact:summary") is refused: no plan is written that its own contract refuses',

@@ -59,8 +59,12 @@ interface Shape {
   readonly changeTypes: readonly string[];
   readonly confidence: number;
   readonly riskHint: string;
-  readonly fullReadRequest: string | null;
-  readonly cache: boolean;
+  /** Absent (undefined), null, empty or the user's words. */
+  readonly fullReadRequest: string | null | undefined;
+  /** The request's other members (`ContextPlanParams`): see {@link askOf}. */
+  readonly ask: Ask;
+  /** The cache artifacts supplied: none (absent), a hit, empty, a name no plan holds. */
+  readonly cache: string;
   readonly unclassified: boolean;
 }
 /**
@@ -133,14 +137,89 @@ function seedOf(p: Shape, epoch: string, now: string): Record<string, unknown> {
   return seed;
 }
 
+/**
+ * What else a plan request may carry, each mostly absent: the contract asked for (V2, the V1 a
+ * writer may not write, an unknown one), a planner, explicit selectors (a catalogued, a local, an
+ * uncatalogued and an unknown document), caller triggers (supplied, derived, replan), local
+ * sources, a read budget.
+ */
+interface Ask {
+  readonly contract: string | undefined;
+  readonly planner: string | undefined;
+  readonly explicitSelectors: readonly string[] | undefined;
+  readonly triggers: readonly string[] | undefined;
+  readonly localSourcesRequested: boolean | undefined;
+  readonly budget: string | undefined;
+}
+const PLAIN_ASK: Ask = {
+  contract: undefined,
+  planner: undefined,
+  explicitSelectors: undefined,
+  triggers: undefined,
+  localSourcesRequested: undefined,
+  budget: undefined,
+};
+const BUDGETS: Record<string, unknown> = {
+  none: { bytes: null, chars: null, tokens: null, latencyMs: null, enforcement: 'advisory' },
+  hard: { bytes: 4096, chars: 4096, tokens: 0, latencyMs: 2000, enforcement: 'hard' },
+};
+const ask: fc.Arbitrary<Ask> = fc.record({
+  contract: fc.constantFrom<string | undefined>(
+    undefined,
+    undefined,
+    undefined,
+    'ContextReadPlanV2',
+    'ContextReadPlanV1',
+    'ContextReadPlanV3',
+  ),
+  planner: fc.constantFrom<string | undefined>(
+    undefined,
+    undefined,
+    undefined,
+    'acme-planner@2',
+    'acme-planner',
+  ),
+  explicitSelectors: fc.constantFrom<readonly string[] | undefined>(
+    undefined,
+    undefined,
+    undefined,
+    [],
+    ['release.md'],
+    ['notes.local.md'],
+    ['draft.md'],
+    ['missing.md'],
+  ),
+  triggers: fc.constantFrom<readonly string[] | undefined>(
+    undefined,
+    undefined,
+    undefined,
+    [],
+    ['cross-service'],
+    ['compact'],
+    ['low-confidence'],
+  ),
+  localSourcesRequested: fc.constantFrom<boolean | undefined>(undefined, undefined, true, false),
+  budget: fc.constantFrom<string | undefined>(undefined, undefined, 'none', 'hard'),
+});
+
+/** The request members of {@link Ask}, none sent as undefined. */
+function askOf(a: Ask): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries({ ...a, budget: a.budget === undefined ? undefined : BUDGETS[a.budget] }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+}
+
 const STANDARD: Shape = {
   semantic: 'fix',
   seed: PLAIN_SEED,
   changeTypes: ['testing'],
   confidence: 1,
   riskHint: 'normal',
-  fullReadRequest: null,
-  cache: false,
+  fullReadRequest: undefined,
+  ask: PLAIN_ASK,
+  cache: 'none',
   unclassified: false,
 };
 /** What a plan asks for: mostly the same content (so that reuse across plans can match), else anything. */
@@ -157,8 +236,16 @@ const shape = fc.oneof(
       changeTypes: fc.subarray(['testing', 'release', 'security', 'docs']),
       confidence: fc.constantFrom(1, 0.9, 0.4, 0, 1.5),
       riskHint: fc.constantFrom('normal', 'high', 'critical', ''),
-      fullReadRequest: fc.constantFrom<string | null>(null, null, 'read everything'),
-      cache: fc.boolean(),
+      fullReadRequest: fc.constantFrom<string | null | undefined>(
+        undefined,
+        undefined,
+        undefined,
+        'read everything',
+        null,
+        '',
+      ),
+      ask,
+      cache: fc.constantFrom('none', 'none', 'hit', 'hit', 'empty', 'Bad_Name'),
       unclassified: fc.constantFrom(false, false, false, true),
     }),
   },
@@ -200,8 +287,11 @@ function planStep(slotName: string, epoch: string, p: Shape, readTrace: string, 
       host: 'standalone',
       invocationNonce: `nonce-explore-${slotName}-${nonce}`,
       changeTypes: p.changeTypes,
-      ...(p.fullReadRequest ? { fullReadRequest: p.fullReadRequest } : {}),
-      ...(p.cache ? { cacheArtifacts: ['summary-index'] } : {}),
+      ...(p.fullReadRequest === undefined ? {} : { fullReadRequest: p.fullReadRequest }),
+      ...askOf(p.ask),
+      ...(p.cache === 'none'
+        ? {}
+        : { cacheArtifacts: p.cache === 'hit' ? ['summary-index'] : p.cache === 'empty' ? [] : [p.cache] }),
       ...(readTrace === 'none'
         ? {}
         : {
