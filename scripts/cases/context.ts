@@ -462,6 +462,44 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     family: 'plan',
+    name: 'plan/target-hint-of-another-project',
+    title:
+      'a seed whose target hint names another project than the catalogue is refused (D-CTX-56): CONTEXT_ACTIVE_TARGET_MISMATCH, checked before the change types',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-006', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(
+        planParams({ changeTypes: [] }, { targetHint: 'other-project' }),
+        'CONTEXT_ACTIVE_TARGET_MISMATCH',
+      ),
+  },
+  {
+    family: 'plan',
+    name: 'plan/target-hint-trimmed-is-the-project',
+    title:
+      "a seed whose target hint, trimmed, is the catalogue's project is planned (D-CTX-56): the seed keeps the trimmed hint",
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-002', 'CAG-006', 'PROTO-010'],
+    run: (m) => void m.plan(planParams({}, { targetHint: '  acme  ', continuationHint: true })),
+  },
+  {
+    family: 'plan',
+    name: 'plan/seed-created-after-planning',
+    title:
+      'a seed created after the planning time is refused before its target hint and the read trace are read (D-CTX-56): CONTEXT_PLAN_CHRONOLOGY_INVALID, not CONTEXT_SEED_AFTER_CONTEXT_READ',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-005', 'PROTO-009', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(
+        planParams(
+          { readTrace: [{ sourceId: 'profile:README.md', readAt: T0 }] },
+          { createdAt: '2026-12-02T06:00:00.000Z', targetHint: 'other-project' },
+        ),
+        'CONTEXT_PLAN_CHRONOLOGY_INVALID',
+      ),
+  },
+  {
+    family: 'plan',
     name: 'plan/no-intent',
     title: 'a seed input without an intent is refused: classify the message first',
     anchor: 'producing-a-seed',

@@ -227,6 +227,11 @@ def plan(params, now_ms):
     seed = form_seed(params["seed"], now_ms)
     cat = params["catalogue"]
     project, root = cat["project"], cat["activeRoot"]
+    # D-CTX-56: the seed's time, then its target hint, before the read trace and the change types.
+    if now_ms < parse_instant_ns(seed["createdAt"]) // 1_000_000:
+        _refuse("CONTEXT_PLAN_CHRONOLOGY_INVALID", "the seed was created after the planning time; form the seed first", "/seed/createdAt")
+    if seed["targetHint"] is not None and seed["targetHint"] != project:
+        _refuse("CONTEXT_ACTIVE_TARGET_MISMATCH", "the seed names another project than the catalogue; resolve the target, then plan", "/seed/targetHint")
     index, config = cat["index"], cat["config"]
     baseline_ids = ("profile:" + index["file"], "profile:" + config["file"])
     check_read_trace(params.get("readTrace", []), seed, baseline_ids)

@@ -54,6 +54,8 @@ const other = (s: string) => (s === 'a' ? 'b' : 'a');
 
 interface Shape {
   readonly semantic: string | null;
+  /** The seed's other keys (`ContextSeedInput`): see {@link seedOf}. */
+  readonly seed: SeedExtras;
   readonly changeTypes: readonly string[];
   readonly confidence: number;
   readonly riskHint: string;
@@ -61,8 +63,79 @@ interface Shape {
   readonly cache: boolean;
   readonly unclassified: boolean;
 }
+/**
+ * The seed input's keys beside `semantic`, as a runtime may send them (docs/spec/
+ * context-acquisition-gate.md#producing-a-seed, D-CTX-55): the `intent` alias equal to
+ * `semantic`, another intent, null or empty; a target hint (trimmed, empty, null, too long); a
+ * continuation hint; `createdAt` now, earlier or malformed; `schemaVersion` right or wrong; the
+ * epoch given, derived (absent) or empty. Mostly what a runtime sends, so that plans still bind.
+ */
+interface SeedExtras {
+  readonly intent: string;
+  readonly targetHint: string | null | undefined;
+  readonly continuationHint: boolean | undefined;
+  readonly createdAt: string;
+  readonly schemaVersion: string | undefined;
+  readonly epoch: string;
+}
+const PLAIN_SEED: SeedExtras = {
+  intent: 'absent',
+  targetHint: undefined,
+  continuationHint: undefined,
+  createdAt: 'absent',
+  schemaVersion: undefined,
+  epoch: 'given',
+};
+const seedExtras: fc.Arbitrary<SeedExtras> = fc.record({
+  intent: fc.constantFrom('absent', 'absent', 'absent', 'same', 'same', 'other', 'null', 'empty', 'word'),
+  targetHint: fc.constantFrom<string | null | undefined>(
+    undefined,
+    undefined,
+    'packages/api',
+    '  packages/api  ',
+    '',
+    null,
+    'x'.repeat(257),
+  ),
+  continuationHint: fc.constantFrom<boolean | undefined>(undefined, undefined, true, false),
+  createdAt: fc.constantFrom('absent', 'absent', 'now', 'earlier', 'malformed', 'empty'),
+  schemaVersion: fc.constantFrom<string | undefined>(
+    undefined,
+    undefined,
+    'IntentSeedV1',
+    'IntentSeedV2',
+    '',
+  ),
+  epoch: fc.constantFrom('given', 'given', 'given', 'given', 'derived', 'empty'),
+});
+
+/** The seed input of a plan: `semantic` and the other keys drawn, none sent as undefined. */
+function seedOf(p: Shape, epoch: string, now: string): Record<string, unknown> {
+  const x = p.seed;
+  const intent = { same: p.semantic, other: 'audit', null: null, empty: '', word: 'bugfix' }[x.intent];
+  const createdAt = {
+    now,
+    earlier: '2026-11-30T05:00:00.000Z',
+    malformed: '2026-11-30 05:00:00',
+    empty: '',
+  }[x.createdAt];
+  const seed: Record<string, unknown> = {
+    ...(x.schemaVersion === undefined ? {} : { schemaVersion: x.schemaVersion }),
+    semantic: p.semantic,
+    ...(intent === undefined ? {} : { intent }),
+    ...(x.epoch === 'derived' ? {} : { contextEpoch: x.epoch === 'empty' ? '' : epoch }),
+    confidence: p.confidence,
+    riskHint: p.riskHint,
+    ...(x.targetHint === undefined ? {} : { targetHint: x.targetHint }),
+    ...(x.continuationHint === undefined ? {} : { continuationHint: x.continuationHint }),
+    ...(createdAt === undefined ? {} : { createdAt }),
+  };
+  return seed;
+}
+
 const STANDARD: Shape = {
   semantic: 'fix',
+  seed: PLAIN_SEED,
   changeTypes: ['testing'],
   confidence: 1,
   riskHint: 'normal',
@@ -79,10 +152,11 @@ const shape = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.record({
-      semantic: fc.constantFrom<string | null>('fix', 'dev', 'audit', 'chat', 'refactor', null),
+      semantic: fc.constantFrom<string | null>('fix', 'dev', 'audit', 'chat', 'refactor', null, ''),
+      seed: seedExtras,
       changeTypes: fc.subarray(['testing', 'release', 'security', 'docs']),
-      confidence: fc.constantFrom(1, 0.9, 0.4),
-      riskHint: fc.constantFrom('normal', 'high'),
+      confidence: fc.constantFrom(1, 0.9, 0.4, 0, 1.5),
+      riskHint: fc.constantFrom('normal', 'high', 'critical', ''),
       fullReadRequest: fc.constantFrom<string | null>(null, null, 'read everything'),
       cache: fc.boolean(),
       unclassified: fc.constantFrom(false, false, false, true),
@@ -121,7 +195,7 @@ function planStep(slotName: string, epoch: string, p: Shape, readTrace: string, 
   return {
     method: 'context.plan',
     params: {
-      seed: { semantic: p.semantic, contextEpoch: epoch, confidence: p.confidence, riskHint: p.riskHint },
+      seed: seedOf(p, epoch, now),
       catalogue: p.unclassified ? UNCLASSIFIED : CATALOGUE,
       host: 'standalone',
       invocationNonce: `nonce-explore-${slotName}-${nonce}`,
