@@ -48,9 +48,25 @@ export type ValidationResult = ValidationSuccess | ValidationFailure;
 const validators = new Map<string, (typeof STRUCTURAL_VALIDATORS)[string]>(
   Object.entries(STRUCTURAL_VALIDATORS),
 );
-// Contracts validated in bulk also have a fail-fast pass (scripts/fast-pass.ts): true only for a
-// conforming document, so ajv's full check, which collects every error, runs only when it refuses.
-const fastValidators = new Map<string, (data: unknown) => boolean>(Object.entries(FAST_VALIDATORS));
+
+/** What checks one contract, found with one lookup per document. */
+interface ContractChecks {
+  readonly validator: (typeof STRUCTURAL_VALIDATORS)[string];
+  /**
+   * Contracts validated in bulk also have a fail-fast pass (scripts/fast-pass.ts): true only for
+   * a conforming document, so ajv's full check, which collects every error, runs only when it
+   * refuses.
+   */
+  readonly fast: ((data: unknown) => boolean) | undefined;
+  /** The contract's one walk over its digest and semantic rules (CLEAN_WALKS), if it has one. */
+  readonly walk: ((doc: unknown) => boolean) | undefined;
+}
+const checksOf = new Map<string, ContractChecks>(
+  [...validators].map(([name, validator]) => [
+    name,
+    { validator, fast: FAST_VALIDATORS[name], walk: CLEAN_WALKS.get(name) },
+  ]),
+);
 const catalogue = new Set(CONTRACTS.map((c) => c.name));
 
 /** Names of every contract {@link validate} can check, in spec order. */
@@ -155,7 +171,7 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
       ]);
     }
     const version = (document as { schemaVersion?: unknown }).schemaVersion;
-    if (typeof version !== 'string' || !validators.has(version)) {
+    if (typeof version !== 'string' || !checksOf.has(version)) {
       if (typeof version === 'string' && catalogue.has(version)) {
         return fail(version, [
           documentIssue(
@@ -171,8 +187,7 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
     }
     contract = version;
   }
-  const validator = validators.get(contract)!;
-  const fast = fastValidators.get(contract);
+  const { validator, fast, walk } = checksOf.get(contract)!;
   if (!fast?.(document) && !validator(document)) {
     const schemaId = String(getSchema(contract)?.$id ?? contract);
     return fail(contract, structuralIssues(validator.errors ?? [], contract, schemaId, document));
@@ -180,10 +195,13 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
   const doc = document as ContractDocument;
   // A contract validated in bulk may have one walk that answers whether its digest and semantic
   // rules would all be silent (rules/index.ts, CLEAN_WALKS); they run only when it says no.
-  if ((options.rules === undefined || options.rules === SEMANTIC_RULES) && options.digests !== false) {
-    const walk = CLEAN_WALKS.get(contract);
-    if (walk?.(doc)) return { ok: true, contract, value: doc, warnings: [] };
-  }
+  if (
+    walk !== undefined &&
+    (options.rules === undefined || options.rules === SEMANTIC_RULES) &&
+    options.digests !== false &&
+    walk(doc)
+  )
+    return { ok: true, contract, value: doc, warnings: [] };
   // The digests and the rules canonicalize some of the same sub-objects: share their JCS texts.
   // Several rules derive the same values from the document (a plan's sources, its full-read
   // reasons): derive them once.

@@ -17,7 +17,6 @@ import {
   TRACE_MAX_BYTES,
   TRACE_MAX_PAYLOAD_BYTES,
   TRACE_RESULTS_BY_TYPE,
-  traceIdOf,
 } from '@agent-contracts/schemas';
 import { eventSize, traceFieldsSize } from './local-task-trace.js';
 
@@ -116,11 +115,14 @@ function walk(t: Record<string, unknown>): boolean {
   )
     return false;
   // The digest rules last, so that a trace one of the rules above refuses costs no hash here.
+  // Every string of a schema-valid id input is its own JCS text between quotes (turnKey,
+  // occurrenceKey and traceId by their patterns, openedAt by its date-time format, type by its
+  // enum, checked above): the id texts are written as the digests' own writers (traceIdOf,
+  // traceEventIdOf) write them after testing for it.
   // /traceId:
-  if (traceId !== traceIdOf(turnKey, openedAt)) return false;
-  // /events/*/eventId: every string of a schema-valid event id input is its own JCS text between
-  // quotes (traceId and occurrenceKey by their patterns, type by its enum, checked above; the
-  // digest's own writer, traceEventIdOf, takes the same shortcut after testing for it).
+  if (traceId !== `trace-${sha256Hex(`{"openedAt":"${openedAt}","turnKey":"${turnKey}"}`).slice(0, 24)}`)
+    return false;
+  // /events/*/eventId:
   for (let i = 0; i < n; i++) {
     const e = events[i]!;
     const id = `event-${sha256Hex(`{"occurrenceKey":"${e.occurrenceKey as string}","traceId":"${traceId}","type":"${e.type as string}"}`).slice(0, 24)}`;

@@ -319,13 +319,19 @@ describe('the one walk over a trace', () => {
   });
 
   it('relies on schema patterns whose strings are their own JCS text between quotes', () => {
-    // The walk writes the eventId input from occurrenceKey, traceId and type without escaping.
+    // The walk writes the traceId input from turnKey and openedAt, and the eventId input from
+    // occurrenceKey, traceId and type, without escaping.
     const schema = getSchema(CONTRACT) as {
-      properties: { traceId: { pattern: string }; events: { items: { properties: Record<string, Json> } } };
+      properties: Record<string, Json> & { events: { items: { properties: Record<string, Json> } } };
     };
     const event = schema.properties.events.items.properties;
+    // openedAt: the date-time format, whose check (formats.ts) admits digits and -T:.Z alone.
+    expect(schema.properties.openedAt!.format).toBe('date-time');
     const verbatim = (s: string) => JSON.stringify(s) === `"${s}"` && /^[\x20-\x7e]*$/.test(s);
-    for (const pattern of [event.occurrenceKey!.pattern as string, schema.properties.traceId.pattern]) {
+    const patterns = [event.occurrenceKey!, schema.properties.turnKey!, schema.properties.traceId!].map(
+      (p) => p.pattern as string,
+    );
+    for (const pattern of patterns) {
       const regex = new RegExp(pattern, 'u');
       expect(pattern.startsWith('^') && pattern.endsWith('$')).toBe(true);
       const accepted: string[] = [];
