@@ -462,6 +462,44 @@ const SCENARIOS: readonly Scenario[] = [
   },
   {
     family: 'plan',
+    name: 'plan/target-hint-of-another-project',
+    title:
+      'a seed whose target hint names another project than the catalogue is refused (D-CTX-56): CONTEXT_ACTIVE_TARGET_MISMATCH, checked before the change types',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-006', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(
+        planParams({ changeTypes: [] }, { targetHint: 'other-project' }),
+        'CONTEXT_ACTIVE_TARGET_MISMATCH',
+      ),
+  },
+  {
+    family: 'plan',
+    name: 'plan/target-hint-trimmed-is-the-project',
+    title:
+      "a seed whose target hint, trimmed, is the catalogue's project is planned (D-CTX-56): the seed keeps the trimmed hint",
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-002', 'CAG-006', 'PROTO-010'],
+    run: (m) => void m.plan(planParams({}, { targetHint: '  acme  ', continuationHint: true })),
+  },
+  {
+    family: 'plan',
+    name: 'plan/seed-created-after-planning',
+    title:
+      'a seed created after the planning time is refused before its target hint and the read trace are read (D-CTX-56): CONTEXT_PLAN_CHRONOLOGY_INVALID, not CONTEXT_SEED_AFTER_CONTEXT_READ',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-005', 'PROTO-009', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(
+        planParams(
+          { readTrace: [{ sourceId: 'profile:README.md', readAt: T0 }] },
+          { createdAt: '2026-12-02T06:00:00.000Z', targetHint: 'other-project' },
+        ),
+        'CONTEXT_PLAN_CHRONOLOGY_INVALID',
+      ),
+  },
+  {
+    family: 'plan',
     name: 'plan/no-intent',
     title: 'a seed input without an intent is refused: classify the message first',
     anchor: 'producing-a-seed',
@@ -521,6 +559,47 @@ const SCENARIOS: readonly Scenario[] = [
     anchor: 'contextreadplanv1-compatibility',
     requirements: ['CAG-013'],
     run: (m) => void m.plan(planParams({ contract: 'ContextReadPlanV1' }), 'CONTEXT_PLAN_V1_WRITE_FORBIDDEN'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/contract-other-than-v2',
+    title:
+      'a plan contract other than ContextReadPlanV2 (here an unknown ContextReadPlanV3) is refused as a V1 write is (D-CTX-57): only V2 is ever written',
+    anchor: 'contextreadplanv1-compatibility',
+    requirements: ['CAG-013'],
+    run: (m) => void m.plan(planParams({ contract: 'ContextReadPlanV3' }), 'CONTEXT_PLAN_V1_WRITE_FORBIDDEN'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/planner-before-change-types',
+    title:
+      'a planner name without its major version is refused before the change types are read (D-CTX-57): CONTEXT_PLAN_INVALID, not CONTEXT_CHANGE_TYPES_REQUIRED',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-026', 'PROTO-010'],
+    run: (m) => void m.plan(planParams({ planner: 'acme-planner', changeTypes: [] }), 'CONTEXT_PLAN_INVALID'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/explicit-selector-unknown',
+    title:
+      'an explicit selector naming no document of the catalogue or the inventory is refused (D-CTX-57): CONTEXT_SOURCE_DESCRIPTOR_INVALID, no plan is made',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-026', 'PROTO-010'],
+    run: (m) =>
+      void m.plan(planParams({ explicitSelectors: ['missing.md'] }), 'CONTEXT_SOURCE_DESCRIPTOR_INVALID'),
+  },
+  {
+    family: 'plan',
+    name: 'plan/seed-before-contract',
+    title:
+      'the seed is formed before the contract asked for is read (D-CTX-57): a seed of another schemaVersion asking for a V1 plan is CONTEXT_PLAN_INVALID',
+    anchor: 'planning-through-the-protocol',
+    requirements: ['CAG-002', 'CAG-013'],
+    run: (m) =>
+      void m.plan(
+        planParams({ contract: 'ContextReadPlanV1' }, { schemaVersion: 'IntentSeedV2' }),
+        'CONTEXT_PLAN_INVALID',
+      ),
   },
   {
     family: 'plan',

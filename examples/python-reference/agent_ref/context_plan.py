@@ -40,6 +40,12 @@ MEMORY_TEXT = {
 }
 EPOCH = re.compile(r"^\S+$")
 HINT = re.compile(r"^\S(.*\S)?$")
+HOST = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
+PLANNER_NAME = re.compile(r"^[a-z0-9][a-z0-9._/-]*@[0-9]+\Z")
+ARTIFACT = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
+NONCE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{15,127}\Z")
+# Triggers the planner derives; a caller may not supply them (the engine's DERIVED_TRIGGERS).
+DERIVED_TRIGGERS = ("low-confidence", "explicit-full", "public-contract", "release", "security", "destructive", "profile-catalog-drift", "missing-reference")
 
 
 def _refuse(code, message, path):
@@ -220,16 +226,40 @@ def check_read_trace(trace, seed, baseline_ids):
 
 def plan(params, now_ms):
     """The ContextReadPlanV2 of a context.plan request (raises Refusal)."""
-    if params.get("contract", "ContextReadPlanV2") == "ContextReadPlanV1":
-        _refuse("CONTEXT_PLAN_V1_WRITE_FORBIDDEN", "only ContextReadPlanV2 is written", "/contract")
-    if params.get("contract", "ContextReadPlanV2") != "ContextReadPlanV2":
-        _refuse("CONTEXT_PLAN_INVALID", "the plan contract is ContextReadPlanV2", "/contract")
+    # D-CTX-57: the seed first, then the contract; any contract but V2 is a write never made.
     seed = form_seed(params["seed"], now_ms)
+    if params.get("contract", "ContextReadPlanV2") != "ContextReadPlanV2":
+        _refuse("CONTEXT_PLAN_V1_WRITE_FORBIDDEN", "only ContextReadPlanV2 is written", "/contract")
+    # D-CTX-57: the request's own members before anything the seed or the catalogue says.
+    if not HOST.match(params["host"]):
+        _refuse("CONTEXT_PLAN_INVALID", "host must match ^[a-z0-9][a-z0-9._-]{0,63}$", "/host")
+    planner = params.get("planner", PLANNER)
+    if not PLANNER_NAME.match(planner) or len(planner) > 128:
+        _refuse("CONTEXT_PLAN_INVALID", "planner must be <name>@<major>", "/planner")
+    if not NONCE.match(params["invocationNonce"]):
+        _refuse("CONTEXT_PLAN_INVALID", "invocationNonce must be 16-128 characters [A-Za-z0-9._:-]", "/invocationNonce")
     cat = params["catalogue"]
     project, root = cat["project"], cat["activeRoot"]
+    # D-CTX-56: the seed's time, then its target hint, before the read trace and the change types.
+    if now_ms < parse_instant_ns(seed["createdAt"]) // 1_000_000:
+        _refuse("CONTEXT_PLAN_CHRONOLOGY_INVALID", "the seed was created after the planning time; form the seed first", "/seed/createdAt")
+    if seed["targetHint"] is not None and seed["targetHint"] != project:
+        _refuse("CONTEXT_ACTIVE_TARGET_MISMATCH", "the seed names another project than the catalogue; resolve the target, then plan", "/seed/targetHint")
     index, config = cat["index"], cat["config"]
     baseline_ids = ("profile:" + index["file"], "profile:" + config["file"])
     check_read_trace(params.get("readTrace", []), seed, baseline_ids)
+    for t in sorted(set(params.get("triggers", []))):
+        if t in DERIVED_TRIGGERS:
+            _refuse("CONTEXT_ESCALATIONS_MISMATCH", "%s is derived by the planner; leave it out" % t, "/triggers")
+    note = params.get("fullReadRequest")
+    if note is not None and not 1 <= len(note.encode("utf-16-le")) // 2 <= 512:  # UTF-16 code units
+        _refuse("CONTEXT_PLAN_INVALID", "the full-read request text must be 1-512 characters", "/fullReadRequest")
+    artifacts_given = params.get("cacheArtifacts", [])
+    for i, name in enumerate(artifacts_given):  # D-RCP-55, before the change types (D-CTX-57)
+        if not isinstance(name, str) or len(name) > 64 or not ARTIFACT.match(name):
+            _refuse("CONTEXT_PLAN_INVALID", "a cache artifact is named by 1-64 characters matching ^[a-z0-9]+(-[a-z0-9]+)*$", "/cacheArtifacts/%d" % i)
+    if len(set(artifacts_given)) > 32:
+        _refuse("CONTEXT_PLAN_INVALID", "a plan holds at most 32 distinct cache artifacts", "/cacheArtifacts")
     final = seed["semantic"]
     change_types = utf16_sorted(set(params.get("changeTypes", [])))
     triggers = set(params.get("triggers", []))
@@ -240,6 +270,10 @@ def plan(params, now_ms):
     full_reason = reasons[0] if reasons else None
     if not change_types and final not in ("chat", "resume") and full_reason is None:
         _refuse("CONTEXT_CHANGE_TYPES_REQUIRED", "a %s plan that is not a full read needs change types" % final, "/changeTypes")
+    files = set(d["file"] for d in cat["documents"])
+    for i, f in enumerate(dict.fromkeys(params.get("explicitSelectors", []))):  # first occurrences, in order
+        if f not in files:
+            _refuse("CONTEXT_SOURCE_DESCRIPTOR_INVALID", "%s is not a document of the catalogue or the inventory" % f, "/explicitSelectors/%d" % i)
 
     baseline = []
     for part, code, authority, fragment in (("index", "baseline-readme", "lossless-plan-baseline", ""), ("config", "baseline-config", "effective-non-local-config", "#effective")):

@@ -5,7 +5,7 @@ import { ValidatorsError } from './errors.js';
 import { FAST_VALIDATORS, STRUCTURAL_VALIDATORS } from './generated/structural.generated.js';
 import type { Issue } from './issues.js';
 import { describeValue } from './pointer.js';
-import { type ContractDocument, SEMANTIC_RULES, type SemanticRule } from './rules/index.js';
+import { CLEAN_WALKS, type ContractDocument, SEMANTIC_RULES, type SemanticRule } from './rules/index.js';
 import { withDerivedMemo } from './rules/memo.js';
 import { structuralIssues } from './structural.js';
 
@@ -48,9 +48,25 @@ export type ValidationResult = ValidationSuccess | ValidationFailure;
 const validators = new Map<string, (typeof STRUCTURAL_VALIDATORS)[string]>(
   Object.entries(STRUCTURAL_VALIDATORS),
 );
-// Contracts validated in bulk also have a fail-fast pass (scripts/fast-pass.ts): true only for a
-// conforming document, so ajv's full check, which collects every error, runs only when it refuses.
-const fastValidators = new Map<string, (data: unknown) => boolean>(Object.entries(FAST_VALIDATORS));
+
+/** What checks one contract, found with one lookup per document. */
+interface ContractChecks {
+  readonly validator: (typeof STRUCTURAL_VALIDATORS)[string];
+  /**
+   * Contracts validated in bulk also have a fail-fast pass (scripts/fast-pass.ts): true only for
+   * a conforming document, so ajv's full check, which collects every error, runs only when it
+   * refuses.
+   */
+  readonly fast: ((data: unknown) => boolean) | undefined;
+  /** The contract's one walk over its digest and semantic rules (CLEAN_WALKS), if it has one. */
+  readonly walk: ((doc: unknown) => boolean) | undefined;
+}
+const checksOf = new Map<string, ContractChecks>(
+  [...validators].map(([name, validator]) => [
+    name,
+    { validator, fast: FAST_VALIDATORS[name], walk: CLEAN_WALKS.get(name) },
+  ]),
+);
 const catalogue = new Set(CONTRACTS.map((c) => c.name));
 
 /** Names of every contract {@link validate} can check, in spec order. */
@@ -107,10 +123,15 @@ for (const rule of SEMANTIC_RULES) {
 }
 const NO_RULES: readonly SemanticRule[] = [];
 
-function runRules(rules: readonly SemanticRule[], contract: string, doc: ContractDocument): Issue[] {
-  const out: Issue[] = [];
+function runRules(
+  rules: readonly SemanticRule[],
+  contract: string,
+  doc: ContractDocument,
+  out: Issue[],
+): Issue[] {
   if (rules === SEMANTIC_RULES) rules = rulesByContract.get(contract) ?? NO_RULES;
-  for (const rule of rules) {
+  for (let r = 0; r < rules.length; r++) {
+    const rule = rules[r]!;
     if (rule.contract !== contract) continue;
     try {
       const found = rule.check(doc);
@@ -150,7 +171,7 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
       ]);
     }
     const version = (document as { schemaVersion?: unknown }).schemaVersion;
-    if (typeof version !== 'string' || !validators.has(version)) {
+    if (typeof version !== 'string' || !checksOf.has(version)) {
       if (typeof version === 'string' && catalogue.has(version)) {
         return fail(version, [
           documentIssue(
@@ -166,25 +187,35 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
     }
     contract = version;
   }
-  const validator = validators.get(contract)!;
-  const fast = fastValidators.get(contract);
+  const { validator, fast, walk } = checksOf.get(contract)!;
   if (!fast?.(document) && !validator(document)) {
     const schemaId = String(getSchema(contract)?.$id ?? contract);
     return fail(contract, structuralIssues(validator.errors ?? [], contract, schemaId, document));
   }
   const doc = document as ContractDocument;
+  // A contract validated in bulk may have one walk that answers whether its digest and semantic
+  // rules would all be silent (rules/index.ts, CLEAN_WALKS); they run only when it says no.
+  if (
+    walk !== undefined &&
+    (options.rules === undefined || options.rules === SEMANTIC_RULES) &&
+    options.digests !== false &&
+    walk(doc)
+  )
+    return { ok: true, contract, value: doc, warnings: [] };
   // The digests and the rules canonicalize some of the same sub-objects: share their JCS texts.
   // Several rules derive the same values from the document (a plan's sources, its full-read
   // reasons): derive them once.
   const issues = withCanonicalMemo(() =>
-    withDerivedMemo(() => {
-      const found = options.digests === false ? [] : digestIssues(contract, doc);
-      const broken = runRules(options.rules ?? SEMANTIC_RULES, contract, doc);
-      for (let i = 0; i < broken.length; i++) found.push(broken[i]!);
-      return found;
-    }),
+    withDerivedMemo(() =>
+      runRules(
+        options.rules ?? SEMANTIC_RULES,
+        contract,
+        doc,
+        options.digests === false ? [] : digestIssues(contract, doc),
+      ),
+    ),
   );
-  if (issues.some((i) => i.severity === 'error')) return fail(contract, issues);
+  for (let i = 0; i < issues.length; i++) if (issues[i]!.severity === 'error') return fail(contract, issues);
   return { ok: true, contract, value: doc, warnings: issues };
 }
 

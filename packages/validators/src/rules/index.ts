@@ -23,6 +23,7 @@ import { DELEGATION_BUNDLE_RULES, DELEGATION_RULES } from './delegation.js';
 import { EVALUATION_BUNDLE_RULES, EVALUATION_RULES } from './evaluation.js';
 import { EVIDENCE_MATRIX_BUNDLE_RULES, EVIDENCE_MATRIX_RULES } from './evidence-matrix.js';
 import { LOCAL_TASK_TRACE_BUNDLE_RULES, LOCAL_TASK_TRACE_RULES } from './local-task-trace.js';
+import { traceIsClean } from './local-task-trace-walk.js';
 import { PERMISSION_DECISION_BUNDLE_RULES, PERMISSION_DECISION_RULES } from './permission-decision.js';
 import { REPAIR_ROLES_RULES } from './repair-roles.js';
 import { RUN_STATE_BUNDLE_RULES, RUN_STATE_RULES } from './run-state.js';
@@ -55,6 +56,15 @@ export const SEMANTIC_RULES: readonly SemanticRule[] = [
   ...PERMISSION_DECISION_RULES,
   ...DELEGATION_RULES,
 ];
+
+/**
+ * One-walk checks of the contracts validated in bulk: for a document that passed the structural
+ * check, `true` only when none of the contract's digest rules and none of its rules in
+ * SEMANTIC_RULES would report an issue (validate() then skips them; when `false` it runs them).
+ */
+export const CLEAN_WALKS: ReadonlyMap<string, (doc: unknown) => boolean> = new Map([
+  ['LocalTaskTraceV1', traceIsClean],
+]);
 
 /** Every cross-document rule, in spec order. */
 export const BUNDLE_RULES: readonly BundleRule[] = [

@@ -56,7 +56,7 @@ function digits(n: number): number {
  * events have exactly the seven properties and plain strings; the type check keeps the arithmetic
  * away from anything else, which is counted key by key.
  */
-function eventSize(e: Record<string, unknown>, payloadBytes: number): number {
+export function eventSize(e: Record<string, unknown>, payloadBytes: number): number {
   const { eventId, occurrenceKey, sequence, observedAt, type, result } = e;
   if (
     typeof sequence === 'number' &&
@@ -118,7 +118,7 @@ const nullableSize = (v: unknown) => (v === null ? 4 : (v as string).length + 2)
 const isNullableString = (v: unknown) => v === null || typeof v === 'string';
 
 /** JCS size of `{ ...t, events: [] }` without copying the trace (types checked as eventSize does). */
-function traceFieldsSize(t: LocalTaskTraceV1): number {
+export function traceFieldsSize(t: LocalTaskTraceV1): number {
   const {
     schemaVersion,
     traceId,

@@ -54,20 +54,172 @@ const other = (s: string) => (s === 'a' ? 'b' : 'a');
 
 interface Shape {
   readonly semantic: string | null;
+  /** The seed's other keys (`ContextSeedInput`): see {@link seedOf}. */
+  readonly seed: SeedExtras;
   readonly changeTypes: readonly string[];
   readonly confidence: number;
   readonly riskHint: string;
-  readonly fullReadRequest: string | null;
-  readonly cache: boolean;
+  /** Absent (undefined), null, empty or the user's words. */
+  readonly fullReadRequest: string | null | undefined;
+  /** The request's other members (`ContextPlanParams`): see {@link askOf}. */
+  readonly ask: Ask;
+  /** The cache artifacts supplied: none (absent), a hit, empty, a name no plan holds. */
+  readonly cache: string;
   readonly unclassified: boolean;
 }
+/**
+ * The seed input's keys beside `semantic`, as a runtime may send them (docs/spec/
+ * context-acquisition-gate.md#producing-a-seed, D-CTX-55): the `intent` alias equal to
+ * `semantic`, another intent, null or empty; a target hint (trimmed, empty, null, too long); a
+ * continuation hint; `createdAt` now, earlier or malformed; `schemaVersion` right or wrong; the
+ * epoch given, derived (absent) or empty. Mostly what a runtime sends, so that plans still bind.
+ */
+interface SeedExtras {
+  readonly intent: string;
+  readonly targetHint: string | null | undefined;
+  readonly continuationHint: boolean | undefined;
+  readonly createdAt: string;
+  readonly schemaVersion: string | undefined;
+  readonly epoch: string;
+}
+const PLAIN_SEED: SeedExtras = {
+  intent: 'absent',
+  targetHint: undefined,
+  continuationHint: undefined,
+  createdAt: 'absent',
+  schemaVersion: undefined,
+  epoch: 'given',
+};
+const seedExtras: fc.Arbitrary<SeedExtras> = fc.record({
+  intent: fc.constantFrom('absent', 'absent', 'absent', 'same', 'same', 'other', 'null', 'empty', 'word'),
+  targetHint: fc.constantFrom<string | null | undefined>(
+    undefined,
+    undefined,
+    'packages/api',
+    '  packages/api  ',
+    '',
+    null,
+    'x'.repeat(257),
+  ),
+  continuationHint: fc.constantFrom<boolean | undefined>(undefined, undefined, true, false),
+  createdAt: fc.constantFrom('absent', 'absent', 'now', 'earlier', 'malformed', 'empty'),
+  schemaVersion: fc.constantFrom<string | undefined>(
+    undefined,
+    undefined,
+    'IntentSeedV1',
+    'IntentSeedV2',
+    '',
+  ),
+  epoch: fc.constantFrom('given', 'given', 'given', 'given', 'derived', 'empty'),
+});
+
+/** The seed input of a plan: `semantic` and the other keys drawn, none sent as undefined. */
+function seedOf(p: Shape, epoch: string, now: string): Record<string, unknown> {
+  const x = p.seed;
+  const intent = { same: p.semantic, other: 'audit', null: null, empty: '', word: 'bugfix' }[x.intent];
+  const createdAt = {
+    now,
+    earlier: '2026-11-30T05:00:00.000Z',
+    malformed: '2026-11-30 05:00:00',
+    empty: '',
+  }[x.createdAt];
+  const seed: Record<string, unknown> = {
+    ...(x.schemaVersion === undefined ? {} : { schemaVersion: x.schemaVersion }),
+    semantic: p.semantic,
+    ...(intent === undefined ? {} : { intent }),
+    ...(x.epoch === 'derived' ? {} : { contextEpoch: x.epoch === 'empty' ? '' : epoch }),
+    confidence: p.confidence,
+    riskHint: p.riskHint,
+    ...(x.targetHint === undefined ? {} : { targetHint: x.targetHint }),
+    ...(x.continuationHint === undefined ? {} : { continuationHint: x.continuationHint }),
+    ...(createdAt === undefined ? {} : { createdAt }),
+  };
+  return seed;
+}
+
+/**
+ * What else a plan request may carry, each mostly absent: the contract asked for (V2, the V1 a
+ * writer may not write, an unknown one), a planner, explicit selectors (a catalogued, a local, an
+ * uncatalogued and an unknown document), caller triggers (supplied, derived, replan), local
+ * sources, a read budget.
+ */
+interface Ask {
+  readonly contract: string | undefined;
+  readonly planner: string | undefined;
+  readonly explicitSelectors: readonly string[] | undefined;
+  readonly triggers: readonly string[] | undefined;
+  readonly localSourcesRequested: boolean | undefined;
+  readonly budget: string | undefined;
+}
+const PLAIN_ASK: Ask = {
+  contract: undefined,
+  planner: undefined,
+  explicitSelectors: undefined,
+  triggers: undefined,
+  localSourcesRequested: undefined,
+  budget: undefined,
+};
+const BUDGETS: Record<string, unknown> = {
+  none: { bytes: null, chars: null, tokens: null, latencyMs: null, enforcement: 'advisory' },
+  hard: { bytes: 4096, chars: 4096, tokens: 0, latencyMs: 2000, enforcement: 'hard' },
+};
+const ask: fc.Arbitrary<Ask> = fc.record({
+  contract: fc.constantFrom<string | undefined>(
+    undefined,
+    undefined,
+    undefined,
+    'ContextReadPlanV2',
+    'ContextReadPlanV1',
+    'ContextReadPlanV3',
+  ),
+  planner: fc.constantFrom<string | undefined>(
+    undefined,
+    undefined,
+    undefined,
+    'acme-planner@2',
+    'acme-planner',
+  ),
+  explicitSelectors: fc.constantFrom<readonly string[] | undefined>(
+    undefined,
+    undefined,
+    undefined,
+    [],
+    ['release.md'],
+    ['notes.local.md'],
+    ['draft.md'],
+    ['missing.md'],
+  ),
+  triggers: fc.constantFrom<readonly string[] | undefined>(
+    undefined,
+    undefined,
+    undefined,
+    [],
+    ['cross-service'],
+    ['compact'],
+    ['low-confidence'],
+  ),
+  localSourcesRequested: fc.constantFrom<boolean | undefined>(undefined, undefined, true, false),
+  budget: fc.constantFrom<string | undefined>(undefined, undefined, 'none', 'hard'),
+});
+
+/** The request members of {@link Ask}, none sent as undefined. */
+function askOf(a: Ask): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries({ ...a, budget: a.budget === undefined ? undefined : BUDGETS[a.budget] }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+}
+
 const STANDARD: Shape = {
   semantic: 'fix',
+  seed: PLAIN_SEED,
   changeTypes: ['testing'],
   confidence: 1,
   riskHint: 'normal',
-  fullReadRequest: null,
-  cache: false,
+  fullReadRequest: undefined,
+  ask: PLAIN_ASK,
+  cache: 'none',
   unclassified: false,
 };
 /** What a plan asks for: mostly the same content (so that reuse across plans can match), else anything. */
@@ -79,12 +231,21 @@ const shape = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.record({
-      semantic: fc.constantFrom<string | null>('fix', 'dev', 'audit', 'chat', 'refactor', null),
+      semantic: fc.constantFrom<string | null>('fix', 'dev', 'audit', 'chat', 'refactor', null, ''),
+      seed: seedExtras,
       changeTypes: fc.subarray(['testing', 'release', 'security', 'docs']),
-      confidence: fc.constantFrom(1, 0.9, 0.4),
-      riskHint: fc.constantFrom('normal', 'high'),
-      fullReadRequest: fc.constantFrom<string | null>(null, null, 'read everything'),
-      cache: fc.boolean(),
+      confidence: fc.constantFrom(1, 0.9, 0.4, 0, 1.5),
+      riskHint: fc.constantFrom('normal', 'high', 'critical', ''),
+      fullReadRequest: fc.constantFrom<string | null | undefined>(
+        undefined,
+        undefined,
+        undefined,
+        'read everything',
+        null,
+        '',
+      ),
+      ask,
+      cache: fc.constantFrom('none', 'none', 'hit', 'hit', 'empty', 'Bad_Name'),
       unclassified: fc.constantFrom(false, false, false, true),
     }),
   },
@@ -121,13 +282,16 @@ function planStep(slotName: string, epoch: string, p: Shape, readTrace: string, 
   return {
     method: 'context.plan',
     params: {
-      seed: { semantic: p.semantic, contextEpoch: epoch, confidence: p.confidence, riskHint: p.riskHint },
+      seed: seedOf(p, epoch, now),
       catalogue: p.unclassified ? UNCLASSIFIED : CATALOGUE,
       host: 'standalone',
       invocationNonce: `nonce-explore-${slotName}-${nonce}`,
       changeTypes: p.changeTypes,
-      ...(p.fullReadRequest ? { fullReadRequest: p.fullReadRequest } : {}),
-      ...(p.cache ? { cacheArtifacts: ['summary-index'] } : {}),
+      ...(p.fullReadRequest === undefined ? {} : { fullReadRequest: p.fullReadRequest }),
+      ...askOf(p.ask),
+      ...(p.cache === 'none'
+        ? {}
+        : { cacheArtifacts: p.cache === 'hit' ? ['summary-index'] : p.cache === 'empty' ? [] : [p.cache] }),
       ...(readTrace === 'none'
         ? {}
         : {
