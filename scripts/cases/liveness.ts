@@ -625,6 +625,42 @@ edge(
     s.state();
   },
 );
+edge(
+  'refused-prompt-copies-task-operation-set-digest',
+  'a UserPromptSubmit refused for its turn key or trace id, in idle and while running, still stores the supplied taskOperationSetDigest (TLR-500: every UserPromptSubmit is processed beyond counting)',
+  (s) => {
+    s.set(T0).reset();
+    s.event(ups('bad key!'), { unresolvedOperation: false, taskOperationSetDigest: setDigest(1) });
+    s.state();
+    s.advance(1000).event(ups('req_01', { taskTraceId: 'bad id!' }), {
+      unresolvedOperation: false,
+      taskOperationSetDigest: setDigest(2),
+    });
+    s.state();
+    s.advance(1000).event(ups('req_01'), {
+      unresolvedOperation: false,
+      taskOperationSetDigest: setDigest(3),
+    });
+    s.advance(1000).event(ups('bad key!'), {
+      unresolvedOperation: false,
+      taskOperationSetDigest: setDigest(4),
+    });
+    s.state();
+  },
+);
+edge(
+  'read-only-output-adds-no-artifact',
+  'the output of a call that is not mutating, with declared target paths and no mutatedTargets, adds nothing to the checkpoint artifacts; a mutating one adds its targets',
+  (s) => {
+    s.set(T0).reset();
+    s.event(ups('req_01'));
+    s.advance(1000).event(pre('op1', { tool: 'Read', mutating: false, targets: ['src/app.ts'] }));
+    s.advance(1000).event(post('op1', { outcome: 'success' }));
+    s.advance(1000).event(pre('op2', { targets: ['src/util.ts'] }));
+    s.advance(1000).event(post('op2', { outcome: 'success' }));
+    s.state();
+  },
+);
 edge('running-turn-error', 'TurnError ends the turn as error (T host-error)', (s) => {
   started(s);
   s.advance(1000).events(ev('TurnError'));

@@ -239,6 +239,7 @@ const EXTRA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['liveness/TurnLivenessStateV1/rehydrate/invalid/', ['TLR-009']],
   ['liveness/TurnLivenessEvidenceV1/stalled-read-only', ['TLR-012']],
   ['liveness/TurnLivenessStateV1/edge/task-operation-set-digest-copied', ['TLR-500']],
+  ['liveness/TurnLivenessStateV1/edge/refused-prompt-copies-task-operation-set-digest', ['TLR-500']],
   ['liveness/TurnRecoveryCardV1/duplicate-recovery', ['TLR-010']],
   ['liveness/TurnRecoveryCardV1/pre-compact-card-once', ['TLR-010']],
   // The trace: strict order, duplicates and anything after the terminal refused, fixed bounds.

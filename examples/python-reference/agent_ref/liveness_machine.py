@@ -209,7 +209,9 @@ def apply_event(state, event, context, now_ms, observer="hook-event-time"):
         s["lastRecoveryNoticeKey"] = card["noticeKey"]
     # 3. edge
     st = s["state"]
-    if "taskOperationSetDigest" in context and st in ("running", "awaiting-continuation"):
+    # TLR-500: copied after step 2, before the edge, by every event processed beyond counting:
+    # every UserPromptSubmit (a refused one included) and every event while running or awaiting.
+    if "taskOperationSetDigest" in context and (etype == "UserPromptSubmit" or st in ("running", "awaiting-continuation")):
         s["taskOperationSetDigest"] = context["taskOperationSetDigest"]
     if etype == "UserPromptSubmit":
         # A host-supplied key or trace id is stored in the state: one outside the turn layer's
@@ -232,8 +234,6 @@ def apply_event(state, event, context, now_ms, observer="hook-event-time"):
             s["previousTurn"] = {"turnKey": s["turnKey"], "terminalState": st, "terminalAt": s["terminalAt"],
                                  "reason": s["terminalReason"]}
         s["turnKey"] = new_key
-        if "taskOperationSetDigest" in context:
-            s["taskOperationSetDigest"] = context["taskOperationSetDigest"]
         _start_turn(s, event, t)
         _revalidate(s, etype, t, None, unresolved, False)
         return None, s, card
@@ -274,7 +274,8 @@ def apply_event(state, event, context, now_ms, observer="hook-event-time"):
             s["inFlightOperation"] = None
             mutated = event.get("mutatedTargets")
             paths = list(s["checkpoint"]["artifactPaths"])
-            for p in (mutated if mutated is not None else lease["targetPaths"]):
+            # the event's mutatedTargets when given (even []), else a mutating lease's targets
+            for p in (mutated if mutated is not None else lease["targetPaths"] if lease["mutating"] else []):
                 if p not in paths and len(paths) < MAX_ARTIFACTS:
                     paths.append(p)
             phase = "tool-error-observed" if event.get("outcome") == "error" else "tool-output-persisted"

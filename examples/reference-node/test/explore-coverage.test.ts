@@ -22,6 +22,9 @@ const MEMBER = `${OPEN} (an optional member no command sends)`;
 const NULL = `${OPEN} (null, which the message schema allows here)`;
 const EMPTY = `${OPEN} (the empty string, which the message schema does not exclude here)`;
 const EMPTY_ARRAY = `${OPEN} (the empty array, which the message schema does not exclude here)`;
+/** A value of the wrong form that both references copy into the state (SPEC-GAPS.md, open). */
+const UNCHECKED_COPY =
+  'open (examples/python-reference/SPEC-GAPS.md, "Differential exploration"): both references copy it into the turn state and the reply breaks its schema; no page says whether it is refused';
 
 /** Every method explore drives (in process: one process, so no kill or freeze). */
 const DRIVEN: readonly string[] = [
@@ -172,20 +175,12 @@ const ALLOWED_GAPS: Readonly<Record<string, string>> = {
   'delegate request.delegate=""': EMPTY,
   'delegate request.permissions[].actions[]=""': EMPTY,
   'digest json=""': EMPTY,
-  'liveness.event context.taskOperationSetDigest': MEMBER,
-  'liveness.event context.taskOperationSetDigest=""': EMPTY,
-  'liveness.event context.taskOperationSetDigest=null': NULL,
+  'liveness.event context.taskOperationSetDigest=""': UNCHECKED_COPY,
   'liveness.event event.at=""': EMPTY,
-  'liveness.event event.mutatedTargets': MEMBER,
-  'liveness.event event.mutatedTargets=[]': EMPTY_ARRAY,
-  'liveness.event event.mutatedTargets[]': MEMBER,
-  'liveness.event event.mutatedTargets[]=""': EMPTY,
+  'liveness.event event.mutatedTargets[]=""': UNCHECKED_COPY,
   'liveness.event event.operationId=""': EMPTY,
-  'liveness.event event.operationRecordDigest': MEMBER,
-  'liveness.event event.operationRecordDigest=""': EMPTY,
-  'liveness.event event.operationRecordDigest=null': NULL,
+  'liveness.event event.operationRecordDigest=""': UNCHECKED_COPY,
   'liveness.event event.sessionKey=""': EMPTY,
-  'liveness.event event.targetPaths=[]': EMPTY_ARRAY,
   'liveness.event event.targetPaths[]=""': EMPTY,
   'liveness.event event.taskTraceId=""': EMPTY,
   'liveness.event event.toolName=""': EMPTY,

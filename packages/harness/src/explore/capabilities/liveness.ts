@@ -6,7 +6,7 @@
 // sent the event that acknowledges the continuation, or one that does not: random events alone
 // almost never line up into that edge.
 import fc from 'fast-check';
-import { type CapabilityExplorer, clockCommands, command, iso } from '../command.js';
+import { type CapabilityExplorer, clockCommands, command, hex, iso } from '../command.js';
 
 const opId = fc.constantFrom('op-1', 'op-2');
 const at = fc.option(fc.integer({ min: -120, max: 2400 }), { nil: undefined, freq: 3 });
@@ -28,12 +28,18 @@ const event = fc.oneof(
       toolName: fc.constantFrom('repo.write_file', 'shell.run'),
       hostDecision: fc.constantFrom('allowed', 'allowed', 'blocked'),
       mutating: fc.boolean(),
-      targetPaths: fc.constantFrom(['src/app.ts'], ['src/app.ts', 'src/util.ts']),
+      targetPaths: fc.constantFrom(['src/app.ts'], ['src/app.ts', 'src/util.ts'], []),
+      operationRecordDigest: fc.constantFrom<string | null>(hex('operation record 1'), null),
     },
     { requiredKeys: ['type', 'operationId', 'toolName', 'hostDecision', 'mutating'] },
   ),
   fc.record(
-    { type: fc.constant('PostToolUse'), operationId: opId, outcome: fc.constantFrom('success', 'error') },
+    {
+      type: fc.constant('PostToolUse'),
+      operationId: opId,
+      outcome: fc.constantFrom('success', 'error'),
+      mutatedTargets: fc.constantFrom(['src/app.ts'], ['src/app.ts', 'src/util.ts'], []),
+    },
     { requiredKeys: ['type', 'operationId'] },
   ),
   fc.record({
@@ -46,6 +52,7 @@ const context = fc.option(
     {
       unresolvedOperation: fc.boolean(),
       observer: fc.constantFrom('hook-event-time', 'host-native-watchdog'),
+      taskOperationSetDigest: fc.constantFrom<string | null>(hex('operation set 1'), null),
     },
     { requiredKeys: [] },
   ),
