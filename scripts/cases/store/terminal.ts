@@ -278,6 +278,20 @@ terminal(
   STATE,
 );
 terminal(
+  'lineage-keeps-the-latest-64',
+  'closed and reopened 65 times: the lineage holds the latest 64 closed revisions, the first dropped when the 65th closes (at most 64 entries, oldest dropped first)',
+  async (t) => {
+    await reach(t, 'terminal');
+    for (let revision = 2; revision <= 65; revision++) {
+      await t.transition('reopen');
+      await t.context();
+      await t.write('store.transitionOwner', t.defaultRequest('terminal', revision), 'committed');
+    }
+    await t.read({ full: true });
+  },
+  STATE,
+);
+terminal(
   'close-again-after-reopen',
   'a reopened task closes again against lifecycle revision 2: two lineage entries',
   async (t) => {

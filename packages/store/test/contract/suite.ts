@@ -1022,6 +1022,30 @@ export function defineStoreContractSuite(
         expect((await task.envelope()).terminalLineage.map((l) => l.lifecycleRevision)).toEqual([1, 2]);
       });
 
+      it('the terminal lineage keeps the latest 64 closed revisions: the 65th close drops the first', async () => {
+        const { task } = await acquired();
+        const sessions = [S1, S2];
+        for (let i = 0; i < 65; i++) {
+          const holder = sessions[i % 2] as string;
+          succeeded(
+            await task.transition('terminal', holder, {
+              terminal: await task.terminalMember(evidence.evidence),
+            }),
+          );
+          const closed = await task.envelope();
+          expect(closed.terminalLineage.at(-1)?.receiptDigest).toBe(closed.terminalReceipt?.receiptDigest);
+          if (i === 64) break;
+          succeeded(
+            await task.transition('reopen', sessions[(i + 1) % 2] as string, {
+              terminalReceiptDigest: closed.terminalReceipt?.receiptDigest ?? '',
+            }),
+          );
+        }
+        const lineage = (await task.envelope()).terminalLineage.map((l) => l.lifecycleRevision);
+        expect(lineage).toHaveLength(64);
+        expect(lineage).toEqual(Array.from({ length: 64 }, (_, i) => i + 2));
+      });
+
       it('read, readWriteContext, replay and replayed requests change no stored byte', async () => {
         const { task, store } = await acquired();
         succeeded(await task.state(S1, { a: 1 }));
