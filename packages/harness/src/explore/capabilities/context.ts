@@ -366,7 +366,16 @@ const read = fc.record({
   liveRefs: fc.constantFrom('same', 'same', 'none', 'moved'),
   sourceOk: fc.constantFrom(true, true, true, false),
   post: fc.constantFrom('pair', 'pair', 'pair', 'pre', 'post'),
+  /** The call's argument digest on both events: absent, a digest, null. */
+  argsDigest: fc.constantFrom<string | null | undefined>(undefined, undefined, hex('read args'), null),
+  /** The PostToolUse's telemetry: absent, measured, unknown (null). */
+  telemetry: fc.constantFrom('none', 'none', 'measured', 'null'),
 });
+const TELEMETRY: Record<string, Record<string, unknown>> = {
+  none: {},
+  measured: { hostDeliveredBytes: 42, latencyMs: 12, tokens: 10 },
+  null: { hostDeliveredBytes: null, latencyMs: null, tokens: null },
+};
 type Read = typeof read extends fc.Arbitrary<infer R> ? R : never;
 
 const memory = (source: string) => source.startsWith('memory:');
@@ -382,6 +391,7 @@ function preOf(r: Read) {
         sourceIds: [r.source],
         actionClass: r.actionClass,
         ...(r.risk ? { risk: r.risk } : {}),
+        ...(r.argsDigest === undefined ? {} : { argsDigest: r.argsDigest }),
         hostSessionId: r.session,
         ...bindingOf(r.slot, r.skew === 'root' ? 'root' : 'none'),
       },
@@ -441,6 +451,8 @@ function postOf(r: Read) {
         targetMatch: r.target,
         ...(r.sourceOk ? {} : { sourceOk: false }),
         ...(r.cache ? { cache: true } : {}),
+        ...(r.argsDigest === undefined ? {} : { argsDigest: r.argsDigest }),
+        ...TELEMETRY[r.telemetry],
         ...bindingOf(r.slot, r.skew),
       },
     },
@@ -479,6 +491,8 @@ function readAll(s: ExploreSession, slotName: string, a: ReadOptions): LazyStep[
         liveRefs: 'same',
         sourceOk: true,
         post: 'pair',
+        argsDigest: undefined,
+        telemetry: 'none',
       };
       const steps: LazyStep[] = i === a.skip ? [preOf(r)] : [preOf(r), postOf(r)];
       // A writer takes its snapshot here and writes it later (an older snapshot).
