@@ -319,7 +319,14 @@ const receiptCapture = (s: string, pointer: string) => ({
   [`identities-${s}`]: `${pointer}/sourceIdentities`,
 });
 
-const openOf = (s: string, mode: string, session: string | null, delivered: boolean, now: string) => ({
+const openOf = (
+  s: string,
+  mode: string,
+  session: string | null,
+  delivered: boolean,
+  now: string,
+  argsDigest?: string | null,
+) => ({
   method: 'context.receipt',
   params: {
     planId: { $var: `planId-${s}` },
@@ -327,7 +334,13 @@ const openOf = (s: string, mode: string, session: string | null, delivered: bool
       verificationMode: mode,
       hostSessionId: session,
       ...(mode === 'structured-plan'
-        ? { planCall: { toolCallId: `toolu-plan-${s}`, attemptedAt: now } }
+        ? {
+            planCall: {
+              toolCallId: `toolu-plan-${s}`,
+              attemptedAt: now,
+              ...(argsDigest === undefined ? {} : { argsDigest }),
+            },
+          }
         : {}),
       ...(delivered ? {} : { baselineDelivered: false }),
     },
@@ -585,12 +598,15 @@ export const contextExplorer: CapabilityExplorer = {
         mode: fc.constantFrom('structured-plan', 'structured-plan', 'path-observable', 'instruction-only'),
         session: fc.constantFrom(...SESSIONS, null),
         delivered: fc.constantFrom(true, true, false),
+        argsDigest: fc.constantFrom<string | null | undefined>(undefined, undefined, hex('plan args'), null),
       })
       .map((o) =>
         command(
-          `context.receipt ${o.slot} open ${o.mode} ${o.session}${o.delivered ? '' : ' undelivered'}`,
+          `context.receipt ${o.slot} open ${o.mode} ${o.session}${o.delivered ? '' : ' undelivered'}${o.argsDigest === undefined ? '' : ` argsDigest=${o.argsDigest}`}`,
           (_c, s) =>
-            s.bound(`planId-${o.slot}`) ? [openOf(o.slot, o.mode, o.session, o.delivered, s.now)] : [],
+            s.bound(`planId-${o.slot}`)
+              ? [openOf(o.slot, o.mode, o.session, o.delivered, s.now, o.argsDigest)]
+              : [],
         ),
       ),
     slot.map((sl) =>
@@ -665,7 +681,7 @@ export const contextExplorer: CapabilityExplorer = {
         session: fc.constantFrom(SESSIONS[0]!, SESSIONS[0]!, SESSIONS[1]!, null),
         identities: fc.constantFrom('prior', 'prior', 'none'),
         prior: fc.constantFrom('both', 'both', 'both', 'plan-only', 'none'),
-        planCall: fc.boolean(),
+        planCall: fc.constantFrom('none', 'given', 'given', 'digest', 'null-digest'),
       })
       .map((u) =>
         command(
@@ -686,9 +702,19 @@ export const contextExplorer: CapabilityExplorer = {
                   currentSourceIdentities: identities ? { $var: `identities-${o}` } : null,
                   priorPlan: prior === 'none' ? null : { $var: `plan-${o}` },
                   priorReceipt: withReceipt ? { $var: `receipt-${o}` } : null,
-                  ...(u.planCall
-                    ? { planCall: { toolCallId: `toolu-plan-${u.slot}`, attemptedAt: s.now } }
-                    : {}),
+                  ...(u.planCall === 'none'
+                    ? {}
+                    : {
+                        planCall: {
+                          toolCallId: `toolu-plan-${u.slot}`,
+                          attemptedAt: s.now,
+                          ...(u.planCall === 'digest'
+                            ? { argsDigest: hex('plan args') }
+                            : u.planCall === 'null-digest'
+                              ? { argsDigest: null }
+                              : {}),
+                        },
+                      }),
                 },
               },
             ];

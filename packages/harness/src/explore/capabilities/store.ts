@@ -38,7 +38,7 @@ const TARGETS = [['src/app.ts'], ['src/app.ts', 'src/util.ts'], ['docs/notes.md'
 const BEFORE = hex('explore before');
 const STATES = [{ step: 'a' }, { step: 'b' }, {}, { step: 'a', n: 1 }];
 
-type FenceChoice = 'view' | 'stale' | 'zero' | { stateSequence: number; writerGeneration: number };
+type FenceChoice = 'view' | 'stale' | 'zero' | 'null' | { stateSequence: number; writerGeneration: number };
 type OwnerChoice = 'view' | 'other' | 'absent' | 'bumped';
 
 const task = (ctx: RunContext) => ({ projectRootIdentity: ctx.projectRootIdentity, taskId: ctx.taskId });
@@ -48,6 +48,8 @@ const ZERO = commitFence(0, 0);
 
 function fenceOf(s: ExploreSession, w: number, c: FenceChoice): unknown {
   if (c === 'zero') return ZERO;
+  // The schema lets a writer name no fence at all (null), as a writer that never read the task does.
+  if (c === 'null') return null;
   if (c === 'view') return or(s, `w${w}.fence`, ZERO);
   if (c === 'stale') return or(s, `w${w}.stale`, ZERO);
   return commitFence(c.stateSequence, c.writerGeneration);
@@ -161,7 +163,7 @@ function binding(s: ExploreSession, op: number, fault: (typeof BINDING_FAULTS)[n
 
 const fenceChoice: fc.Arbitrary<FenceChoice> = fc.oneof(
   { weight: 8, arbitrary: fc.constant('view' as const) },
-  { weight: 1, arbitrary: fc.constantFrom('stale' as const, 'zero' as const) },
+  { weight: 1, arbitrary: fc.constantFrom('stale' as const, 'zero' as const, 'null' as const) },
   {
     weight: 1,
     arbitrary: fc.record({
