@@ -6,8 +6,10 @@ every change and rehydrated (validated, never repaired, nothing written) when a 
 
 import copy
 import os
+import re
 
 from . import durable_file, jcs
+from .ecma_regex import ecma_pattern
 from .clock import format_ms, parse_ms
 from .errors import InvalidParams, Refusal
 from .liveness_classify import classify, classify_result
@@ -27,6 +29,26 @@ def _string(e, name, required=True):
         raise InvalidParams("liveness.event: event.%s must be a string" % name)
 
 
+# What a liveness state holds: a digest is 64 lowercase hex digits, a target a workspace-relative
+# artifact path; params that break them are malformed (D-TLR-59).
+DIGEST = re.compile(ecma_pattern(r"^[a-f0-9]{64}$"))
+ARTIFACT_PATH = re.compile(ecma_pattern(r'^(?![/~])(?!.*(?:^|/)\.\.?(?:/|$))[^\\:*?"<>|]+$'))
+
+
+def _digest_or_null(v, name):
+    if v is not None and (not isinstance(v, str) or not DIGEST.match(v)):
+        raise InvalidParams("liveness.event: %s must be 64 lowercase hex digits or null" % name)
+
+
+def _paths(e, name):
+    if name not in e:
+        return
+    v = e[name]
+    if not isinstance(v, list) or any(
+            not isinstance(t, str) or not 1 <= len(t) <= 512 or not ARTIFACT_PATH.match(t) for t in v):
+        raise InvalidParams("liveness.event: every event.%s is a workspace-relative path of 1-512 characters" % name)
+
+
 def check_event(params):
     e = params.get("event")
     if not isinstance(e, dict) or e.get("type") not in HOST_EVENTS:
@@ -40,12 +62,18 @@ def check_event(params):
     if t in ("PreToolUse", "PostToolUse"):
         _string(e, "operationId")
     if t == "PreToolUse":
+        _paths(e, "targetPaths")
+        _digest_or_null(e.get("operationRecordDigest"), "event.operationRecordDigest")
+    if t == "PostToolUse":
+        _paths(e, "mutatedTargets")
+    if t == "PreToolUse":
         _string(e, "toolName")
         if e.get("hostDecision") not in ("allowed", "blocked") or not isinstance(e.get("mutating"), bool):
             raise InvalidParams("liveness.event: PreToolUse needs hostDecision and mutating")
     context = params.get("context", {})
     if not isinstance(context, dict) or context.get("observer", "hook-event-time") not in OBSERVERS:
         raise InvalidParams("liveness.event: context must be an object with a known observer")
+    _digest_or_null(context.get("taskOperationSetDigest"), "context.taskOperationSetDigest")
     return e, context
 
 

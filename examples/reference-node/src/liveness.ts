@@ -41,6 +41,22 @@ type Held = RehydrateResult;
 
 const checkState = (document: unknown) => validate(document, { contract: 'TurnLivenessStateV1' });
 
+// What a liveness state holds (TurnLivenessStateV1): a digest is 64 lowercase hex digits, a target
+// a workspace-relative artifact path; params that break them are malformed (D-TLR-59).
+const DIGEST = /^[a-f0-9]{64}$/;
+const ARTIFACT_PATH = /^(?![/~])(?!.*(?:^|\/)\.\.?(?:\/|$))[^\\:*?"<>|]+$/;
+function digestOrNull(v: unknown, name: string): string | null | undefined {
+  if (v === undefined || v === null) return v;
+  if (typeof v !== 'string' || !DIGEST.test(v))
+    throw new InvalidParams(`liveness.event: ${name} must be 64 lowercase hex digits or null`);
+  return v;
+}
+function artifactPaths(v: string[] | undefined, name: string): string[] | undefined {
+  if (v?.some((t) => [...t].length > 512 || !ARTIFACT_PATH.test(t)))
+    throw new InvalidParams(`liveness.event: every ${name} is a workspace-relative path of 1-512 characters`);
+  return v;
+}
+
 /** Read a host event from params (`at`: RFC 3339, default the implementation's clock). */
 function hostEvent(raw: unknown, nowMs: number): TurnHostEvent {
   if (!isObject(raw)) throw new InvalidParams('liveness.event: params.event must be an object');
@@ -62,10 +78,8 @@ function hostEvent(raw: unknown, nowMs: number): TurnHostEvent {
     }
     case 'PreToolUse': {
       if (typeof raw.mutating !== 'boolean') throw new InvalidParams('event.mutating must be a boolean');
-      const targetPaths = optStrings(raw, 'targetPaths', w);
-      const digest = raw.operationRecordDigest;
-      if (digest !== undefined && digest !== null && typeof digest !== 'string')
-        throw new InvalidParams('event.operationRecordDigest must be a string or null');
+      const targetPaths = artifactPaths(optStrings(raw, 'targetPaths', w), 'event.targetPaths');
+      const digest = digestOrNull(raw.operationRecordDigest, 'event.operationRecordDigest');
       return {
         type,
         at,
@@ -74,12 +88,12 @@ function hostEvent(raw: unknown, nowMs: number): TurnHostEvent {
         hostDecision: oneOf(raw, 'hostDecision', ['allowed', 'blocked'] as const, w),
         mutating: raw.mutating,
         ...(targetPaths === undefined ? {} : { targetPaths }),
-        ...(digest === undefined ? {} : { operationRecordDigest: digest as string | null }),
+        ...(digest === undefined ? {} : { operationRecordDigest: digest }),
       };
     }
     case 'PostToolUse': {
       const outcome = optOneOf(raw, 'outcome', ['success', 'error'] as const, w);
-      const mutatedTargets = optStrings(raw, 'mutatedTargets', w);
+      const mutatedTargets = artifactPaths(optStrings(raw, 'mutatedTargets', w), 'event.mutatedTargets');
       return {
         type,
         at,
@@ -99,13 +113,11 @@ function eventContext(raw: unknown): TurnEventContext {
   const u = raw.unresolvedOperation;
   if (u !== undefined && typeof u !== 'boolean')
     throw new InvalidParams('context.unresolvedOperation must be a boolean');
-  const d = raw.taskOperationSetDigest;
-  if (d !== undefined && d !== null && typeof d !== 'string')
-    throw new InvalidParams('context.taskOperationSetDigest must be a string or null');
+  const d = digestOrNull(raw.taskOperationSetDigest, 'context.taskOperationSetDigest');
   const observer = optOneOf(raw, 'observer', ['hook-event-time', 'host-native-watchdog'] as const, 'context');
   return {
     unresolvedOperation: u ?? false,
-    ...(d === undefined ? {} : { taskOperationSetDigest: d as string | null }),
+    ...(d === undefined ? {} : { taskOperationSetDigest: d }),
     ...(observer === undefined ? {} : { observer }),
   };
 }

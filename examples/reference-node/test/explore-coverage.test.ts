@@ -23,8 +23,8 @@ const NULL = `${OPEN} (null, which the message schema allows here)`;
 const EMPTY = `${OPEN} (the empty string, which the message schema does not exclude here)`;
 const EMPTY_ARRAY = `${OPEN} (the empty array, which the message schema does not exclude here)`;
 /** A value of the wrong form that both references copy into the state (SPEC-GAPS.md, open). */
-const UNCHECKED_COPY =
-  'open (examples/python-reference/SPEC-GAPS.md, "Differential exploration"): both references copy it into the turn state and the reply breaks its schema; no page says whether it is refused';
+const MALFORMED_PATH =
+  'malformed params (-32602, D-TLR-59): not a path the turn state can hold; both references refuse it before the engine (examples/python-reference/test/liveness-params-agree.test.ts), and explore predicts replies of well-formed requests only';
 
 /** Every method explore drives (in process: one process, so no kill or freeze). */
 const DRIVEN: readonly string[] = [
@@ -163,13 +163,11 @@ const ALLOWED_GAPS: Readonly<Record<string, string>> = {
   'delegate request.delegate=""': EMPTY,
   'delegate request.permissions[].actions[]=""': EMPTY,
   'digest json=""': EMPTY,
-  'liveness.event context.taskOperationSetDigest=""': UNCHECKED_COPY,
   'liveness.event event.at=""': EMPTY,
-  'liveness.event event.mutatedTargets[]=""': UNCHECKED_COPY,
+  'liveness.event event.mutatedTargets[]=""': MALFORMED_PATH,
   'liveness.event event.operationId=""': EMPTY,
-  'liveness.event event.operationRecordDigest=""': UNCHECKED_COPY,
   'liveness.event event.sessionKey=""': EMPTY,
-  'liveness.event event.targetPaths[]=""': EMPTY,
+  'liveness.event event.targetPaths[]=""': MALFORMED_PATH,
   'liveness.event event.taskTraceId=""': EMPTY,
   'liveness.event event.toolName=""': EMPTY,
   'liveness.event event.turnKey=""': EMPTY,

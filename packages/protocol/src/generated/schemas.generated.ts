@@ -485,7 +485,7 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
                 "type": "boolean"
               },
               "targetPaths": {
-                "description": "The paths the call targets.",
+                "description": "The paths the call targets: workspace-relative artifact paths, as a lease holds them (D-TLR-59).",
                 "type": "array",
                 "items": {
                   "type": "string"
@@ -493,6 +493,7 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
               },
               "operationRecordDigest": {
                 "description": "Digest of the task's operation record of this call, or null.",
+                "pattern": "^[a-f0-9]{64}$",
                 "type": [
                   "null",
                   "string"
@@ -534,7 +535,7 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
                 "type": "string"
               },
               "mutatedTargets": {
-                "description": "The paths the call changed.",
+                "description": "The paths the call changed: workspace-relative artifact paths, as a checkpoint holds them (D-TLR-59).",
                 "type": "array",
                 "items": {
                   "type": "string"
@@ -584,6 +585,7 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
           },
           "taskOperationSetDigest": {
             "description": "Digest of the task's operation set, or null.",
+            "pattern": "^[a-f0-9]{64}$",
             "type": [
               "null",
               "string"

@@ -1,5 +1,6 @@
 // The `liveness.*` methods (docs/protocol.md#liveness-v1-capability-liveness).
 import type {
+  NullableSha256Hex,
   TurnClassificationReason,
   TurnLivenessEvidenceV1,
   TurnLivenessStateV1,
@@ -51,10 +52,10 @@ export interface PreToolUseEvent {
   readonly hostDecision: 'allowed' | 'blocked';
   /** Whether the call may change anything. */
   readonly mutating: boolean;
-  /** The paths the call targets. */
+  /** The paths the call targets: workspace-relative artifact paths, as a lease holds them (D-TLR-59). */
   readonly targetPaths?: readonly string[];
   /** Digest of the task's operation record of this call, or null. */
-  readonly operationRecordDigest?: string | null;
+  readonly operationRecordDigest?: NullableSha256Hex;
 }
 
 /** `PostToolUse`: a tool call's output arrived. */
@@ -67,7 +68,7 @@ export interface PostToolUseEvent {
   readonly operationId: string;
   /** How the call ended. */
   readonly outcome?: 'success' | 'error';
-  /** The paths the call changed. */
+  /** The paths the call changed: workspace-relative artifact paths, as a checkpoint holds them (D-TLR-59). */
   readonly mutatedTargets?: readonly string[];
 }
 
@@ -87,7 +88,7 @@ export interface LivenessEventContext {
   /** Whether the task has an unresolved operation (default false). */
   readonly unresolvedOperation?: boolean;
   /** Digest of the task's operation set, or null. */
-  readonly taskOperationSetDigest?: string | null;
+  readonly taskOperationSetDigest?: NullableSha256Hex;
   /** Who observed the event. */
   readonly observer?: 'hook-event-time' | 'host-native-watchdog';
 }
