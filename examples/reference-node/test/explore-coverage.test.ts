@@ -23,8 +23,8 @@ const NULL = `${OPEN} (null, which the message schema allows here)`;
 const EMPTY = `${OPEN} (the empty string, which the message schema does not exclude here)`;
 const EMPTY_ARRAY = `${OPEN} (the empty array, which the message schema does not exclude here)`;
 /** A value of the wrong form that both references copy into the state (SPEC-GAPS.md, open). */
-const MALFORMED_PATH =
-  'malformed params (-32602, D-TLR-59): not a path the turn state can hold; both references refuse it before the engine (examples/python-reference/test/liveness-params-agree.test.ts), and explore predicts replies of well-formed requests only';
+const MALFORMED =
+  'malformed params (-32602, D-TLR-59): not a value the turn state can hold; both references refuse it before the engine (examples/python-reference/test/liveness-params-agree.test.ts), and explore predicts replies of well-formed requests only';
 
 /** Every method explore drives (in process: one process, so no kill or freeze). */
 const DRIVEN: readonly string[] = [
@@ -163,11 +163,13 @@ const ALLOWED_GAPS: Readonly<Record<string, string>> = {
   'delegate request.delegate=""': EMPTY,
   'delegate request.permissions[].actions[]=""': EMPTY,
   'digest json=""': EMPTY,
+  'liveness.event context.taskOperationSetDigest=""': MALFORMED,
   'liveness.event event.at=""': EMPTY,
-  'liveness.event event.mutatedTargets[]=""': MALFORMED_PATH,
+  'liveness.event event.mutatedTargets[]=""': MALFORMED,
   'liveness.event event.operationId=""': EMPTY,
+  'liveness.event event.operationRecordDigest=""': MALFORMED,
   'liveness.event event.sessionKey=""': EMPTY,
-  'liveness.event event.targetPaths[]=""': MALFORMED_PATH,
+  'liveness.event event.targetPaths[]=""': MALFORMED,
   'liveness.event event.taskTraceId=""': EMPTY,
   'liveness.event event.toolName=""': EMPTY,
   'liveness.event event.turnKey=""': EMPTY,

@@ -1135,8 +1135,7 @@ return errors === 0;
 }
 
 export const LivenessEventParams = validate36;
-const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/LivenessEventParams.schema.json","title":"LivenessEventParams","description":"Params of `liveness.event`.","type":"object","properties":{"event":{"description":"The host event.","anyOf":[{"description":"`UserPromptSubmit`: a prompt starts a turn.","type":"object","properties":{"type":{"description":"The host event.","type":"string","const":"UserPromptSubmit"},"at":{"description":"The host's event time, an RFC 3339 timestamp (default: now).","type":"string"},"turnKey":{"description":"The host's own turn or request id; derived from `sessionKey` when absent.","type":"string"},"sessionKey":{"description":"The host session id, used to derive a turn key when the host has none.","type":"string"},"taskTraceId":{"description":"The new turn's LocalTaskTraceV1 `traceId`; derived when absent.","type":"string"}},"additionalProperties":false,"required":["type"]},{"description":"`PreToolUse`: a tool call is about to run.","type":"object","properties":{"type":{"description":"The host event.","type":"string","const":"PreToolUse"},"at":{"description":"The host's event time, an RFC 3339 timestamp (default: now).","type":"string"},"operationId":{"description":"The operation's id.","type":"string"},"toolName":{"description":"The tool's name.","type":"string"},"hostDecision":{"description":"The host permission layer's decision; only `allowed` calls get a lease.","enum":["allowed","blocked"],"type":"string"},"mutating":{"description":"Whether the call may change anything.","type":"boolean"},"targetPaths":{"description":"The paths the call targets: workspace-relative artifact paths, as a lease holds them (D-TLR-59).","type":"array","items":{"type":"string"}},"operationRecordDigest":{"description":"Digest of the task's operation record of this call, or null.","pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["hostDecision","mutating","operationId","toolName","type"]},{"description":"`PostToolUse`: a tool call's output arrived.","type":"object","properties":{"type":{"description":"The host event.","type":"string","const":"PostToolUse"},"at":{"description":"The host's event time, an RFC 3339 timestamp (default: now).","type":"string"},"operationId":{"description":"The operation's id.","type":"string"},"outcome":{"description":"How the call ended.","enum":["error","success"],"type":"string"},"mutatedTargets":{"description":"The paths the call changed: workspace-relative artifact paths, as a checkpoint holds them (D-TLR-59).","type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["operationId","type"]},{"description":"A host event without fields of its own.","type":"object","properties":{"type":{"description":"The host event.","enum":["PreCompact","Stop","TurnError","TurnInterrupted","UnknownHostEvent"],"type":"string"},"at":{"description":"The host's event time, an RFC 3339 timestamp (default: now).","type":"string"}},"additionalProperties":false,"required":["type"]}]},"context":{"description":"What the host knows besides the event.","type":"object","properties":{"unresolvedOperation":{"description":"Whether the task has an unresolved operation (default false).","type":"boolean"},"taskOperationSetDigest":{"description":"Digest of the task's operation set, or null.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"observer":{"description":"Who observed the event.","enum":["hook-event-time","host-native-watchdog"],"type":"string"}},"additionalProperties":false}},"additionalProperties":false,"required":["event"]};
-const pattern0 = new RegExp("^[a-f0-9]{64}$", "u");
+const schema21 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/LivenessEventParams.schema.json","title":"LivenessEventParams","description":"Params of `liveness.event`.","type":"object","properties":{"event":{"description":"The host event.","anyOf":[{"description":"`UserPromptSubmit`: a prompt starts a turn.","type":"object","properties":{"type":{"description":"The host event.","type":"string","const":"UserPromptSubmit"},"at":{"description":"The host's event time, an RFC 3339 timestamp (default: now).","type":"string"},"turnKey":{"description":"The host's own turn or request id; derived from `sessionKey` when absent.","type":"string"},"sessionKey":{"description":"The host session id, used to derive a turn key when the host has none.","type":"string"},"taskTraceId":{"description":"The new turn's LocalTaskTraceV1 `traceId`; derived when absent.","type":"string"}},"additionalProperties":false,"required":["type"]},{"description":"`PreToolUse`: a tool call is about to run.","type":"object","properties":{"type":{"description":"The host event.","type":"string","const":"PreToolUse"},"at":{"description":"The host's event time, an RFC 3339 timestamp (default: now).","type":"string"},"operationId":{"description":"The operation's id.","type":"string"},"toolName":{"description":"The tool's name.","type":"string"},"hostDecision":{"description":"The host permission layer's decision; only `allowed` calls get a lease.","enum":["allowed","blocked"],"type":"string"},"mutating":{"description":"Whether the call may change anything.","type":"boolean"},"targetPaths":{"description":"The paths the call targets: workspace-relative artifact paths, as a lease holds them (D-TLR-59).","type":"array","items":{"type":"string"}},"operationRecordDigest":{"description":"Digest of the task's operation record of this call (64 lowercase hex digits), or null (D-TLR-59).","type":["null","string"]}},"additionalProperties":false,"required":["hostDecision","mutating","operationId","toolName","type"]},{"description":"`PostToolUse`: a tool call's output arrived.","type":"object","properties":{"type":{"description":"The host event.","type":"string","const":"PostToolUse"},"at":{"description":"The host's event time, an RFC 3339 timestamp (default: now).","type":"string"},"operationId":{"description":"The operation's id.","type":"string"},"outcome":{"description":"How the call ended.","enum":["error","success"],"type":"string"},"mutatedTargets":{"description":"The paths the call changed: workspace-relative artifact paths, as a checkpoint holds them (D-TLR-59).","type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["operationId","type"]},{"description":"A host event without fields of its own.","type":"object","properties":{"type":{"description":"The host event.","enum":["PreCompact","Stop","TurnError","TurnInterrupted","UnknownHostEvent"],"type":"string"},"at":{"description":"The host's event time, an RFC 3339 timestamp (default: now).","type":"string"}},"additionalProperties":false,"required":["type"]}]},"context":{"description":"What the host knows besides the event.","type":"object","properties":{"unresolvedOperation":{"description":"Whether the task has an unresolved operation (default false).","type":"boolean"},"taskOperationSetDigest":{"description":"Digest of the task's operation set (64 lowercase hex digits), or null (D-TLR-59).","type":["null","string"]},"observer":{"description":"Who observed the event.","enum":["hook-event-time","host-native-watchdog"],"type":"string"}},"additionalProperties":false}},"additionalProperties":false,"required":["event"]};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/protocol/LivenessEventParams.schema.json" */;
@@ -1530,20 +1529,6 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(errors === _errs36){
-if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
-const err22 = {instancePath:instancePath+"/event/operationRecordDigest",schemaPath:"#/properties/event/anyOf/1/properties/operationRecordDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
 var valid3 = _errs36 === errors;
 }
 else {
@@ -1560,12 +1545,12 @@ var valid3 = true;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err22 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err22];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -1578,12 +1563,12 @@ if(errors === _errs38){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing3;
 if(((data0.operationId === undefined) && (missing3 = "operationId")) || ((data0.type === undefined) && (missing3 = "type"))){
-const err24 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/2/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
+const err23 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/2/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err23];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err23);
 }
 errors++;
 }
@@ -1591,12 +1576,12 @@ else {
 const _errs40 = errors;
 for(const key3 in data0){
 if(!(((((key3 === "type") || (key3 === "at")) || (key3 === "operationId")) || (key3 === "outcome")) || (key3 === "mutatedTargets"))){
-const err25 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+const err24 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err24];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err24);
 }
 errors++;
 break;
@@ -1607,22 +1592,22 @@ if(data0.type !== undefined){
 let data15 = data0.type;
 const _errs41 = errors;
 if(typeof data15 !== "string"){
-const err26 = {instancePath:instancePath+"/event/type",schemaPath:"#/properties/event/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err25 = {instancePath:instancePath+"/event/type",schemaPath:"#/properties/event/anyOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if("PostToolUse" !== data15){
+const err26 = {instancePath:instancePath+"/event/type",schemaPath:"#/properties/event/anyOf/2/properties/type/const",keyword:"const",params:{allowedValue: "PostToolUse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err26];
 }
 else {
 vErrors.push(err26);
-}
-errors++;
-}
-if("PostToolUse" !== data15){
-const err27 = {instancePath:instancePath+"/event/type",schemaPath:"#/properties/event/anyOf/2/properties/type/const",keyword:"const",params:{allowedValue: "PostToolUse"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
 }
 errors++;
 }
@@ -1635,12 +1620,12 @@ if(valid5){
 if(data0.at !== undefined){
 const _errs43 = errors;
 if(typeof data0.at !== "string"){
-const err28 = {instancePath:instancePath+"/event/at",schemaPath:"#/properties/event/anyOf/2/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err27 = {instancePath:instancePath+"/event/at",schemaPath:"#/properties/event/anyOf/2/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err27];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err27);
 }
 errors++;
 }
@@ -1653,12 +1638,12 @@ if(valid5){
 if(data0.operationId !== undefined){
 const _errs45 = errors;
 if(typeof data0.operationId !== "string"){
-const err29 = {instancePath:instancePath+"/event/operationId",schemaPath:"#/properties/event/anyOf/2/properties/operationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err28 = {instancePath:instancePath+"/event/operationId",schemaPath:"#/properties/event/anyOf/2/properties/operationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err28];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -1672,22 +1657,22 @@ if(data0.outcome !== undefined){
 let data18 = data0.outcome;
 const _errs47 = errors;
 if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/event/outcome",schemaPath:"#/properties/event/anyOf/2/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err29 = {instancePath:instancePath+"/event/outcome",schemaPath:"#/properties/event/anyOf/2/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(!((data18 === "error") || (data18 === "success"))){
+const err30 = {instancePath:instancePath+"/event/outcome",schemaPath:"#/properties/event/anyOf/2/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema21.properties.event.anyOf[2].properties.outcome.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
-}
-errors++;
-}
-if(!((data18 === "error") || (data18 === "success"))){
-const err31 = {instancePath:instancePath+"/event/outcome",schemaPath:"#/properties/event/anyOf/2/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema21.properties.event.anyOf[2].properties.outcome.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
 }
 errors++;
 }
@@ -1707,12 +1692,12 @@ const len1 = data19.length;
 for(let i1=0; i1<len1; i1++){
 const _errs51 = errors;
 if(typeof data19[i1] !== "string"){
-const err32 = {instancePath:instancePath+"/event/mutatedTargets/" + i1,schemaPath:"#/properties/event/anyOf/2/properties/mutatedTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err31 = {instancePath:instancePath+"/event/mutatedTargets/" + i1,schemaPath:"#/properties/event/anyOf/2/properties/mutatedTargets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err31];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -1723,12 +1708,12 @@ break;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/event/mutatedTargets",schemaPath:"#/properties/event/anyOf/2/properties/mutatedTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err32 = {instancePath:instancePath+"/event/mutatedTargets",schemaPath:"#/properties/event/anyOf/2/properties/mutatedTargets/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err32];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err32);
 }
 errors++;
 }
@@ -1746,12 +1731,12 @@ var valid5 = true;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err33 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err33];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err33);
 }
 errors++;
 }
@@ -1764,12 +1749,12 @@ if(errors === _errs53){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing4;
 if((data0.type === undefined) && (missing4 = "type")){
-const err35 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/3/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
+const err34 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/3/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err34];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -1777,12 +1762,12 @@ else {
 const _errs55 = errors;
 for(const key4 in data0){
 if(!((key4 === "type") || (key4 === "at"))){
-const err36 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const err35 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err35];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err35);
 }
 errors++;
 break;
@@ -1793,22 +1778,22 @@ if(data0.type !== undefined){
 let data21 = data0.type;
 const _errs56 = errors;
 if(typeof data21 !== "string"){
-const err37 = {instancePath:instancePath+"/event/type",schemaPath:"#/properties/event/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err36 = {instancePath:instancePath+"/event/type",schemaPath:"#/properties/event/anyOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!(((((data21 === "PreCompact") || (data21 === "Stop")) || (data21 === "TurnError")) || (data21 === "TurnInterrupted")) || (data21 === "UnknownHostEvent"))){
+const err37 = {instancePath:instancePath+"/event/type",schemaPath:"#/properties/event/anyOf/3/properties/type/enum",keyword:"enum",params:{allowedValues: schema21.properties.event.anyOf[3].properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
 else {
 vErrors.push(err37);
-}
-errors++;
-}
-if(!(((((data21 === "PreCompact") || (data21 === "Stop")) || (data21 === "TurnError")) || (data21 === "TurnInterrupted")) || (data21 === "UnknownHostEvent"))){
-const err38 = {instancePath:instancePath+"/event/type",schemaPath:"#/properties/event/anyOf/3/properties/type/enum",keyword:"enum",params:{allowedValues: schema21.properties.event.anyOf[3].properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
 }
 errors++;
 }
@@ -1821,12 +1806,12 @@ if(valid7){
 if(data0.at !== undefined){
 const _errs58 = errors;
 if(typeof data0.at !== "string"){
-const err39 = {instancePath:instancePath+"/event/at",schemaPath:"#/properties/event/anyOf/3/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err38 = {instancePath:instancePath+"/event/at",schemaPath:"#/properties/event/anyOf/3/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err39];
+vErrors = [err38];
 }
 else {
-vErrors.push(err39);
+vErrors.push(err38);
 }
 errors++;
 }
@@ -1840,12 +1825,12 @@ var valid7 = true;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err39 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err40];
+vErrors = [err39];
 }
 else {
-vErrors.push(err40);
+vErrors.push(err39);
 }
 errors++;
 }
@@ -1856,12 +1841,12 @@ valid1 = valid1 || _valid0;
 }
 }
 if(!valid1){
-const err41 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err40 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err40];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err40);
 }
 errors++;
 validate36.errors = vErrors;
@@ -1917,14 +1902,6 @@ if((data25 !== null) && (typeof data25 !== "string")){
 validate36.errors = [{instancePath:instancePath+"/context/taskOperationSetDigest",schemaPath:"#/properties/context/properties/taskOperationSetDigest/type",keyword:"type",params:{type: schema21.properties.context.properties.taskOperationSetDigest.type},message:"must be null,string"}];
 return false;
 }
-if(errors === _errs65){
-if(typeof data25 === "string"){
-if(!pattern0.test(data25)){
-validate36.errors = [{instancePath:instancePath+"/context/taskOperationSetDigest",schemaPath:"#/properties/context/properties/taskOperationSetDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
-return false;
-}
-}
-}
 var valid8 = _errs65 === errors;
 }
 else {
@@ -1978,15 +1955,16 @@ export const LivenessStepResult = validate37;
 const schema22 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/LivenessStepResult.schema.json","title":"LivenessStepResult","description":"Result of `liveness.event` and `liveness.watchdog`, and the error `data` of a refused `liveness.event`.","type":"object","properties":{"state":{"description":"The new (persisted) state.","$ref":"https://agent-contracts.dev/schemas/contracts/TurnLivenessStateV1.schema.json"},"card":{"description":"The card the step emitted, or null.","anyOf":[{"description":"The one advisory an observer emits when a turn classifies as `suspect` or\n`stalled-recoverable`: at most once per `noticeKey`, observation-only, never acting. Recovery\nis the host's, from the checkpoint, after the idempotency boundary is verified.","$ref":"https://agent-contracts.dev/schemas/contracts/TurnRecoveryCardV1.schema.json"},{"type":"null"}]}},"additionalProperties":false,"required":["card","state"]};
 const schema23 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/TurnLivenessStateV1.schema.json","title":"TurnLivenessStateV1","description":"The persisted liveness state of the current turn of one agent session: event-time evidence,\nthe in-flight lease, thresholds, checkpoint and its two validations, and a summary of the\nprevious turn. Classification (`suspect`, `stalled-recoverable`) is computed from it with an\ninjected clock and never stored.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator (a string; the seed system wrote the number 1, see D-TLR-03).","type":"string","const":"TurnLivenessStateV1"},"state":{"description":"Persisted state. `suspect` and `stalled-recoverable` are never stored.","enum":["awaiting-continuation","completed","error","idle","interrupted","running"],"type":"string"},"turnKey":{"description":"Key of the current turn; `null` only in `idle` before the first turn.","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":["null","string"]},"eventSequence":{"description":"Number of host events observed over the state's life (all turns); +1 per delivered event, including refused and duplicate ones.","type":"integer","minimum":0,"maximum":9007199254740991},"initializedAt":{"description":"When the state document was created.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"startedAt":{"description":"When the current turn started (its UserPromptSubmit); `null` before the first turn.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"lastEventType":{"description":"Type of the last observed host event; `null` before any event.","anyOf":[{"enum":["PostToolUse","PreCompact","PreToolUse","Stop","TurnError","TurnInterrupted","UnknownHostEvent","UserPromptSubmit"],"type":"string"},{"type":"null"}]},"lastEventAt":{"description":"Host event time of the last observed event, never moving backwards (the max of the event times seen); `null` before any event.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"lastToolCallId":{"description":"Operation id of the last tool output of this turn; `null` when the turn has had none.","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":["null","string"]},"lastToolOutputAt":{"description":"Event time of the first delivery of the last tool output of this turn; duplicates do not move it. `null` when none.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"continuationAckAt":{"description":"Event time of the first non-PostToolUse event after the last tool output (the continuation ACK); `null` when not yet acknowledged.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"inFlightOperation":{"description":"The lease of the one in-flight, host-allowed tool call; `null` when none. Cleared by every terminal.","anyOf":[{"description":"The lease of one in-flight tool call. Only a tool call the host allowed gets one; user\nprocesses and unknown PIDs never do, so the lease is always agent-owned and host-allowed.","type":"object","properties":{"operationId":{"description":"Host identifier of the tool call.","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"toolName":{"description":"Tool name as the host reported it.","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9_.:/-]*$","type":"string"},"ownedByAgent":{"description":"Always `true`: the lease belongs to the agent's own operation. A lease never stands for a user process or an unknown PID.","type":"boolean","const":true},"hostDecision":{"description":"Always `allowed`: a lease exists only for a tool call the host's permission layer allowed. Blocked calls get no lease.","type":"string","const":"allowed"},"mutating":{"description":"Whether the tool call may change files or external state (the host's or the tool's own classification).","type":"boolean"},"targetPaths":{"description":"Workspace-relative targets the call declares (at most 20), for reconciliation; empty when unknown or read-only.","maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":512,"pattern":"^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"},"type":"array"},"startedAt":{"description":"When the lease started (the allowed PreToolUse event time).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"leaseExpiresAt":{"description":"`startedAt + thresholds.operationLeaseMs`. At or after this instant the lease is expired.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"operationRecordDigest":{"description":"`recordDigest` of the TaskOperationRecordV1 that tracks this call when it is a formal mutating operation; `null` otherwise. A reference, never the record.","pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["hostDecision","leaseExpiresAt","mutating","operationId","operationRecordDigest","ownedByAgent","startedAt","targetPaths","toolName"]},{"type":"null"}]},"terminalAt":{"description":"When the current turn reached a terminal state; non-null iff `state` is terminal.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"terminalReason":{"description":"Why the current turn ended; non-null iff `state` is terminal.","anyOf":[{"enum":["host-error","host-interrupt","host-stop","stale-turn-recovered-by-new-prompt","superseded-by-new-prompt"],"type":"string"},{"type":"null"}]},"thresholds":{"description":"Thresholds in force (already normalised: positive, `stalledAfterMs >= suspectAfterMs`).","type":"object","properties":{"suspectAfterMs":{"description":"Grace after a tool output before an unacknowledged turn is `suspect`. Default 120000 (2 min).","type":"integer","minimum":1000,"maximum":604800000},"stalledAfterMs":{"description":"Time after a tool output (or after a lease expired) before the turn is `stalled-recoverable`. Default 300000 (5 min); never below `suspectAfterMs`.","type":"integer","minimum":1000,"maximum":604800000},"operationLeaseMs":{"description":"Agent/operation lease: how long an allowed tool call, or an agent turn with no tool output, counts as alive. Default 1800000 (30 min).","type":"integer","minimum":1000,"maximum":604800000}},"additionalProperties":false,"required":["operationLeaseMs","stalledAfterMs","suspectAfterMs"]},"checkpoint":{"description":"The current turn's checkpoint; `null` only before the first turn.","anyOf":[{"description":"Where a turn stands and how a host would resume it: the phase, the artifacts produced so far,\nthe next action, a resume token and the idempotency key that MUST be verified before any\noperation is replayed.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"CheckpointV1"},"turnKey":{"description":"The turn the checkpoint belongs to.","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"phase":{"description":"Phase: `turn-started`, `tool:<toolName>` (a lease is in flight), `tool-output-persisted`,\n`tool-error-observed`, `pre-compact`, `execution-stop-required` or `terminal:<status>`.","minLength":1,"maxLength":256,"pattern":"^(turn-started|tool:[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}|tool-output-persisted|tool-error-observed|pre-compact|execution-stop-required|terminal:(completed|error|interrupted))$","type":"string"},"operationId":{"description":"The operation the phase concerns (the in-flight or last completed tool call); `null` when the phase concerns none.","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":["null","string"]},"artifactPaths":{"description":"Workspace-relative paths of artifacts the turn has produced so far (at most 32, each at most 512 characters; no absolute paths, no `.`/`..` segments).","maxItems":32,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":512,"pattern":"^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"},"type":"array"},"nextAction":{"description":"What the turn waits for or does next, for a human or the host (e.g. `await PostToolUse`).","minLength":1,"maxLength":2048,"type":"string"},"resumeToken":{"description":"`derivedId('resume-', {purpose: 'resume', turnKey, operationId}, 24)`: the token a host resumes this turn with.","pattern":"^resume-[a-f0-9]{24}$","type":"string"},"idempotencyKey":{"description":"`derivedId('idem-', {purpose: 'idempotency', turnKey, operationId}, 24)` when `operationId` is non-null, else `null`. A formal task operation for this call carries the same key; it is verified against that record before any resume.","pattern":"^idem-[a-f0-9]{24}$","type":["null","string"]},"recordedAt":{"description":"When the checkpoint was written (the event time that produced it).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["artifactPaths","idempotencyKey","nextAction","operationId","phase","recordedAt","resumeToken","schemaVersion","turnKey"]},{"type":"null"}]},"checkpointValidation":{"description":"The current turn's response-time and post-execution validations; `null` only before the first turn.","anyOf":[{"description":"Per-turn pair of checkpoint validations: response-time and post-execution are recorded separately.","type":"object","properties":{"responseTime":{"description":"Validation that the host answered this event; recomputed on every host event.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"CheckpointValidationResultV1"},"turnKey":{"description":"The turn validated.","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"mode":{"description":"`response-time`: the host answered the event; `post-execution`: the turn really finished. Any other value is CHECKPOINT_MODE_INVALID.","enum":["post-execution","response-time"],"type":"string"},"status":{"description":"Outcome, per the decision table.","enum":["blocked","incomplete-timeout","pass","unverified"],"type":"string"},"blocking":{"description":"Whether the outcome blocks the turn's completion claim.","type":"boolean"},"evidenceState":{"description":"`verified`: qualifying evidence; `source-backed`: evidence present but not qualifying (or blocked with evidence); `unverified`: no evidence.","enum":["source-backed","unverified","verified"],"type":"string"},"evidence":{"description":"Evidence items considered (at most 16).","maxItems":16,"type":"array","items":{"anyOf":[{"description":"A piece of evidence that is not a turn terminal: it can pass a response-time validation but never a post-execution one.","type":"object","properties":{"kind":{"description":"`host-event`: any host event observed at response time; `tool-output`: a PostToolUse;\n`pre-compact`: a PreCompact; `sidecar-observation`: a read-only sidecar read of the state.","enum":["host-event","pre-compact","sidecar-observation","tool-output"],"type":"string"},"eventType":{"description":"The host event behind the evidence; `UnknownHostEvent` for `sidecar-observation`.","enum":["PostToolUse","PreCompact","PreToolUse","Stop","TurnError","TurnInterrupted","UnknownHostEvent","UserPromptSubmit"],"type":"string"},"eventSequence":{"description":"`eventSequence` of the state after that event was applied (the sidecar: the sequence it read).","type":"integer","minimum":0,"maximum":9007199254740991},"observedAt":{"description":"When the evidence was observed (the event time).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["eventSequence","eventType","kind","observedAt"]},{"description":"Evidence that the turn actually ended: the only kinds that can make a post-execution validation pass.","type":"object","properties":{"kind":{"description":"`host-terminal-event`: an explicit Stop, TurnError or TurnInterrupted host event;\n`host-native-terminal-status`: the host's own API reported the turn terminal.","enum":["host-native-terminal-status","host-terminal-event"],"type":"string"},"eventType":{"description":"`Stop`, `TurnError` or `TurnInterrupted` for `host-terminal-event`; `UnknownHostEvent` for a host-native status read.","enum":["PostToolUse","PreCompact","PreToolUse","Stop","TurnError","TurnInterrupted","UnknownHostEvent","UserPromptSubmit"],"type":"string"},"eventSequence":{"description":"`eventSequence` of the state after the terminal event was applied.","type":"integer","minimum":0,"maximum":9007199254740991},"observedAt":{"description":"When the terminal was observed.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"terminalStatus":{"description":"The terminal status the evidence reports.","enum":["completed","error","interrupted"],"type":"string"}},"additionalProperties":false,"required":["eventSequence","eventType","kind","observedAt","terminalStatus"]}]}},"blockingIssues":{"description":"Issues that block the checkpoint (kebab-case codes, at most 16, unique).","maxItems":16,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$"},"type":"array"},"requiredActions":{"description":"What must happen next (kebab-case codes, at most 16, unique); empty on `pass`.","maxItems":16,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$"},"type":"array"},"errorCode":{"description":"`HOST_RESULT_INCOMPLETE` (unverified), `TRACE_COMPLETION_TIMEOUT` (incomplete-timeout), else `null`.","anyOf":[{"enum":["HOST_RESULT_INCOMPLETE","TRACE_COMPLETION_TIMEOUT"],"type":"string"},{"type":"null"}]},"observedAt":{"description":"When the validation was computed (the clock of the decision table).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"deadlineAt":{"description":"Post-execution: `startedAt + operationLeaseMs + stalledAfterMs` of the turn. Response-time: `null`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]}},"additionalProperties":false,"required":["blocking","blockingIssues","deadlineAt","errorCode","evidence","evidenceState","mode","observedAt","requiredActions","schemaVersion","status","turnKey"]},"postExecution":{"description":"Validation that the turn really finished; passes only on terminal evidence.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"CheckpointValidationResultV1"},"turnKey":{"description":"The turn validated.","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"mode":{"description":"`response-time`: the host answered the event; `post-execution`: the turn really finished. Any other value is CHECKPOINT_MODE_INVALID.","enum":["post-execution","response-time"],"type":"string"},"status":{"description":"Outcome, per the decision table.","enum":["blocked","incomplete-timeout","pass","unverified"],"type":"string"},"blocking":{"description":"Whether the outcome blocks the turn's completion claim.","type":"boolean"},"evidenceState":{"description":"`verified`: qualifying evidence; `source-backed`: evidence present but not qualifying (or blocked with evidence); `unverified`: no evidence.","enum":["source-backed","unverified","verified"],"type":"string"},"evidence":{"description":"Evidence items considered (at most 16).","maxItems":16,"type":"array","items":{"anyOf":[{"description":"A piece of evidence that is not a turn terminal: it can pass a response-time validation but never a post-execution one.","type":"object","properties":{"kind":{"description":"`host-event`: any host event observed at response time; `tool-output`: a PostToolUse;\n`pre-compact`: a PreCompact; `sidecar-observation`: a read-only sidecar read of the state.","enum":["host-event","pre-compact","sidecar-observation","tool-output"],"type":"string"},"eventType":{"description":"The host event behind the evidence; `UnknownHostEvent` for `sidecar-observation`.","enum":["PostToolUse","PreCompact","PreToolUse","Stop","TurnError","TurnInterrupted","UnknownHostEvent","UserPromptSubmit"],"type":"string"},"eventSequence":{"description":"`eventSequence` of the state after that event was applied (the sidecar: the sequence it read).","type":"integer","minimum":0,"maximum":9007199254740991},"observedAt":{"description":"When the evidence was observed (the event time).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["eventSequence","eventType","kind","observedAt"]},{"description":"Evidence that the turn actually ended: the only kinds that can make a post-execution validation pass.","type":"object","properties":{"kind":{"description":"`host-terminal-event`: an explicit Stop, TurnError or TurnInterrupted host event;\n`host-native-terminal-status`: the host's own API reported the turn terminal.","enum":["host-native-terminal-status","host-terminal-event"],"type":"string"},"eventType":{"description":"`Stop`, `TurnError` or `TurnInterrupted` for `host-terminal-event`; `UnknownHostEvent` for a host-native status read.","enum":["PostToolUse","PreCompact","PreToolUse","Stop","TurnError","TurnInterrupted","UnknownHostEvent","UserPromptSubmit"],"type":"string"},"eventSequence":{"description":"`eventSequence` of the state after the terminal event was applied.","type":"integer","minimum":0,"maximum":9007199254740991},"observedAt":{"description":"When the terminal was observed.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"terminalStatus":{"description":"The terminal status the evidence reports.","enum":["completed","error","interrupted"],"type":"string"}},"additionalProperties":false,"required":["eventSequence","eventType","kind","observedAt","terminalStatus"]}]}},"blockingIssues":{"description":"Issues that block the checkpoint (kebab-case codes, at most 16, unique).","maxItems":16,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$"},"type":"array"},"requiredActions":{"description":"What must happen next (kebab-case codes, at most 16, unique); empty on `pass`.","maxItems":16,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$"},"type":"array"},"errorCode":{"description":"`HOST_RESULT_INCOMPLETE` (unverified), `TRACE_COMPLETION_TIMEOUT` (incomplete-timeout), else `null`.","anyOf":[{"enum":["HOST_RESULT_INCOMPLETE","TRACE_COMPLETION_TIMEOUT"],"type":"string"},{"type":"null"}]},"observedAt":{"description":"When the validation was computed (the clock of the decision table).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"deadlineAt":{"description":"Post-execution: `startedAt + operationLeaseMs + stalledAfterMs` of the turn. Response-time: `null`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]}},"additionalProperties":false,"required":["blocking","blockingIssues","deadlineAt","errorCode","evidence","evidenceState","mode","observedAt","requiredActions","schemaVersion","status","turnKey"]}},"additionalProperties":false,"required":["postExecution","responseTime"]},{"type":"null"}]},"taskTraceId":{"description":"`traceId` of the current turn's LocalTaskTraceV1 (a reference, not the trace); `null` before the first turn.","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":["null","string"]},"taskOperationSetDigest":{"description":"`settledSetDigest` of the task's TaskOperationSetV1 as last read (a reference); `null` when the turn runs outside a formal task.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"previousTurn":{"description":"Summary of the previous turn; `null` until a second turn starts.","anyOf":[{"description":"The previous turn, summarised when a new turn starts (the trace keeps only the current turn).","type":"object","properties":{"turnKey":{"description":"Key of the previous turn; never equal to the current `turnKey`.","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"},"terminalState":{"description":"How the previous turn ended, in this layer's terminal vocabulary.","enum":["completed","error","interrupted"],"type":"string"},"terminalAt":{"description":"When it ended: its terminal event time, or the time of the prompt that superseded it.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"reason":{"description":"Why it ended.","enum":["host-error","host-interrupt","host-stop","stale-turn-recovered-by-new-prompt","superseded-by-new-prompt"],"type":"string"}},"additionalProperties":false,"required":["reason","terminalAt","terminalState","turnKey"]},{"type":"null"}]},"lastRecoveryNoticeKey":{"description":"`noticeKey` of the last TurnRecoveryCardV1 emitted for the current turn; reset to `null` when a turn starts.","pattern":"^turn-notice-[a-f0-9]{24}$","type":["null","string"]}},"additionalProperties":false,"required":["checkpoint","checkpointValidation","continuationAckAt","eventSequence","inFlightOperation","initializedAt","lastEventAt","lastEventType","lastRecoveryNoticeKey","lastToolCallId","lastToolOutputAt","previousTurn","schemaVersion","startedAt","state","taskOperationSetDigest","taskTraceId","terminalAt","terminalReason","thresholds","turnKey"]};
 const func4 = RUNTIME_HELPERS.ucs2length;
-const pattern2 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]*$", "u");
-const pattern3 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", "u");
-const pattern10 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_.:/-]*$", "u");
-const pattern11 = new RegExp("^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$", "u");
-const pattern17 = new RegExp("^(turn-started|tool:[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}|tool-output-persisted|tool-error-observed|pre-compact|execution-stop-required|terminal:(completed|error|interrupted))$", "u");
-const pattern20 = new RegExp("^resume-[a-f0-9]{24}$", "u");
-const pattern21 = new RegExp("^idem-[a-f0-9]{24}$", "u");
-const pattern26 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
-const pattern41 = new RegExp("^turn-notice-[a-f0-9]{24}$", "u");
+const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]*$", "u");
+const pattern1 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$", "u");
+const pattern8 = new RegExp("^[A-Za-z0-9][A-Za-z0-9_.:/-]*$", "u");
+const pattern9 = new RegExp("^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$", "u");
+const pattern12 = new RegExp("^[a-f0-9]{64}$", "u");
+const pattern15 = new RegExp("^(turn-started|tool:[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}|tool-output-persisted|tool-error-observed|pre-compact|execution-stop-required|terminal:(completed|error|interrupted))$", "u");
+const pattern18 = new RegExp("^resume-[a-f0-9]{24}$", "u");
+const pattern19 = new RegExp("^idem-[a-f0-9]{24}$", "u");
+const pattern24 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
+const pattern39 = new RegExp("^turn-notice-[a-f0-9]{24}$", "u");
 const formats0 = formats["date-time"];
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2063,7 +2041,7 @@ validate38.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern2.test(data2)){
+if(!pattern0.test(data2)){
 validate38.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -2110,7 +2088,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
+if(!pattern1.test(data4)){
 validate38.errors = [{instancePath:instancePath+"/initializedAt",schemaPath:"#/properties/initializedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -2143,7 +2121,7 @@ return false;
 if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
+if(!pattern1.test(data5)){
 validate38.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -2244,7 +2222,7 @@ return false;
 if(errors === _errs20){
 if(errors === _errs20){
 if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
+if(!pattern1.test(data7)){
 validate38.errors = [{instancePath:instancePath+"/lastEventAt",schemaPath:"#/properties/lastEventAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -2282,7 +2260,7 @@ validate38.errors = [{instancePath:instancePath+"/lastToolCallId",schemaPath:"#/
 return false;
 }
 else {
-if(!pattern2.test(data8)){
+if(!pattern0.test(data8)){
 validate38.errors = [{instancePath:instancePath+"/lastToolCallId",schemaPath:"#/properties/lastToolCallId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -2306,7 +2284,7 @@ return false;
 if(errors === _errs24){
 if(errors === _errs24){
 if(typeof data9 === "string"){
-if(!pattern3.test(data9)){
+if(!pattern1.test(data9)){
 validate38.errors = [{instancePath:instancePath+"/lastToolOutputAt",schemaPath:"#/properties/lastToolOutputAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -2335,7 +2313,7 @@ return false;
 if(errors === _errs26){
 if(errors === _errs26){
 if(typeof data10 === "string"){
-if(!pattern3.test(data10)){
+if(!pattern1.test(data10)){
 validate38.errors = [{instancePath:instancePath+"/continuationAckAt",schemaPath:"#/properties/continuationAckAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -2416,7 +2394,7 @@ vErrors.push(err7);
 errors++;
 }
 else {
-if(!pattern2.test(data12)){
+if(!pattern0.test(data12)){
 const err8 = {instancePath:instancePath+"/inFlightOperation/operationId",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -2473,7 +2451,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(!pattern10.test(data13)){
+if(!pattern8.test(data13)){
 const err12 = {instancePath:instancePath+"/inFlightOperation/toolName",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/toolName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:/-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:/-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -2624,7 +2602,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(!pattern11.test(data18)){
+if(!pattern9.test(data18)){
 const err22 = {instancePath:instancePath+"/inFlightOperation/targetPaths/" + i0,schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/targetPaths/items/pattern",keyword:"pattern",params:{pattern: "^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"},message:"must match pattern \""+"^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -2704,7 +2682,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(errors === _errs47){
 if(typeof data19 === "string"){
-if(!pattern3.test(data19)){
+if(!pattern1.test(data19)){
 const err26 = {instancePath:instancePath+"/inFlightOperation/startedAt",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/startedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -2751,7 +2729,7 @@ const _errs49 = errors;
 if(errors === _errs49){
 if(errors === _errs49){
 if(typeof data20 === "string"){
-if(!pattern3.test(data20)){
+if(!pattern1.test(data20)){
 const err29 = {instancePath:instancePath+"/inFlightOperation/leaseExpiresAt",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/leaseExpiresAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -2807,7 +2785,7 @@ errors++;
 }
 if(errors === _errs51){
 if(typeof data21 === "string"){
-if(!pattern0.test(data21)){
+if(!pattern12.test(data21)){
 const err33 = {instancePath:instancePath+"/inFlightOperation/operationRecordDigest",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/operationRecordDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
@@ -2902,7 +2880,7 @@ return false;
 if(errors === _errs55){
 if(errors === _errs55){
 if(typeof data22 === "string"){
-if(!pattern3.test(data22)){
+if(!pattern1.test(data22)){
 validate38.errors = [{instancePath:instancePath+"/terminalAt",schemaPath:"#/properties/terminalAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -3200,7 +3178,7 @@ vErrors.push(err46);
 errors++;
 }
 else {
-if(!pattern2.test(data30)){
+if(!pattern0.test(data30)){
 const err47 = {instancePath:instancePath+"/checkpoint/turnKey",schemaPath:"#/properties/checkpoint/anyOf/0/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err47];
@@ -3257,7 +3235,7 @@ vErrors.push(err50);
 errors++;
 }
 else {
-if(!pattern17.test(data31)){
+if(!pattern15.test(data31)){
 const err51 = {instancePath:instancePath+"/checkpoint/phase",schemaPath:"#/properties/checkpoint/anyOf/0/properties/phase/pattern",keyword:"pattern",params:{pattern: "^(turn-started|tool:[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}|tool-output-persisted|tool-error-observed|pre-compact|execution-stop-required|terminal:(completed|error|interrupted))$"},message:"must match pattern \""+"^(turn-started|tool:[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}|tool-output-persisted|tool-error-observed|pre-compact|execution-stop-required|terminal:(completed|error|interrupted))$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
@@ -3324,7 +3302,7 @@ vErrors.push(err55);
 errors++;
 }
 else {
-if(!pattern2.test(data32)){
+if(!pattern0.test(data32)){
 const err56 = {instancePath:instancePath+"/checkpoint/operationId",schemaPath:"#/properties/checkpoint/anyOf/0/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
@@ -3389,7 +3367,7 @@ vErrors.push(err59);
 errors++;
 }
 else {
-if(!pattern11.test(data34)){
+if(!pattern9.test(data34)){
 const err60 = {instancePath:instancePath+"/checkpoint/artifactPaths/" + i2,schemaPath:"#/properties/checkpoint/anyOf/0/properties/artifactPaths/items/pattern",keyword:"pattern",params:{pattern: "^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"},message:"must match pattern \""+"^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"+"\""};
 if(vErrors === null){
 vErrors = [err60];
@@ -3513,7 +3491,7 @@ let data36 = data28.resumeToken;
 const _errs91 = errors;
 if(errors === _errs91){
 if(typeof data36 === "string"){
-if(!pattern20.test(data36)){
+if(!pattern18.test(data36)){
 const err67 = {instancePath:instancePath+"/checkpoint/resumeToken",schemaPath:"#/properties/checkpoint/anyOf/0/properties/resumeToken/pattern",keyword:"pattern",params:{pattern: "^resume-[a-f0-9]{24}$"},message:"must match pattern \""+"^resume-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err67];
@@ -3556,7 +3534,7 @@ errors++;
 }
 if(errors === _errs93){
 if(typeof data37 === "string"){
-if(!pattern21.test(data37)){
+if(!pattern19.test(data37)){
 const err70 = {instancePath:instancePath+"/checkpoint/idempotencyKey",schemaPath:"#/properties/checkpoint/anyOf/0/properties/idempotencyKey/pattern",keyword:"pattern",params:{pattern: "^idem-[a-f0-9]{24}$"},message:"must match pattern \""+"^idem-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err70];
@@ -3580,7 +3558,7 @@ const _errs95 = errors;
 if(errors === _errs95){
 if(errors === _errs95){
 if(typeof data38 === "string"){
-if(!pattern3.test(data38)){
+if(!pattern1.test(data38)){
 const err71 = {instancePath:instancePath+"/checkpoint/recordedAt",schemaPath:"#/properties/checkpoint/anyOf/0/properties/recordedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err71];
@@ -3811,7 +3789,7 @@ vErrors.push(err84);
 errors++;
 }
 else {
-if(!pattern2.test(data42)){
+if(!pattern0.test(data42)){
 const err85 = {instancePath:instancePath+"/checkpointValidation/responseTime/turnKey",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err85];
@@ -4108,7 +4086,7 @@ const _errs132 = errors;
 if(errors === _errs132){
 if(errors === _errs132){
 if(typeof data52 === "string"){
-if(!pattern3.test(data52)){
+if(!pattern1.test(data52)){
 const err104 = {instancePath:instancePath+"/checkpointValidation/responseTime/evidence/" + i4+"/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/evidence/items/anyOf/0/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err104];
@@ -4307,7 +4285,7 @@ const _errs143 = errors;
 if(errors === _errs143){
 if(errors === _errs143){
 if(typeof data56 === "string"){
-if(!pattern3.test(data56)){
+if(!pattern1.test(data56)){
 const err117 = {instancePath:instancePath+"/checkpointValidation/responseTime/evidence/" + i4+"/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/evidence/items/anyOf/1/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err117];
@@ -4487,7 +4465,7 @@ vErrors.push(err127);
 errors++;
 }
 else {
-if(!pattern26.test(data59)){
+if(!pattern24.test(data59)){
 const err128 = {instancePath:instancePath+"/checkpointValidation/responseTime/blockingIssues/" + i5,schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/blockingIssues/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err128];
@@ -4606,7 +4584,7 @@ vErrors.push(err134);
 errors++;
 }
 else {
-if(!pattern26.test(data61)){
+if(!pattern24.test(data61)){
 const err135 = {instancePath:instancePath+"/checkpointValidation/responseTime/requiredActions/" + i7,schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/requiredActions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err135];
@@ -4756,7 +4734,7 @@ const _errs161 = errors;
 if(errors === _errs161){
 if(errors === _errs161){
 if(typeof data63 === "string"){
-if(!pattern3.test(data63)){
+if(!pattern1.test(data63)){
 const err143 = {instancePath:instancePath+"/checkpointValidation/responseTime/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err143];
@@ -4813,7 +4791,7 @@ errors++;
 if(errors === _errs163){
 if(errors === _errs163){
 if(typeof data64 === "string"){
-if(!pattern3.test(data64)){
+if(!pattern1.test(data64)){
 const err147 = {instancePath:instancePath+"/checkpointValidation/responseTime/deadlineAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/deadlineAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err147];
@@ -4962,7 +4940,7 @@ vErrors.push(err155);
 errors++;
 }
 else {
-if(!pattern2.test(data67)){
+if(!pattern0.test(data67)){
 const err156 = {instancePath:instancePath+"/checkpointValidation/postExecution/turnKey",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err156];
@@ -5259,7 +5237,7 @@ const _errs193 = errors;
 if(errors === _errs193){
 if(errors === _errs193){
 if(typeof data77 === "string"){
-if(!pattern3.test(data77)){
+if(!pattern1.test(data77)){
 const err175 = {instancePath:instancePath+"/checkpointValidation/postExecution/evidence/" + i9+"/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/evidence/items/anyOf/0/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err175];
@@ -5458,7 +5436,7 @@ const _errs204 = errors;
 if(errors === _errs204){
 if(errors === _errs204){
 if(typeof data81 === "string"){
-if(!pattern3.test(data81)){
+if(!pattern1.test(data81)){
 const err188 = {instancePath:instancePath+"/checkpointValidation/postExecution/evidence/" + i9+"/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/evidence/items/anyOf/1/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err188];
@@ -5638,7 +5616,7 @@ vErrors.push(err198);
 errors++;
 }
 else {
-if(!pattern26.test(data84)){
+if(!pattern24.test(data84)){
 const err199 = {instancePath:instancePath+"/checkpointValidation/postExecution/blockingIssues/" + i10,schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/blockingIssues/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err199];
@@ -5757,7 +5735,7 @@ vErrors.push(err205);
 errors++;
 }
 else {
-if(!pattern26.test(data86)){
+if(!pattern24.test(data86)){
 const err206 = {instancePath:instancePath+"/checkpointValidation/postExecution/requiredActions/" + i12,schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/requiredActions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err206];
@@ -5907,7 +5885,7 @@ const _errs222 = errors;
 if(errors === _errs222){
 if(errors === _errs222){
 if(typeof data88 === "string"){
-if(!pattern3.test(data88)){
+if(!pattern1.test(data88)){
 const err214 = {instancePath:instancePath+"/checkpointValidation/postExecution/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err214];
@@ -5964,7 +5942,7 @@ errors++;
 if(errors === _errs224){
 if(errors === _errs224){
 if(typeof data89 === "string"){
-if(!pattern3.test(data89)){
+if(!pattern1.test(data89)){
 const err218 = {instancePath:instancePath+"/checkpointValidation/postExecution/deadlineAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/deadlineAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err218];
@@ -6104,7 +6082,7 @@ validate38.errors = [{instancePath:instancePath+"/taskTraceId",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern2.test(data90)){
+if(!pattern0.test(data90)){
 validate38.errors = [{instancePath:instancePath+"/taskTraceId",schemaPath:"#/properties/taskTraceId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -6127,7 +6105,7 @@ return false;
 }
 if(errors === _errs230){
 if(typeof data91 === "string"){
-if(!pattern0.test(data91)){
+if(!pattern12.test(data91)){
 validate38.errors = [{instancePath:instancePath+"/taskOperationSetDigest",schemaPath:"#/properties/taskOperationSetDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -6201,7 +6179,7 @@ vErrors.push(err227);
 errors++;
 }
 else {
-if(!pattern2.test(data93)){
+if(!pattern0.test(data93)){
 const err228 = {instancePath:instancePath+"/previousTurn/turnKey",schemaPath:"#/properties/previousTurn/anyOf/0/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err228];
@@ -6266,7 +6244,7 @@ const _errs241 = errors;
 if(errors === _errs241){
 if(errors === _errs241){
 if(typeof data95 === "string"){
-if(!pattern3.test(data95)){
+if(!pattern1.test(data95)){
 const err232 = {instancePath:instancePath+"/previousTurn/terminalAt",schemaPath:"#/properties/previousTurn/anyOf/0/properties/terminalAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err232];
@@ -6407,7 +6385,7 @@ return false;
 }
 if(errors === _errs247){
 if(typeof data97 === "string"){
-if(!pattern41.test(data97)){
+if(!pattern39.test(data97)){
 validate38.errors = [{instancePath:instancePath+"/lastRecoveryNoticeKey",schemaPath:"#/properties/lastRecoveryNoticeKey/pattern",keyword:"pattern",params:{pattern: "^turn-notice-[a-f0-9]{24}$"},message:"must match pattern \""+"^turn-notice-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -6495,7 +6473,7 @@ let data1 = data.noticeKey;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern41.test(data1)){
+if(!pattern39.test(data1)){
 validate40.errors = [{instancePath:instancePath+"/noticeKey",schemaPath:"#/properties/noticeKey/pattern",keyword:"pattern",params:{pattern: "^turn-notice-[a-f0-9]{24}$"},message:"must match pattern \""+"^turn-notice-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -6517,7 +6495,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern3.test(data2)){
+if(!pattern1.test(data2)){
 validate40.errors = [{instancePath:instancePath+"/observedAt",schemaPath:"#/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -6555,7 +6533,7 @@ validate40.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern2.test(data3)){
+if(!pattern0.test(data3)){
 validate40.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -6613,7 +6591,7 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!pattern3.test(data6)){
+if(!pattern1.test(data6)){
 validate40.errors = [{instancePath:instancePath+"/referenceAt",schemaPath:"#/properties/referenceAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -6668,7 +6646,7 @@ let data8 = data.sourceStateDigest;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!pattern0.test(data8)){
+if(!pattern12.test(data8)){
 validate40.errors = [{instancePath:instancePath+"/sourceStateDigest",schemaPath:"#/properties/sourceStateDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -6734,7 +6712,7 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!pattern3.test(data11)){
+if(!pattern1.test(data11)){
 validate40.errors = [{instancePath:instancePath+"/lastEventAt",schemaPath:"#/properties/lastEventAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -6767,7 +6745,7 @@ return false;
 if(errors === _errs26){
 if(errors === _errs26){
 if(typeof data12 === "string"){
-if(!pattern3.test(data12)){
+if(!pattern1.test(data12)){
 validate40.errors = [{instancePath:instancePath+"/lastToolOutputAt",schemaPath:"#/properties/lastToolOutputAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -6796,7 +6774,7 @@ return false;
 if(errors === _errs28){
 if(errors === _errs28){
 if(typeof data13 === "string"){
-if(!pattern3.test(data13)){
+if(!pattern1.test(data13)){
 validate40.errors = [{instancePath:instancePath+"/continuationAckAt",schemaPath:"#/properties/continuationAckAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -6834,7 +6812,7 @@ validate40.errors = [{instancePath:instancePath+"/inFlightOperationId",schemaPat
 return false;
 }
 else {
-if(!pattern2.test(data14)){
+if(!pattern0.test(data14)){
 validate40.errors = [{instancePath:instancePath+"/inFlightOperationId",schemaPath:"#/properties/inFlightOperationId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -6900,7 +6878,7 @@ validate40.errors = [{instancePath:instancePath+"/checkpoint/turnKey",schemaPath
 return false;
 }
 else {
-if(!pattern2.test(data17)){
+if(!pattern0.test(data17)){
 validate40.errors = [{instancePath:instancePath+"/checkpoint/turnKey",schemaPath:"#/properties/checkpoint/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -6933,7 +6911,7 @@ validate40.errors = [{instancePath:instancePath+"/checkpoint/phase",schemaPath:"
 return false;
 }
 else {
-if(!pattern17.test(data18)){
+if(!pattern15.test(data18)){
 validate40.errors = [{instancePath:instancePath+"/checkpoint/phase",schemaPath:"#/properties/checkpoint/properties/phase/pattern",keyword:"pattern",params:{pattern: "^(turn-started|tool:[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}|tool-output-persisted|tool-error-observed|pre-compact|execution-stop-required|terminal:(completed|error|interrupted))$"},message:"must match pattern \""+"^(turn-started|tool:[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}|tool-output-persisted|tool-error-observed|pre-compact|execution-stop-required|terminal:(completed|error|interrupted))$"+"\""}];
 return false;
 }
@@ -6970,7 +6948,7 @@ validate40.errors = [{instancePath:instancePath+"/checkpoint/operationId",schema
 return false;
 }
 else {
-if(!pattern2.test(data19)){
+if(!pattern0.test(data19)){
 validate40.errors = [{instancePath:instancePath+"/checkpoint/operationId",schemaPath:"#/properties/checkpoint/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -7011,7 +6989,7 @@ validate40.errors = [{instancePath:instancePath+"/checkpoint/artifactPaths/" + i
 return false;
 }
 else {
-if(!pattern11.test(data21)){
+if(!pattern9.test(data21)){
 validate40.errors = [{instancePath:instancePath+"/checkpoint/artifactPaths/" + i0,schemaPath:"#/properties/checkpoint/properties/artifactPaths/items/pattern",keyword:"pattern",params:{pattern: "^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"},message:"must match pattern \""+"^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"+"\""}];
 return false;
 }
@@ -7093,7 +7071,7 @@ let data23 = data15.resumeToken;
 const _errs49 = errors;
 if(errors === _errs49){
 if(typeof data23 === "string"){
-if(!pattern20.test(data23)){
+if(!pattern18.test(data23)){
 validate40.errors = [{instancePath:instancePath+"/checkpoint/resumeToken",schemaPath:"#/properties/checkpoint/properties/resumeToken/pattern",keyword:"pattern",params:{pattern: "^resume-[a-f0-9]{24}$"},message:"must match pattern \""+"^resume-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -7118,7 +7096,7 @@ return false;
 }
 if(errors === _errs51){
 if(typeof data24 === "string"){
-if(!pattern21.test(data24)){
+if(!pattern19.test(data24)){
 validate40.errors = [{instancePath:instancePath+"/checkpoint/idempotencyKey",schemaPath:"#/properties/checkpoint/properties/idempotencyKey/pattern",keyword:"pattern",params:{pattern: "^idem-[a-f0-9]{24}$"},message:"must match pattern \""+"^idem-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -7136,7 +7114,7 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(errors === _errs53){
 if(typeof data25 === "string"){
-if(!pattern3.test(data25)){
+if(!pattern1.test(data25)){
 validate40.errors = [{instancePath:instancePath+"/checkpoint/recordedAt",schemaPath:"#/properties/checkpoint/properties/recordedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -7656,7 +7634,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
+if(!pattern1.test(data1)){
 validate46.errors = [{instancePath:instancePath+"/observedAt",schemaPath:"#/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -7684,7 +7662,7 @@ let data2 = data.sourceStateDigest;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
+if(!pattern12.test(data2)){
 validate46.errors = [{instancePath:instancePath+"/sourceStateDigest",schemaPath:"#/properties/sourceStateDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -7746,7 +7724,7 @@ validate46.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern2.test(data4)){
+if(!pattern0.test(data4)){
 validate46.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -7821,7 +7799,7 @@ return false;
 if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!pattern3.test(data8)){
+if(!pattern1.test(data8)){
 validate46.errors = [{instancePath:instancePath+"/referenceAt",schemaPath:"#/properties/referenceAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -7877,7 +7855,7 @@ return false;
 if(errors === _errs22){
 if(errors === _errs22){
 if(typeof data10 === "string"){
-if(!pattern3.test(data10)){
+if(!pattern1.test(data10)){
 validate46.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -7978,7 +7956,7 @@ return false;
 if(errors === _errs30){
 if(errors === _errs30){
 if(typeof data12 === "string"){
-if(!pattern3.test(data12)){
+if(!pattern1.test(data12)){
 validate46.errors = [{instancePath:instancePath+"/lastEventAt",schemaPath:"#/properties/lastEventAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -8007,7 +7985,7 @@ return false;
 if(errors === _errs32){
 if(errors === _errs32){
 if(typeof data13 === "string"){
-if(!pattern3.test(data13)){
+if(!pattern1.test(data13)){
 validate46.errors = [{instancePath:instancePath+"/lastToolOutputAt",schemaPath:"#/properties/lastToolOutputAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -8036,7 +8014,7 @@ return false;
 if(errors === _errs34){
 if(errors === _errs34){
 if(typeof data14 === "string"){
-if(!pattern3.test(data14)){
+if(!pattern1.test(data14)){
 validate46.errors = [{instancePath:instancePath+"/continuationAckAt",schemaPath:"#/properties/continuationAckAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -8117,7 +8095,7 @@ vErrors.push(err7);
 errors++;
 }
 else {
-if(!pattern2.test(data16)){
+if(!pattern0.test(data16)){
 const err8 = {instancePath:instancePath+"/inFlightOperation/operationId",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -8174,7 +8152,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(!pattern10.test(data17)){
+if(!pattern8.test(data17)){
 const err12 = {instancePath:instancePath+"/inFlightOperation/toolName",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/toolName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9_.:/-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9_.:/-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -8325,7 +8303,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(!pattern11.test(data22)){
+if(!pattern9.test(data22)){
 const err22 = {instancePath:instancePath+"/inFlightOperation/targetPaths/" + i0,schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/targetPaths/items/pattern",keyword:"pattern",params:{pattern: "^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"},message:"must match pattern \""+"^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -8405,7 +8383,7 @@ const _errs55 = errors;
 if(errors === _errs55){
 if(errors === _errs55){
 if(typeof data23 === "string"){
-if(!pattern3.test(data23)){
+if(!pattern1.test(data23)){
 const err26 = {instancePath:instancePath+"/inFlightOperation/startedAt",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/startedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -8452,7 +8430,7 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(errors === _errs57){
 if(typeof data24 === "string"){
-if(!pattern3.test(data24)){
+if(!pattern1.test(data24)){
 const err29 = {instancePath:instancePath+"/inFlightOperation/leaseExpiresAt",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/leaseExpiresAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -8508,7 +8486,7 @@ errors++;
 }
 if(errors === _errs59){
 if(typeof data25 === "string"){
-if(!pattern0.test(data25)){
+if(!pattern12.test(data25)){
 const err33 = {instancePath:instancePath+"/inFlightOperation/operationRecordDigest",schemaPath:"#/properties/inFlightOperation/anyOf/0/properties/operationRecordDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err33];
@@ -8800,7 +8778,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(!pattern2.test(data32)){
+if(!pattern0.test(data32)){
 const err43 = {instancePath:instancePath+"/checkpoint/turnKey",schemaPath:"#/properties/checkpoint/anyOf/0/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err43];
@@ -8857,7 +8835,7 @@ vErrors.push(err46);
 errors++;
 }
 else {
-if(!pattern17.test(data33)){
+if(!pattern15.test(data33)){
 const err47 = {instancePath:instancePath+"/checkpoint/phase",schemaPath:"#/properties/checkpoint/anyOf/0/properties/phase/pattern",keyword:"pattern",params:{pattern: "^(turn-started|tool:[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}|tool-output-persisted|tool-error-observed|pre-compact|execution-stop-required|terminal:(completed|error|interrupted))$"},message:"must match pattern \""+"^(turn-started|tool:[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}|tool-output-persisted|tool-error-observed|pre-compact|execution-stop-required|terminal:(completed|error|interrupted))$"+"\""};
 if(vErrors === null){
 vErrors = [err47];
@@ -8924,7 +8902,7 @@ vErrors.push(err51);
 errors++;
 }
 else {
-if(!pattern2.test(data34)){
+if(!pattern0.test(data34)){
 const err52 = {instancePath:instancePath+"/checkpoint/operationId",schemaPath:"#/properties/checkpoint/anyOf/0/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
@@ -8989,7 +8967,7 @@ vErrors.push(err55);
 errors++;
 }
 else {
-if(!pattern11.test(data36)){
+if(!pattern9.test(data36)){
 const err56 = {instancePath:instancePath+"/checkpoint/artifactPaths/" + i2,schemaPath:"#/properties/checkpoint/anyOf/0/properties/artifactPaths/items/pattern",keyword:"pattern",params:{pattern: "^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"},message:"must match pattern \""+"^(?![/~])(?!.*(?:^|/)\\.\\.?(?:/|$))[^\\\\:*?\"<>|]+$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
@@ -9113,7 +9091,7 @@ let data38 = data30.resumeToken;
 const _errs91 = errors;
 if(errors === _errs91){
 if(typeof data38 === "string"){
-if(!pattern20.test(data38)){
+if(!pattern18.test(data38)){
 const err63 = {instancePath:instancePath+"/checkpoint/resumeToken",schemaPath:"#/properties/checkpoint/anyOf/0/properties/resumeToken/pattern",keyword:"pattern",params:{pattern: "^resume-[a-f0-9]{24}$"},message:"must match pattern \""+"^resume-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err63];
@@ -9156,7 +9134,7 @@ errors++;
 }
 if(errors === _errs93){
 if(typeof data39 === "string"){
-if(!pattern21.test(data39)){
+if(!pattern19.test(data39)){
 const err66 = {instancePath:instancePath+"/checkpoint/idempotencyKey",schemaPath:"#/properties/checkpoint/anyOf/0/properties/idempotencyKey/pattern",keyword:"pattern",params:{pattern: "^idem-[a-f0-9]{24}$"},message:"must match pattern \""+"^idem-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err66];
@@ -9180,7 +9158,7 @@ const _errs95 = errors;
 if(errors === _errs95){
 if(errors === _errs95){
 if(typeof data40 === "string"){
-if(!pattern3.test(data40)){
+if(!pattern1.test(data40)){
 const err67 = {instancePath:instancePath+"/checkpoint/recordedAt",schemaPath:"#/properties/checkpoint/anyOf/0/properties/recordedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err67];
@@ -9411,7 +9389,7 @@ vErrors.push(err80);
 errors++;
 }
 else {
-if(!pattern2.test(data44)){
+if(!pattern0.test(data44)){
 const err81 = {instancePath:instancePath+"/checkpointValidation/responseTime/turnKey",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err81];
@@ -9708,7 +9686,7 @@ const _errs132 = errors;
 if(errors === _errs132){
 if(errors === _errs132){
 if(typeof data54 === "string"){
-if(!pattern3.test(data54)){
+if(!pattern1.test(data54)){
 const err100 = {instancePath:instancePath+"/checkpointValidation/responseTime/evidence/" + i4+"/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/evidence/items/anyOf/0/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err100];
@@ -9907,7 +9885,7 @@ const _errs143 = errors;
 if(errors === _errs143){
 if(errors === _errs143){
 if(typeof data58 === "string"){
-if(!pattern3.test(data58)){
+if(!pattern1.test(data58)){
 const err113 = {instancePath:instancePath+"/checkpointValidation/responseTime/evidence/" + i4+"/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/evidence/items/anyOf/1/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err113];
@@ -10087,7 +10065,7 @@ vErrors.push(err123);
 errors++;
 }
 else {
-if(!pattern26.test(data61)){
+if(!pattern24.test(data61)){
 const err124 = {instancePath:instancePath+"/checkpointValidation/responseTime/blockingIssues/" + i5,schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/blockingIssues/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err124];
@@ -10206,7 +10184,7 @@ vErrors.push(err130);
 errors++;
 }
 else {
-if(!pattern26.test(data63)){
+if(!pattern24.test(data63)){
 const err131 = {instancePath:instancePath+"/checkpointValidation/responseTime/requiredActions/" + i7,schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/requiredActions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err131];
@@ -10356,7 +10334,7 @@ const _errs161 = errors;
 if(errors === _errs161){
 if(errors === _errs161){
 if(typeof data65 === "string"){
-if(!pattern3.test(data65)){
+if(!pattern1.test(data65)){
 const err139 = {instancePath:instancePath+"/checkpointValidation/responseTime/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err139];
@@ -10413,7 +10391,7 @@ errors++;
 if(errors === _errs163){
 if(errors === _errs163){
 if(typeof data66 === "string"){
-if(!pattern3.test(data66)){
+if(!pattern1.test(data66)){
 const err143 = {instancePath:instancePath+"/checkpointValidation/responseTime/deadlineAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/responseTime/properties/deadlineAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err143];
@@ -10562,7 +10540,7 @@ vErrors.push(err151);
 errors++;
 }
 else {
-if(!pattern2.test(data69)){
+if(!pattern0.test(data69)){
 const err152 = {instancePath:instancePath+"/checkpointValidation/postExecution/turnKey",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err152];
@@ -10859,7 +10837,7 @@ const _errs193 = errors;
 if(errors === _errs193){
 if(errors === _errs193){
 if(typeof data79 === "string"){
-if(!pattern3.test(data79)){
+if(!pattern1.test(data79)){
 const err171 = {instancePath:instancePath+"/checkpointValidation/postExecution/evidence/" + i9+"/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/evidence/items/anyOf/0/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err171];
@@ -11058,7 +11036,7 @@ const _errs204 = errors;
 if(errors === _errs204){
 if(errors === _errs204){
 if(typeof data83 === "string"){
-if(!pattern3.test(data83)){
+if(!pattern1.test(data83)){
 const err184 = {instancePath:instancePath+"/checkpointValidation/postExecution/evidence/" + i9+"/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/evidence/items/anyOf/1/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err184];
@@ -11238,7 +11216,7 @@ vErrors.push(err194);
 errors++;
 }
 else {
-if(!pattern26.test(data86)){
+if(!pattern24.test(data86)){
 const err195 = {instancePath:instancePath+"/checkpointValidation/postExecution/blockingIssues/" + i10,schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/blockingIssues/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err195];
@@ -11357,7 +11335,7 @@ vErrors.push(err201);
 errors++;
 }
 else {
-if(!pattern26.test(data88)){
+if(!pattern24.test(data88)){
 const err202 = {instancePath:instancePath+"/checkpointValidation/postExecution/requiredActions/" + i12,schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/requiredActions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err202];
@@ -11507,7 +11485,7 @@ const _errs222 = errors;
 if(errors === _errs222){
 if(errors === _errs222){
 if(typeof data90 === "string"){
-if(!pattern3.test(data90)){
+if(!pattern1.test(data90)){
 const err210 = {instancePath:instancePath+"/checkpointValidation/postExecution/observedAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err210];
@@ -11564,7 +11542,7 @@ errors++;
 if(errors === _errs224){
 if(errors === _errs224){
 if(typeof data91 === "string"){
-if(!pattern3.test(data91)){
+if(!pattern1.test(data91)){
 const err214 = {instancePath:instancePath+"/checkpointValidation/postExecution/deadlineAt",schemaPath:"#/properties/checkpointValidation/anyOf/0/properties/postExecution/properties/deadlineAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err214];
@@ -11704,7 +11682,7 @@ validate46.errors = [{instancePath:instancePath+"/taskTraceId",schemaPath:"#/pro
 return false;
 }
 else {
-if(!pattern2.test(data92)){
+if(!pattern0.test(data92)){
 validate46.errors = [{instancePath:instancePath+"/taskTraceId",schemaPath:"#/properties/taskTraceId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -12601,7 +12579,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(errors === _errs19){
 if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
+if(!pattern1.test(data7)){
 const err9 = {instancePath:instancePath+"/evidence/" + i0+"/observedAt",schemaPath:"#/properties/evidence/items/anyOf/0/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -12800,7 +12778,7 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(errors === _errs30){
 if(typeof data11 === "string"){
-if(!pattern3.test(data11)){
+if(!pattern1.test(data11)){
 const err22 = {instancePath:instancePath+"/evidence/" + i0+"/observedAt",schemaPath:"#/properties/evidence/items/anyOf/1/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -13076,7 +13054,7 @@ validate57.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern2.test(data1)){
+if(!pattern0.test(data1)){
 validate57.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -13313,7 +13291,7 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(errors === _errs27){
 if(typeof data11 === "string"){
-if(!pattern3.test(data11)){
+if(!pattern1.test(data11)){
 const err9 = {instancePath:instancePath+"/evidence/" + i0+"/observedAt",schemaPath:"#/properties/evidence/items/anyOf/0/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -13512,7 +13490,7 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(errors === _errs38){
 if(typeof data15 === "string"){
-if(!pattern3.test(data15)){
+if(!pattern1.test(data15)){
 const err22 = {instancePath:instancePath+"/evidence/" + i0+"/observedAt",schemaPath:"#/properties/evidence/items/anyOf/1/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -13670,7 +13648,7 @@ validate57.errors = [{instancePath:instancePath+"/blockingIssues/" + i1,schemaPa
 return false;
 }
 else {
-if(!pattern26.test(data18)){
+if(!pattern24.test(data18)){
 validate57.errors = [{instancePath:instancePath+"/blockingIssues/" + i1,schemaPath:"#/properties/blockingIssues/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -13747,7 +13725,7 @@ validate57.errors = [{instancePath:instancePath+"/requiredActions/" + i3,schemaP
 return false;
 }
 else {
-if(!pattern26.test(data20)){
+if(!pattern24.test(data20)){
 validate57.errors = [{instancePath:instancePath+"/requiredActions/" + i3,schemaPath:"#/properties/requiredActions/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -13875,7 +13853,7 @@ const _errs56 = errors;
 if(errors === _errs56){
 if(errors === _errs56){
 if(typeof data22 === "string"){
-if(!pattern3.test(data22)){
+if(!pattern1.test(data22)){
 validate57.errors = [{instancePath:instancePath+"/observedAt",schemaPath:"#/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -13908,7 +13886,7 @@ return false;
 if(errors === _errs58){
 if(errors === _errs58){
 if(typeof data23 === "string"){
-if(!pattern3.test(data23)){
+if(!pattern1.test(data23)){
 validate57.errors = [{instancePath:instancePath+"/deadlineAt",schemaPath:"#/properties/deadlineAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -14121,9 +14099,9 @@ return errors === 0;
 export const TraceOpenResult = validate61;
 const schema39 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/TraceOpenResult.schema.json","title":"TraceOpenResult","description":"Result of `trace.open`.","type":"object","properties":{"trace":{"description":"The current trace after the operation.","$ref":"https://agent-contracts.dev/schemas/contracts/LocalTaskTraceV1.schema.json"},"unchanged":{"description":"True when the trace already belonged to this turn and nothing was opened (O1).","type":"boolean"},"previous":{"description":"The trace that was replaced, as it ended, or null."}},"additionalProperties":false,"required":["previous","trace","unchanged"]};
 const schema40 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/LocalTaskTraceV1.schema.json","title":"LocalTaskTraceV1","description":"The typed, strictly ordered event trace of one turn (the current one). Bounded to 128 events\nand 128 KiB; events dropped from the front are folded, oldest first, into `prefixDigest`.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"LocalTaskTraceV1"},"traceId":{"description":"Derived trace identity: `trace-` + first 24 hex of `digestOf({turnKey, openedAt})`.","pattern":"^trace-[a-f0-9]{24}$","type":"string"},"turnKey":{"description":"The turn this trace records, as the turn layer keys it. 1 to 256 characters of `[A-Za-z0-9._:@-]`, starting with a letter or digit.","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:@-]*$","type":"string"},"status":{"description":"`open` while the turn runs; the `TurnTerminal` event's `result` once it is appended.","enum":["complete","failed","interrupted","open"],"type":"string"},"sequence":{"description":"Sequence of the last event ever appended in this turn: `sequenceBase + events.length`; 0 for a trace with no events.","type":"integer","minimum":0,"maximum":9007199254740991},"openedAt":{"description":"When the trace was opened (the start of the turn), UTC.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"completedAt":{"description":"`null` while `open`; otherwise exactly the `observedAt` string of the `TurnTerminal` event.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"sequenceBase":{"description":"Sequence of the last dropped event; 0 when nothing was dropped. Always equal to `droppedEvents`.","type":"integer","minimum":0,"maximum":9007199254740991},"droppedEvents":{"description":"Number of events dropped from the front to keep the bounds. Always equal to `sequenceBase`.","type":"integer","minimum":0,"maximum":9007199254740991},"prefixDigest":{"description":"Oldest-first fold over every dropped event: `p_k = digestOf({prefixDigest: p_(k-1), event: e_k})`\nwith `p_0 = null`; `null` iff `droppedEvents` is 0.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"events":{"description":"Retained events in sequence order; at most 128, and the whole document at most 131072 bytes of JCS.","maxItems":128,"type":"array","items":{"description":"One observed event of the current turn. Events are data: no consumer may execute, dispatch,\nevaluate or open anything named in an event.","type":"object","properties":{"eventId":{"description":"Derived occurrence identity, unique within the trace: `event-` + first 24 hex of\n`digestOf({traceId, type, occurrenceKey})`. A re-delivered occurrence derives the same id and\nis refused as a duplicate.","pattern":"^event-[a-f0-9]{24}$","type":"string"},"occurrenceKey":{"description":"The host's or recorder's key of this occurrence, stable across re-deliveries: the host event\nid or tool call id where one exists (e.g. `toolu_01Hq...`), otherwise a recorder-assigned\ncounter value such as `host-seq-7`. 1 to 256 characters of `[A-Za-z0-9._:@-]`, starting with a letter or digit.","minLength":1,"maxLength":256,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:@-]*$","type":"string"},"sequence":{"description":"Position in the turn: `sequenceBase + index + 1`, strictly consecutive from 1 over the whole turn.","type":"integer","minimum":1,"maximum":9007199254740991},"observedAt":{"description":"When the recorder observed the event (UTC); never earlier than the previous event's or than `openedAt`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"type":{"description":"Event type: one of the host event types the turn layer observes (`UserPromptSubmit`,\n`PreToolUse`, `PostToolUse`, `PreCompact`, `Stop`, `TurnError`, `TurnInterrupted`,\n`UnknownHostEvent`) or one of the recorder-reserved types (`ToolLeaseStarted`,\n`ToolLeaseCompleted`, `ToolLeaseResultDeferred`, `TurnTerminal`).","enum":["PostToolUse","PreCompact","PreToolUse","Stop","ToolLeaseCompleted","ToolLeaseResultDeferred","ToolLeaseStarted","TurnError","TurnInterrupted","TurnTerminal","UnknownHostEvent","UserPromptSubmit"],"type":"string"},"result":{"description":"Outcome of the event; the allowed values depend on `type` (see the result vocabulary table).","enum":["allowed","complete","duplicate","error","failed","interrupted","observed","success"],"type":"string"},"payload":{"description":"Free-form, inert evidence of the event (e.g. `{toolCallId, toolName, artifactPaths}` or\n`{reason}`): at most 32 top-level keys and 8192 bytes of JCS. Never executed or interpreted as\ninstructions.","maxProperties":32,"type":"object","additionalProperties":{}}},"additionalProperties":false,"required":["eventId","observedAt","occurrenceKey","payload","result","sequence","type"]}}},"additionalProperties":false,"required":["completedAt","droppedEvents","events","openedAt","prefixDigest","schemaVersion","sequence","sequenceBase","status","traceId","turnKey"]};
-const pattern103 = new RegExp("^trace-[a-f0-9]{24}$", "u");
-const pattern104 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:@-]*$", "u");
-const pattern108 = new RegExp("^event-[a-f0-9]{24}$", "u");
+const pattern101 = new RegExp("^trace-[a-f0-9]{24}$", "u");
+const pattern102 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:@-]*$", "u");
+const pattern106 = new RegExp("^event-[a-f0-9]{24}$", "u");
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/LocalTaskTraceV1.schema.json" */;
@@ -14168,7 +14146,7 @@ let data1 = data.traceId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern103.test(data1)){
+if(!pattern101.test(data1)){
 validate62.errors = [{instancePath:instancePath+"/traceId",schemaPath:"#/properties/traceId/pattern",keyword:"pattern",params:{pattern: "^trace-[a-f0-9]{24}$"},message:"must match pattern \""+"^trace-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -14199,7 +14177,7 @@ validate62.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern104.test(data2)){
+if(!pattern102.test(data2)){
 validate62.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:@-]*$"+"\""}];
 return false;
 }
@@ -14267,7 +14245,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
+if(!pattern1.test(data5)){
 validate62.errors = [{instancePath:instancePath+"/openedAt",schemaPath:"#/properties/openedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -14300,7 +14278,7 @@ return false;
 if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!pattern3.test(data6)){
+if(!pattern1.test(data6)){
 validate62.errors = [{instancePath:instancePath+"/completedAt",schemaPath:"#/properties/completedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -14382,7 +14360,7 @@ return false;
 }
 if(errors === _errs20){
 if(typeof data9 === "string"){
-if(!pattern0.test(data9)){
+if(!pattern12.test(data9)){
 validate62.errors = [{instancePath:instancePath+"/prefixDigest",schemaPath:"#/properties/prefixDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -14431,7 +14409,7 @@ let data12 = data11.eventId;
 const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data12 === "string"){
-if(!pattern108.test(data12)){
+if(!pattern106.test(data12)){
 validate62.errors = [{instancePath:instancePath+"/events/" + i0+"/eventId",schemaPath:"#/properties/events/items/properties/eventId/pattern",keyword:"pattern",params:{pattern: "^event-[a-f0-9]{24}$"},message:"must match pattern \""+"^event-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -14462,7 +14440,7 @@ validate62.errors = [{instancePath:instancePath+"/events/" + i0+"/occurrenceKey"
 return false;
 }
 else {
-if(!pattern104.test(data13)){
+if(!pattern102.test(data13)){
 validate62.errors = [{instancePath:instancePath+"/events/" + i0+"/occurrenceKey",schemaPath:"#/properties/events/items/properties/occurrenceKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:@-]*$"+"\""}];
 return false;
 }
@@ -14513,7 +14491,7 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(errors === _errs33){
 if(typeof data15 === "string"){
-if(!pattern3.test(data15)){
+if(!pattern1.test(data15)){
 validate62.errors = [{instancePath:instancePath+"/events/" + i0+"/observedAt",schemaPath:"#/properties/events/items/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -14862,7 +14840,7 @@ let data2 = data1.eventId;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern108.test(data2)){
+if(!pattern106.test(data2)){
 validate65.errors = [{instancePath:instancePath+"/event/eventId",schemaPath:"#/properties/event/properties/eventId/pattern",keyword:"pattern",params:{pattern: "^event-[a-f0-9]{24}$"},message:"must match pattern \""+"^event-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -14893,7 +14871,7 @@ validate65.errors = [{instancePath:instancePath+"/event/occurrenceKey",schemaPat
 return false;
 }
 else {
-if(!pattern104.test(data3)){
+if(!pattern102.test(data3)){
 validate65.errors = [{instancePath:instancePath+"/event/occurrenceKey",schemaPath:"#/properties/event/properties/occurrenceKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:@-]*$"+"\""}];
 return false;
 }
@@ -14944,7 +14922,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
+if(!pattern1.test(data5)){
 validate65.errors = [{instancePath:instancePath+"/event/observedAt",schemaPath:"#/properties/event/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -15073,7 +15051,7 @@ let data11 = data10.eventId;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data11 === "string"){
-if(!pattern108.test(data11)){
+if(!pattern106.test(data11)){
 validate65.errors = [{instancePath:instancePath+"/dropped/" + i0+"/eventId",schemaPath:"#/properties/dropped/items/properties/eventId/pattern",keyword:"pattern",params:{pattern: "^event-[a-f0-9]{24}$"},message:"must match pattern \""+"^event-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -15104,7 +15082,7 @@ validate65.errors = [{instancePath:instancePath+"/dropped/" + i0+"/occurrenceKey
 return false;
 }
 else {
-if(!pattern104.test(data12)){
+if(!pattern102.test(data12)){
 validate65.errors = [{instancePath:instancePath+"/dropped/" + i0+"/occurrenceKey",schemaPath:"#/properties/dropped/items/properties/occurrenceKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:@-]*$"+"\""}];
 return false;
 }
@@ -15155,7 +15133,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(errors === _errs32){
 if(typeof data14 === "string"){
-if(!pattern3.test(data14)){
+if(!pattern1.test(data14)){
 validate65.errors = [{instancePath:instancePath+"/dropped/" + i0+"/observedAt",schemaPath:"#/properties/dropped/items/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -15728,7 +15706,7 @@ return false;
 }
 if(errors === _errs36){
 if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
+if(!pattern12.test(data14)){
 validate69.errors = [{instancePath:instancePath+"/traceDigest",schemaPath:"#/properties/traceDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -15749,7 +15727,7 @@ return false;
 }
 if(errors === _errs38){
 if(typeof data15 === "string"){
-if(!pattern103.test(data15)){
+if(!pattern101.test(data15)){
 validate69.errors = [{instancePath:instancePath+"/traceId",schemaPath:"#/properties/traceId/pattern",keyword:"pattern",params:{pattern: "^trace-[a-f0-9]{24}$"},message:"must match pattern \""+"^trace-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -15780,7 +15758,7 @@ validate69.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern104.test(data16)){
+if(!pattern102.test(data16)){
 validate69.errors = [{instancePath:instancePath+"/turnKey",schemaPath:"#/properties/turnKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:@-]*$"+"\""}];
 return false;
 }
@@ -15903,7 +15881,7 @@ return false;
 if(errors === _errs50){
 if(errors === _errs50){
 if(typeof data19 === "string"){
-if(!pattern3.test(data19)){
+if(!pattern1.test(data19)){
 validate69.errors = [{instancePath:instancePath+"/openedAt",schemaPath:"#/properties/openedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -15932,7 +15910,7 @@ return false;
 if(errors === _errs52){
 if(errors === _errs52){
 if(typeof data20 === "string"){
-if(!pattern3.test(data20)){
+if(!pattern1.test(data20)){
 validate69.errors = [{instancePath:instancePath+"/completedAt",schemaPath:"#/properties/completedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -16014,7 +15992,7 @@ return false;
 }
 if(errors === _errs58){
 if(typeof data23 === "string"){
-if(!pattern0.test(data23)){
+if(!pattern12.test(data23)){
 validate69.errors = [{instancePath:instancePath+"/prefixDigest",schemaPath:"#/properties/prefixDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -16063,7 +16041,7 @@ let data26 = data25.eventId;
 const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data26 === "string"){
-if(!pattern108.test(data26)){
+if(!pattern106.test(data26)){
 validate69.errors = [{instancePath:instancePath+"/events/" + i1+"/eventId",schemaPath:"#/properties/events/items/properties/eventId/pattern",keyword:"pattern",params:{pattern: "^event-[a-f0-9]{24}$"},message:"must match pattern \""+"^event-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -16094,7 +16072,7 @@ validate69.errors = [{instancePath:instancePath+"/events/" + i1+"/occurrenceKey"
 return false;
 }
 else {
-if(!pattern104.test(data27)){
+if(!pattern102.test(data27)){
 validate69.errors = [{instancePath:instancePath+"/events/" + i1+"/occurrenceKey",schemaPath:"#/properties/events/items/properties/occurrenceKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:@-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:@-]*$"+"\""}];
 return false;
 }
@@ -16145,7 +16123,7 @@ const _errs71 = errors;
 if(errors === _errs71){
 if(errors === _errs71){
 if(typeof data29 === "string"){
-if(!pattern3.test(data29)){
+if(!pattern1.test(data29)){
 validate69.errors = [{instancePath:instancePath+"/events/" + i1+"/observedAt",schemaPath:"#/properties/events/items/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -16541,9 +16519,9 @@ return errors === 0;
 export const RunStepParams = validate74;
 const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/RunStepParams.schema.json","title":"RunStepParams","description":"Params of `run.step`.","type":"object","properties":{"state":{"description":"The run's current state as the previous step returned it, or `null` before `start`.","anyOf":[{"description":"The state of one agent run: its status and why, its hard limits and what it used of them, every\ntool call with its outcome, and the loop signals. Written by the run controller after every event.","$ref":"https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json"},{"type":"null"}]},"event":{"description":"The event to apply.","anyOf":[{"description":"`start`: a new run (the state before it is `null`).","type":"object","properties":{"type":{"description":"The event.","type":"string","const":"start"},"taskId":{"description":"The task the run carries out (the id of its TaskContractV1).","minLength":1,"maxLength":256,"type":"string"},"mode":{"description":"`bounded` or `until-done`.","enum":["bounded","until-done"],"type":"string"},"controls":{"description":"How the run is stopped or taken over.","type":"object","properties":{"cancellable":{"description":"Whether a cancel request reaches the run (and moves it to `cancelled`).","type":"boolean"},"takeoverChannel":{"description":"Where an operator takes the run over, or `null` when nobody can.","minLength":1,"maxLength":512,"type":["null","string"]}},"additionalProperties":false,"required":["cancellable","takeoverChannel"]},"budget":{"description":"The hard limits.","type":"object","properties":{"maxSteps":{"description":"Most steps (one model turn and the tool calls it makes is one step) the run may take.","type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"description":"Most tool calls the run may make, all tools together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"description":"Most retries of failed tool calls the run may make, all calls together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"description":"Most wall-clock time the run may take, in milliseconds, from its start.","type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"description":"Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).","type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"description":"Currency of `maxCostMicros`.","pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"thresholds":{"description":"The loop thresholds.","type":"object","properties":{"repeatedAction":{"description":"Consecutive calls of the same action (same `actionDigest`) that force a replan or takeover; at most 3.","type":"integer","minimum":2,"maximum":3},"repeatedError":{"description":"Consecutive failures with the same error (same tool, error class and error code) that force a replan or takeover; at most 3.","type":"integer","minimum":2,"maximum":3},"noProgressSteps":{"description":"Consecutive finished steps without a state change that force a replan or takeover; at most 10.","type":"integer","minimum":2,"maximum":10}},"additionalProperties":false,"required":["noProgressSteps","repeatedAction","repeatedError"]}},"additionalProperties":false,"required":["budget","controls","mode","taskId","thresholds","type"]},{"description":"`step-started`: the model is asked for its next action (one step).","type":"object","properties":{"type":{"description":"The event.","type":"string","const":"step-started"}},"additionalProperties":false,"required":["type"]},{"description":"`step-finished`: the step's actions are done and its result is verified.","type":"object","properties":{"type":{"description":"The event.","type":"string","const":"step-finished"},"costMicros":{"description":"What the step cost (model and tools not reported by `tool-result`), in millionths of the budget's currency.","type":"integer","minimum":0,"maximum":9007199254740991},"stateChanged":{"description":"Whether the step committed any change to the task state (a confirmed fact, an artefact, a verification result).","type":"boolean"}},"additionalProperties":false,"required":["costMicros","stateChanged","type"]},{"description":"`tool-called`: the runtime is about to make a tool call.","type":"object","properties":{"type":{"description":"The event.","type":"string","const":"tool-called"},"callId":{"description":"The call's id, unique within the run.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"toolName":{"description":"The tool.","minLength":1,"maxLength":256,"type":"string"},"actionDigest":{"description":"digestOf(`{toolName, input}`): the same digest is the same action.","pattern":"^[a-f0-9]{64}$","type":"string"},"retryOf":{"description":"The earlier call this one retries, or `null` for a first attempt.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":["null","string"]}},"additionalProperties":false,"required":["actionDigest","callId","retryOf","toolName","type"]},{"description":"`tool-result`: a call's outcome arrived.","type":"object","properties":{"type":{"description":"The event.","type":"string","const":"tool-result"},"callId":{"description":"The call.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"outcome":{"description":"`succeeded` or `failed`.","enum":["failed","succeeded"],"type":"string"},"errorClass":{"description":"How it failed; non-null exactly when `outcome` is `failed` (a timed-out remote write is `unknown-outcome`).","anyOf":[{"enum":["business-rejection","permanent","transient","unknown-outcome"],"type":"string"},{"type":"null"}]},"errorCode":{"description":"The tool's error code; non-null exactly when `outcome` is `failed`.","minLength":1,"maxLength":128,"type":["null","string"]},"costMicros":{"description":"What the call cost, in millionths of the budget's currency.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["callId","costMicros","errorClass","errorCode","outcome","type"]},{"description":"`tool-queried`: the runtime queried the external effect of an `unknown-outcome` call.","type":"object","properties":{"type":{"description":"The event.","type":"string","const":"tool-queried"},"callId":{"description":"The call.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"resolution":{"description":"What the query found.","enum":["effect-applied","no-effect","still-unknown"],"type":"string"}},"additionalProperties":false,"required":["callId","resolution","type"]},{"description":"An event without members of its own: a pause, a resume, a replan, a takeover, a cancel.","type":"object","properties":{"type":{"description":"`approval-requested` (pause for an approval), `approval-granted` (resume), `dependency-wait`\n(pause for a dependency), `dependency-ready` (resume), `replanned` (a new plan: the loop\ncounters reset and a blocked run resumes), `takeover` (a person takes the run over: blocked,\nhuman-takeover), `cancel` (the run is cancelled).","enum":["approval-granted","approval-requested","cancel","dependency-ready","dependency-wait","replanned","takeover"],"type":"string"}},"additionalProperties":false,"required":["type"]},{"description":"`complete`: the task's completion criteria were checked.","type":"object","properties":{"type":{"description":"The event.","type":"string","const":"complete"},"outcome":{"description":"`succeeded` when every completion criterion was checked and met, `failed` when one was not.","enum":["failed","succeeded"],"type":"string"}},"additionalProperties":false,"required":["outcome","type"]}]}},"additionalProperties":false,"required":["event","state"]};
 const schema50 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json","title":"RunStateV1","description":"The state of one agent run: its status and why, its hard limits and what it used of them, every\ntool call with its outcome, and the loop signals. Written by the run controller after every event.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"RunStateV1"},"runId":{"description":"`run-` + the first 24 hex characters of digestOf(`{taskId, startedAt}`).","pattern":"^run-[a-f0-9]{24}$","type":"string"},"taskId":{"description":"The task the run carries out (the id of its TaskContractV1).","minLength":1,"maxLength":256,"type":"string"},"mode":{"description":"`bounded` (the run stops at its completion criteria or a limit) or `until-done` (\"run until\ndone\"; valid only with a budget, cancellation and a takeover channel).","enum":["bounded","until-done"],"type":"string"},"controls":{"description":"How the run is stopped or taken over.","type":"object","properties":{"cancellable":{"description":"Whether a cancel request reaches the run (and moves it to `cancelled`).","type":"boolean"},"takeoverChannel":{"description":"Where an operator takes the run over, or `null` when nobody can.","minLength":1,"maxLength":512,"type":["null","string"]}},"additionalProperties":false,"required":["cancellable","takeoverChannel"]},"status":{"description":"Where the run stands.","enum":["awaiting-approval","awaiting-dependency","blocked","cancelled","failed","running","succeeded"],"type":"string"},"pauseReason":{"description":"Why a paused run waits; `null` unless the status is a pause.","anyOf":[{"enum":["approval-pending","dependency-pending","human-takeover","loop-detected"],"type":"string"},{"type":"null"}]},"terminalReason":{"description":"Why a terminal run ended; `null` unless the status is terminal.","anyOf":[{"enum":["budget-exhausted","cancelled","completion-failed","completion-verified"],"type":"string"},{"type":"null"}]},"budget":{"description":"The hard limits.","type":"object","properties":{"maxSteps":{"description":"Most steps (one model turn and the tool calls it makes is one step) the run may take.","type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"description":"Most tool calls the run may make, all tools together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"description":"Most retries of failed tool calls the run may make, all calls together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"description":"Most wall-clock time the run may take, in milliseconds, from its start.","type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"description":"Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).","type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"description":"Currency of `maxCostMicros`.","pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"usage":{"description":"What the run used of them.","type":"object","properties":{"steps":{"description":"Steps taken.","type":"integer","minimum":0,"maximum":9007199254740991},"toolCalls":{"description":"Tool calls made.","type":"integer","minimum":0,"maximum":9007199254740991},"retries":{"description":"Retries made.","type":"integer","minimum":0,"maximum":9007199254740991},"elapsedMs":{"description":"Milliseconds since the run started.","type":"integer","minimum":0,"maximum":9007199254740991},"costMicros":{"description":"Cost spent, in millionths of the budget's currency.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["costMicros","elapsedMs","retries","steps","toolCalls"]},"loop":{"description":"The loop signals.","type":"object","properties":{"thresholds":{"description":"The thresholds of this run.","type":"object","properties":{"repeatedAction":{"description":"Consecutive calls of the same action (same `actionDigest`) that force a replan or takeover; at most 3.","type":"integer","minimum":2,"maximum":3},"repeatedError":{"description":"Consecutive failures with the same error (same tool, error class and error code) that force a replan or takeover; at most 3.","type":"integer","minimum":2,"maximum":3},"noProgressSteps":{"description":"Consecutive finished steps without a state change that force a replan or takeover; at most 10.","type":"integer","minimum":2,"maximum":10}},"additionalProperties":false,"required":["noProgressSteps","repeatedAction","repeatedError"]},"lastActionDigest":{"description":"`actionDigest` of the latest tool call, or `null` before the first one and after a replan.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"repeatedActionCount":{"description":"How many consecutive calls (the latest included) had `lastActionDigest`.","type":"integer","minimum":0,"maximum":9007199254740991},"lastErrorDigest":{"description":"digestOf(`{toolName, errorClass, errorCode}`) of the latest failed call, or `null` when the\nlatest settled call succeeded, before any failure, and after a replan.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"repeatedErrorCount":{"description":"How many consecutive failures (the latest included) had `lastErrorDigest`.","type":"integer","minimum":0,"maximum":9007199254740991},"stepsWithoutStateChange":{"description":"How many consecutive finished steps changed no task state.","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["lastActionDigest","lastErrorDigest","repeatedActionCount","repeatedErrorCount","stepsWithoutStateChange","thresholds"]},"toolCalls":{"description":"Every tool call of the run, in the order they were made.","maxItems":1000,"type":"array","items":{"description":"One tool call of the run, with its outcome as far as it is known.","type":"object","properties":{"callId":{"description":"The call's id, unique within the run.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"toolName":{"description":"The tool, as its ToolContractV1 names it.","minLength":1,"maxLength":256,"type":"string"},"actionDigest":{"description":"digestOf(`{toolName, input}`) as the runtime computes it: two calls with the same digest are\nthe same action (loop detection compares these).","pattern":"^[a-f0-9]{64}$","type":"string"},"step":{"description":"The step the call belongs to: `usage.steps` when the call was made, or 1 for a call before the\nfirst `step-started`.","type":"integer","minimum":1,"maximum":9007199254740991},"calledAt":{"description":"When the call was made.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"status":{"description":"`in-flight` (no outcome yet), `succeeded` or `failed`.","enum":["failed","in-flight","succeeded"],"type":"string"},"errorClass":{"description":"How the call failed; non-null exactly when `status` is `failed`.","anyOf":[{"enum":["business-rejection","permanent","transient","unknown-outcome"],"type":"string"},{"type":"null"}]},"errorCode":{"description":"The tool's error code; non-null exactly when `status` is `failed`.","minLength":1,"maxLength":128,"type":["null","string"]},"retryOf":{"description":"The earlier call of this run that this call retries, or `null` for a first attempt.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":["null","string"]},"query":{"description":"The query of the call's effect; non-null only when `errorClass` is `unknown-outcome`.","anyOf":[{"description":"What the runtime learnt by querying the external effect of an `unknown-outcome` call.","type":"object","properties":{"queriedAt":{"description":"When the effect was queried.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"resolution":{"description":"What the query found: `effect-applied` (the call took effect; never retry it), `no-effect`\n(it did not; a retry is allowed), `still-unknown` (the query could not tell; no retry).","enum":["effect-applied","no-effect","still-unknown"],"type":"string"}},"additionalProperties":false,"required":["queriedAt","resolution"]},{"type":"null"}]}},"additionalProperties":false,"required":["actionDigest","callId","calledAt","errorClass","errorCode","query","retryOf","status","step","toolName"]}},"startedAt":{"description":"When the run started.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"updatedAt":{"description":"When the latest event was applied.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"endedAt":{"description":"When the run reached a terminal state, or `null` while it has not.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"eventCount":{"description":"How many events the controller answered with a state, `start` and events answered with\n`applied: false` included (a refused event counts nothing).","type":"integer","minimum":1,"maximum":9007199254740991},"stateDigest":{"description":"digestOf(the whole document without `stateDigest`).","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["budget","controls","endedAt","eventCount","loop","mode","pauseReason","runId","schemaVersion","startedAt","stateDigest","status","taskId","terminalReason","toolCalls","updatedAt","usage"]};
-const pattern126 = new RegExp("^run-[a-f0-9]{24}$", "u");
-const pattern127 = new RegExp("^[A-Z]{3}$", "u");
-const pattern130 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$", "u");
+const pattern124 = new RegExp("^run-[a-f0-9]{24}$", "u");
+const pattern125 = new RegExp("^[A-Z]{3}$", "u");
+const pattern128 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$", "u");
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/RunStateV1.schema.json" */;
@@ -16588,7 +16566,7 @@ let data1 = data.runId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern126.test(data1)){
+if(!pattern124.test(data1)){
 validate75.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/pattern",keyword:"pattern",params:{pattern: "^run-[a-f0-9]{24}$"},message:"must match pattern \""+"^run-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -17042,7 +17020,7 @@ let data16 = data10.currency;
 const _errs44 = errors;
 if(errors === _errs44){
 if(typeof data16 === "string"){
-if(!pattern127.test(data16)){
+if(!pattern125.test(data16)){
 validate75.errors = [{instancePath:instancePath+"/budget/currency",schemaPath:"#/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
@@ -17393,7 +17371,7 @@ return false;
 }
 if(errors === _errs71){
 if(typeof data28 === "string"){
-if(!pattern0.test(data28)){
+if(!pattern12.test(data28)){
 validate75.errors = [{instancePath:instancePath+"/loop/lastActionDigest",schemaPath:"#/properties/loop/properties/lastActionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -17441,7 +17419,7 @@ return false;
 }
 if(errors === _errs75){
 if(typeof data30 === "string"){
-if(!pattern0.test(data30)){
+if(!pattern12.test(data30)){
 validate75.errors = [{instancePath:instancePath+"/loop/lastErrorDigest",schemaPath:"#/properties/loop/properties/lastErrorDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -17562,7 +17540,7 @@ let data35 = data34.callId;
 const _errs86 = errors;
 if(errors === _errs86){
 if(typeof data35 === "string"){
-if(!pattern130.test(data35)){
+if(!pattern128.test(data35)){
 validate75.errors = [{instancePath:instancePath+"/toolCalls/" + i0+"/callId",schemaPath:"#/properties/toolCalls/items/properties/callId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""}];
 return false;
 }
@@ -17610,7 +17588,7 @@ let data37 = data34.actionDigest;
 const _errs90 = errors;
 if(errors === _errs90){
 if(typeof data37 === "string"){
-if(!pattern0.test(data37)){
+if(!pattern12.test(data37)){
 validate75.errors = [{instancePath:instancePath+"/toolCalls/" + i0+"/actionDigest",schemaPath:"#/properties/toolCalls/items/properties/actionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -17659,7 +17637,7 @@ const _errs94 = errors;
 if(errors === _errs94){
 if(errors === _errs94){
 if(typeof data39 === "string"){
-if(!pattern3.test(data39)){
+if(!pattern1.test(data39)){
 validate75.errors = [{instancePath:instancePath+"/toolCalls/" + i0+"/calledAt",schemaPath:"#/properties/toolCalls/items/properties/calledAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -17807,7 +17785,7 @@ return false;
 }
 if(errors === _errs106){
 if(typeof data43 === "string"){
-if(!pattern130.test(data43)){
+if(!pattern128.test(data43)){
 validate75.errors = [{instancePath:instancePath+"/toolCalls/" + i0+"/retryOf",schemaPath:"#/properties/toolCalls/items/properties/retryOf/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""}];
 return false;
 }
@@ -17860,7 +17838,7 @@ const _errs113 = errors;
 if(errors === _errs113){
 if(errors === _errs113){
 if(typeof data45 === "string"){
-if(!pattern3.test(data45)){
+if(!pattern1.test(data45)){
 const err14 = {instancePath:instancePath+"/toolCalls/" + i0+"/query/queriedAt",schemaPath:"#/properties/toolCalls/items/properties/query/anyOf/0/properties/queriedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -18030,7 +18008,7 @@ const _errs119 = errors;
 if(errors === _errs119){
 if(errors === _errs119){
 if(typeof data47 === "string"){
-if(!pattern3.test(data47)){
+if(!pattern1.test(data47)){
 validate75.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -18059,7 +18037,7 @@ const _errs121 = errors;
 if(errors === _errs121){
 if(errors === _errs121){
 if(typeof data48 === "string"){
-if(!pattern3.test(data48)){
+if(!pattern1.test(data48)){
 validate75.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -18092,7 +18070,7 @@ return false;
 if(errors === _errs123){
 if(errors === _errs123){
 if(typeof data49 === "string"){
-if(!pattern3.test(data49)){
+if(!pattern1.test(data49)){
 validate75.errors = [{instancePath:instancePath+"/endedAt",schemaPath:"#/properties/endedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -18143,7 +18121,7 @@ let data51 = data.stateDigest;
 const _errs127 = errors;
 if(errors === _errs127){
 if(typeof data51 === "string"){
-if(!pattern0.test(data51)){
+if(!pattern12.test(data51)){
 validate75.errors = [{instancePath:instancePath+"/stateDigest",schemaPath:"#/properties/stateDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -18779,7 +18757,7 @@ let data14 = data8.currency;
 const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data14 === "string"){
-if(!pattern127.test(data14)){
+if(!pattern125.test(data14)){
 const err35 = {instancePath:instancePath+"/event/budget/currency",schemaPath:"#/properties/event/anyOf/0/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err35];
@@ -19314,7 +19292,7 @@ let data24 = data1.callId;
 const _errs68 = errors;
 if(errors === _errs68){
 if(typeof data24 === "string"){
-if(!pattern130.test(data24)){
+if(!pattern128.test(data24)){
 const err69 = {instancePath:instancePath+"/event/callId",schemaPath:"#/properties/event/anyOf/3/properties/callId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err69];
@@ -19392,7 +19370,7 @@ let data26 = data1.actionDigest;
 const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data26 === "string"){
-if(!pattern0.test(data26)){
+if(!pattern12.test(data26)){
 const err74 = {instancePath:instancePath+"/event/actionDigest",schemaPath:"#/properties/event/anyOf/3/properties/actionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err74];
@@ -19435,7 +19413,7 @@ errors++;
 }
 if(errors === _errs74){
 if(typeof data27 === "string"){
-if(!pattern130.test(data27)){
+if(!pattern128.test(data27)){
 const err77 = {instancePath:instancePath+"/event/retryOf",schemaPath:"#/properties/event/anyOf/3/properties/retryOf/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err77];
@@ -19537,7 +19515,7 @@ let data29 = data1.callId;
 const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data29 === "string"){
-if(!pattern130.test(data29)){
+if(!pattern128.test(data29)){
 const err83 = {instancePath:instancePath+"/event/callId",schemaPath:"#/properties/event/anyOf/4/properties/callId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err83];
@@ -19839,7 +19817,7 @@ let data35 = data1.callId;
 const _errs100 = errors;
 if(errors === _errs100){
 if(typeof data35 === "string"){
-if(!pattern130.test(data35)){
+if(!pattern128.test(data35)){
 const err102 = {instancePath:instancePath+"/event/callId",schemaPath:"#/properties/event/anyOf/5/properties/callId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err102];
@@ -21214,8 +21192,8 @@ return errors === 0;
 export const PolicyDecideResult = validate81;
 const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/PolicyDecideResult.schema.json","title":"PolicyDecideResult","description":"One permission decision of a policy gate: for one tool call, on one resource and action, with\nevery input it used. Default deny: `allow` only on a trusted grant within the task's scope.","$ref":"https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json"};
 const schema55 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json","title":"PermissionDecisionV1","description":"One permission decision of a policy gate: for one tool call, on one resource and action, with\nevery input it used. Default deny: `allow` only on a trusted grant within the task's scope.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"PermissionDecisionV1"},"decisionId":{"description":"`\"prm-\"` + the first 24 hex characters of digestOf(`{runId, callId}`).","pattern":"^prm-[a-f0-9]{24}$","type":"string"},"runId":{"description":"The run the call belongs to.","minLength":1,"maxLength":256,"type":"string"},"callId":{"description":"The tool call decided, unique within the run.","minLength":1,"maxLength":256,"type":"string"},"tool":{"description":"The called tool's facts.","type":"object","properties":{"toolName":{"description":"Name of the tool.","minLength":1,"maxLength":128,"type":"string"},"sideEffectLevel":{"description":"How far the tool's effect reaches.","enum":["external-write","irreversible","local-write","none","read"],"type":"string"},"requiresConfirmation":{"description":"Whether the tool's contract requires a human confirmation before each call.","type":"boolean"},"networkEgress":{"description":"Whether the tool sends data over the network or to another domain (a message system, a remote store).","type":"boolean"}},"additionalProperties":false,"required":["networkEgress","requiresConfirmation","sideEffectLevel","toolName"]},"resource":{"description":"The resource the call touches (exact, never a pattern).","minLength":1,"maxLength":1024,"type":"string"},"action":{"description":"The action on the resource.","minLength":1,"maxLength":64,"type":"string"},"inputs":{"description":"Every input the decision used.","type":"object","properties":{"identity":{"description":"Who asks.","type":"object","properties":{"principal":{"description":"Stable id of the principal, e.g. `user:alice`, `agent:repo-fixer`.","minLength":1,"maxLength":256,"type":"string"},"kind":{"description":"`user` (a person), `service` (a non-agent program), `agent` (a model-driven agent or sub-agent).","enum":["agent","service","user"],"type":"string"}},"additionalProperties":false,"required":["kind","principal"]},"taskScope":{"description":"What the task allows.","type":"object","properties":{"taskRef":{"description":"Id of the task (or task contract) the call belongs to.","minLength":1,"maxLength":256,"type":"string"},"allowedTools":{"description":"Tools the task may call.","maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}},"allowedResources":{"description":"Resources (or resource patterns) the task may touch.","maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["allowedResources","allowedTools","taskRef"]},"approval":{"description":"The approval state of the call.","type":"object","properties":{"state":{"description":"`none` (never asked), `pending` (asked, no answer), `granted`, `denied`.","enum":["denied","granted","none","pending"],"type":"string"},"approvalRef":{"description":"Id of the approval request or record; `null` exactly when `state` is `none`.","minLength":1,"type":["null","string"]}},"additionalProperties":false,"required":["approvalRef","state"]},"provenance":{"description":"Where the run's data came from.","type":"object","properties":{"tainted":{"description":"Whether the run has read untrusted content; true exactly when `taintSources` is not empty.","type":"boolean"},"taintSources":{"description":"The untrusted observations of the run before the call, in the order they were observed.","maxItems":64,"type":"array","items":{"description":"An untrusted observation the run has read before the call: a taint source.","type":"object","properties":{"observationId":{"description":"Id of the observation (a trace event id, a tool call id).","minLength":1,"maxLength":256,"type":"string"},"kind":{"description":"What kind of untrusted content it was. Every web page, document, retrieval result, tool output and inbound message is untrusted.","enum":["document","message","retrieval","tool-output","web-page"],"type":"string"},"origin":{"description":"Where it came from: a domain, a tool name, a store.","minLength":1,"maxLength":1024,"type":"string"}},"additionalProperties":false,"required":["kind","observationId","origin"]}}},"additionalProperties":false,"required":["taintSources","tainted"]}},"additionalProperties":false,"required":["approval","identity","provenance","taskScope"]},"matchedGrant":{"description":"The grant an `allow` rests on; `null` when no trusted grant covers the call.","anyOf":[{"description":"The grant an `allow` rests on.","type":"object","properties":{"grantId":{"description":"Id of the grant in its source.","minLength":1,"maxLength":256,"type":"string"},"origin":{"description":"Where the grant comes from.","enum":["host-policy","human-approval","task-contract","untrusted-content"],"type":"string"}},"additionalProperties":false,"required":["grantId","origin"]},{"type":"null"}]},"dataFlowPolicyRef":{"description":"The data-flow policy that lets data of a tainted run leave through this call, or `null`.","minLength":1,"type":["null","string"]},"credential":{"description":"The credential the host injects for an `allow`, or `null` (always `null` unless `allow`).","anyOf":[{"description":"A short-lived credential the host injects into the execution (never into the model's context).","type":"object","properties":{"ref":{"description":"Reference the host resolves at execution time.","pattern":"^credref:[A-Za-z0-9._:-]{1,200}$","type":"string"},"expiresAt":{"description":"When the injected credential stops working: after `decidedAt`, at most 3600 s later.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["expiresAt","ref"]},{"type":"null"}]},"decision":{"description":"`allow`, `deny`, or `requires-approval` (not executed until a person grants it).","enum":["allow","deny","requires-approval"],"type":"string"},"reasonCodes":{"description":"Why: `[\"granted\"]` for `allow`, otherwise every reason that applies, in the page's order.","minItems":1,"maxItems":7,"uniqueItems":true,"type":"array","items":{"description":"Why the decision is what it is: `granted` (allow), `no-matching-grant` (default deny),\n`tool-not-in-task-scope`, `resource-not-in-task-scope`, `approval-denied`,\n`confirmation-required` (the tool needs a granted approval), `untrusted-data-egress` (the run\nread untrusted content and the call sends data out, with no data-flow policy and no approval).","enum":["approval-denied","confirmation-required","granted","no-matching-grant","resource-not-in-task-scope","tool-not-in-task-scope","untrusted-data-egress"],"type":"string"}},"decidedAt":{"description":"When the decision was made (the policy's clock).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"decisionDigest":{"description":"Digest of the whole document except `decisionDigest`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["action","callId","credential","dataFlowPolicyRef","decidedAt","decision","decisionDigest","decisionId","inputs","matchedGrant","reasonCodes","resource","runId","schemaVersion","tool"]};
-const pattern145 = new RegExp("^prm-[a-f0-9]{24}$", "u");
-const pattern146 = new RegExp("^credref:[A-Za-z0-9._:-]{1,200}$", "u");
+const pattern143 = new RegExp("^prm-[a-f0-9]{24}$", "u");
+const pattern144 = new RegExp("^credref:[A-Za-z0-9._:-]{1,200}$", "u");
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/PermissionDecisionV1.schema.json" */;
@@ -21260,7 +21238,7 @@ let data1 = data.decisionId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern145.test(data1)){
+if(!pattern143.test(data1)){
 validate82.errors = [{instancePath:instancePath+"/decisionId",schemaPath:"#/properties/decisionId/pattern",keyword:"pattern",params:{pattern: "^prm-[a-f0-9]{24}$"},message:"must match pattern \""+"^prm-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -22254,7 +22232,7 @@ let data36 = data35.ref;
 const _errs89 = errors;
 if(errors === _errs89){
 if(typeof data36 === "string"){
-if(!pattern146.test(data36)){
+if(!pattern144.test(data36)){
 const err12 = {instancePath:instancePath+"/credential/ref",schemaPath:"#/properties/credential/anyOf/0/properties/ref/pattern",keyword:"pattern",params:{pattern: "^credref:[A-Za-z0-9._:-]{1,200}$"},message:"must match pattern \""+"^credref:[A-Za-z0-9._:-]{1,200}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -22288,7 +22266,7 @@ const _errs91 = errors;
 if(errors === _errs91){
 if(errors === _errs91){
 if(typeof data37 === "string"){
-if(!pattern3.test(data37)){
+if(!pattern1.test(data37)){
 const err14 = {instancePath:instancePath+"/credential/expiresAt",schemaPath:"#/properties/credential/anyOf/0/properties/expiresAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -22479,7 +22457,7 @@ const _errs101 = errors;
 if(errors === _errs101){
 if(errors === _errs101){
 if(typeof data41 === "string"){
-if(!pattern3.test(data41)){
+if(!pattern1.test(data41)){
 validate82.errors = [{instancePath:instancePath+"/decidedAt",schemaPath:"#/properties/decidedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -22507,7 +22485,7 @@ let data42 = data.decisionDigest;
 const _errs103 = errors;
 if(errors === _errs103){
 if(typeof data42 === "string"){
-if(!pattern0.test(data42)){
+if(!pattern12.test(data42)){
 validate82.errors = [{instancePath:instancePath+"/decisionDigest",schemaPath:"#/properties/decisionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -22903,8 +22881,8 @@ return errors === 0;
 export const DelegateParams = validate86;
 const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/DelegateParams.schema.json","title":"DelegateParams","description":"Params of `delegate`.","type":"object","properties":{"parent":{"description":"The delegator's scope: its own DelegationContractV1, or a root run's grant.","anyOf":[{"description":"The contract one agent hands a sub-agent: the input snapshot, the tools and permissions (a\nsubset of the delegator's), the budget and deadline (within the delegator's), the output\nschema and the acceptance criteria. A delegate never inherits its delegator's permissions.","$ref":"https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json"},{"description":"What a root run holds and may delegate from.","type":"object","properties":{"runId":{"description":"The run.","type":"string"},"agent":{"description":"The agent running it (the delegator).","type":"string"},"allowedTools":{"description":"The tools the run may call.","type":"array","items":{"type":"string"}},"permissions":{"description":"The permissions the run holds.","type":"array","items":{"description":"One permission: a tool, on a resource (or resource pattern), for some actions.","type":"object","properties":{"tool":{"description":"The tool (never `*`: a delegation names each tool).","minLength":1,"maxLength":128,"type":"string"},"resource":{"description":"The resource or resource pattern (never `*` alone).","minLength":1,"maxLength":1024,"type":"string"},"actions":{"description":"The actions allowed (never `*`).","minItems":1,"maxItems":32,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["actions","resource","tool"]}},"budget":{"description":"The run's hard limits.","type":"object","properties":{"maxSteps":{"description":"Most steps (one model turn and the tool calls it makes is one step) the run may take.","type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"description":"Most tool calls the run may make, all tools together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"description":"Most retries of failed tool calls the run may make, all calls together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"description":"Most wall-clock time the run may take, in milliseconds, from its start.","type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"description":"Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).","type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"description":"Currency of `maxCostMicros`.","pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"deadline":{"description":"The run's deadline (RFC 3339 UTC).","type":"string"}},"additionalProperties":false,"required":["agent","allowedTools","budget","deadline","permissions","runId"]}]},"request":{"description":"What it asks to hand over.","type":"object","properties":{"delegate":{"description":"The sub-agent.","type":"string"},"inputSnapshot":{"description":"The input it works on, pinned by digest.","type":"object","properties":{"ref":{"description":"Where the snapshot is (an artefact path, a store key).","minLength":1,"maxLength":1024,"type":"string"},"digest":{"description":"digestOf (RFC 8785 JCS + SHA-256) of the snapshot as handed over.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["digest","ref"]},"allowedTools":{"description":"The tools it may call.","type":"array","items":{"type":"string"}},"permissions":{"description":"The permissions it asks for.","type":"array","items":{"description":"One permission: a tool, on a resource (or resource pattern), for some actions.","type":"object","properties":{"tool":{"description":"The tool (never `*`: a delegation names each tool).","minLength":1,"maxLength":128,"type":"string"},"resource":{"description":"The resource or resource pattern (never `*` alone).","minLength":1,"maxLength":1024,"type":"string"},"actions":{"description":"The actions allowed (never `*`).","minItems":1,"maxItems":32,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["actions","resource","tool"]}},"budget":{"description":"Its hard limits.","type":"object","properties":{"maxSteps":{"description":"Most steps (one model turn and the tool calls it makes is one step) the run may take.","type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"description":"Most tool calls the run may make, all tools together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"description":"Most retries of failed tool calls the run may make, all calls together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"description":"Most wall-clock time the run may take, in milliseconds, from its start.","type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"description":"Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).","type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"description":"Currency of `maxCostMicros`.","pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"deadline":{"description":"When its work must be done (RFC 3339 UTC).","type":"string"},"outputSchema":{"description":"The JSON Schema its output must validate against.","type":"object","additionalProperties":{}},"acceptanceCriteria":{"description":"How the delegator accepts the output.","type":"array","items":{"description":"One acceptance criterion the delegator checks on the delegate's output.","type":"object","properties":{"id":{"description":"Id of the criterion, unique within the contract.","pattern":"^[a-z0-9][a-z0-9-]{0,63}$","type":"string"},"check":{"description":"How it is checked: `output-schema` (the output validates), `command` (a command's exit), `file-predicate`, `reviewer` (a person decides).","enum":["command","file-predicate","output-schema","reviewer"],"type":"string"},"statement":{"description":"What must hold, e.g. `pnpm test exits 0`.","minLength":1,"maxLength":2000,"type":"string"}},"additionalProperties":false,"required":["check","id","statement"]}}},"additionalProperties":false,"required":["acceptanceCriteria","allowedTools","budget","deadline","delegate","inputSnapshot","outputSchema","permissions"]}},"additionalProperties":false,"required":["parent","request"]};
 const schema59 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json","title":"DelegationContractV1","description":"The contract one agent hands a sub-agent: the input snapshot, the tools and permissions (a\nsubset of the delegator's), the budget and deadline (within the delegator's), the output\nschema and the acceptance criteria. A delegate never inherits its delegator's permissions.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"DelegationContractV1"},"delegationId":{"description":"`\"dlg-\"` + the first 24 hex characters of digestOf(`{parent: {kind, ref}, delegate, inputSnapshot}`).","pattern":"^dlg-[a-f0-9]{24}$","type":"string"},"parent":{"description":"Who delegates.","type":"object","properties":{"kind":{"description":"`run`: the delegator is a root run acting on its own grant; `delegation`: it is itself a delegate.","enum":["delegation","run"],"type":"string"},"ref":{"description":"The run id (`run`) or the parent contract's `delegationId` (`delegation`).","minLength":1,"maxLength":256,"type":"string"},"delegationDigest":{"description":"The parent contract's `delegationDigest` (`delegation`); `null` for `run`.","pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["delegationDigest","kind","ref"]},"delegator":{"description":"The delegating agent.","minLength":1,"maxLength":256,"type":"string"},"delegate":{"description":"The sub-agent the work is delegated to.","minLength":1,"maxLength":256,"type":"string"},"inputSnapshot":{"description":"The input the delegate works on.","type":"object","properties":{"ref":{"description":"Where the snapshot is (an artefact path, a store key).","minLength":1,"maxLength":1024,"type":"string"},"digest":{"description":"digestOf (RFC 8785 JCS + SHA-256) of the snapshot as handed over.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["digest","ref"]},"allowedTools":{"description":"Tools the delegate may call: a subset of the delegator's.","maxItems":256,"uniqueItems":true,"type":"array","items":{"type":"string"}},"permissions":{"description":"The permissions of the delegate: each covered by one of the delegator's.","maxItems":256,"type":"array","items":{"description":"One permission: a tool, on a resource (or resource pattern), for some actions.","type":"object","properties":{"tool":{"description":"The tool (never `*`: a delegation names each tool).","minLength":1,"maxLength":128,"type":"string"},"resource":{"description":"The resource or resource pattern (never `*` alone).","minLength":1,"maxLength":1024,"type":"string"},"actions":{"description":"The actions allowed (never `*`).","minItems":1,"maxItems":32,"uniqueItems":true,"type":"array","items":{"type":"string"}}},"additionalProperties":false,"required":["actions","resource","tool"]}},"budget":{"description":"The delegate's hard limits: each at most the delegator's, in the same currency.","type":"object","properties":{"maxSteps":{"description":"Most steps (one model turn and the tool calls it makes is one step) the run may take.","type":"integer","minimum":1,"maximum":9007199254740991},"maxToolCalls":{"description":"Most tool calls the run may make, all tools together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxRetries":{"description":"Most retries of failed tool calls the run may make, all calls together.","type":"integer","minimum":0,"maximum":9007199254740991},"maxDurationMs":{"description":"Most wall-clock time the run may take, in milliseconds, from its start.","type":"integer","minimum":1,"maximum":9007199254740991},"maxCostMicros":{"description":"Most cost the run may spend, in millionths of `currency` (1 USD = 1000000).","type":"integer","minimum":0,"maximum":9007199254740991},"currency":{"description":"Currency of `maxCostMicros`.","pattern":"^[A-Z]{3}$","type":"string"}},"additionalProperties":false,"required":["currency","maxCostMicros","maxDurationMs","maxRetries","maxSteps","maxToolCalls"]},"deadline":{"description":"When the delegate's work must be done: after `createdAt`, not after the delegator's deadline.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"outputSchema":{"description":"The JSON Schema (draft-07) the delegate's output must validate against.","type":"object","additionalProperties":{}},"acceptanceCriteria":{"description":"How the delegator accepts the output.","minItems":1,"maxItems":64,"type":"array","items":{"description":"One acceptance criterion the delegator checks on the delegate's output.","type":"object","properties":{"id":{"description":"Id of the criterion, unique within the contract.","pattern":"^[a-z0-9][a-z0-9-]{0,63}$","type":"string"},"check":{"description":"How it is checked: `output-schema` (the output validates), `command` (a command's exit), `file-predicate`, `reviewer` (a person decides).","enum":["command","file-predicate","output-schema","reviewer"],"type":"string"},"statement":{"description":"What must hold, e.g. `pnpm test exits 0`.","minLength":1,"maxLength":2000,"type":"string"}},"additionalProperties":false,"required":["check","id","statement"]}},"createdAt":{"description":"When the contract was made.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"delegationDigest":{"description":"Digest of the whole document except `delegationDigest`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["acceptanceCriteria","allowedTools","budget","createdAt","deadline","delegate","delegationDigest","delegationId","delegator","inputSnapshot","outputSchema","parent","permissions","schemaVersion"]};
-const pattern150 = new RegExp("^dlg-[a-f0-9]{24}$", "u");
-const pattern155 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
+const pattern148 = new RegExp("^dlg-[a-f0-9]{24}$", "u");
+const pattern153 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/DelegationContractV1.schema.json" */;
@@ -22949,7 +22927,7 @@ let data1 = data.delegationId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern150.test(data1)){
+if(!pattern148.test(data1)){
 validate87.errors = [{instancePath:instancePath+"/delegationId",schemaPath:"#/properties/delegationId/pattern",keyword:"pattern",params:{pattern: "^dlg-[a-f0-9]{24}$"},message:"must match pattern \""+"^dlg-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -23038,7 +23016,7 @@ return false;
 }
 if(errors === _errs13){
 if(typeof data5 === "string"){
-if(!pattern0.test(data5)){
+if(!pattern12.test(data5)){
 validate87.errors = [{instancePath:instancePath+"/parent/delegationDigest",schemaPath:"#/properties/parent/properties/delegationDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -23171,7 +23149,7 @@ let data10 = data8.digest;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data10 === "string"){
-if(!pattern0.test(data10)){
+if(!pattern12.test(data10)){
 validate87.errors = [{instancePath:instancePath+"/inputSnapshot/digest",schemaPath:"#/properties/inputSnapshot/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -23592,7 +23570,7 @@ let data25 = data19.currency;
 const _errs56 = errors;
 if(errors === _errs56){
 if(typeof data25 === "string"){
-if(!pattern127.test(data25)){
+if(!pattern125.test(data25)){
 validate87.errors = [{instancePath:instancePath+"/budget/currency",schemaPath:"#/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
@@ -23632,7 +23610,7 @@ const _errs58 = errors;
 if(errors === _errs58){
 if(errors === _errs58){
 if(typeof data26 === "string"){
-if(!pattern3.test(data26)){
+if(!pattern1.test(data26)){
 validate87.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -23714,7 +23692,7 @@ let data30 = data29.id;
 const _errs68 = errors;
 if(errors === _errs68){
 if(typeof data30 === "string"){
-if(!pattern155.test(data30)){
+if(!pattern153.test(data30)){
 validate87.errors = [{instancePath:instancePath+"/acceptanceCriteria/" + i5+"/id",schemaPath:"#/properties/acceptanceCriteria/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""}];
 return false;
 }
@@ -23808,7 +23786,7 @@ const _errs74 = errors;
 if(errors === _errs74){
 if(errors === _errs74){
 if(typeof data33 === "string"){
-if(!pattern3.test(data33)){
+if(!pattern1.test(data33)){
 validate87.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -23836,7 +23814,7 @@ let data34 = data.delegationDigest;
 const _errs76 = errors;
 if(errors === _errs76){
 if(typeof data34 === "string"){
-if(!pattern0.test(data34)){
+if(!pattern12.test(data34)){
 validate87.errors = [{instancePath:instancePath+"/delegationDigest",schemaPath:"#/properties/delegationDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -24540,7 +24518,7 @@ let data17 = data11.currency;
 const _errs42 = errors;
 if(errors === _errs42){
 if(typeof data17 === "string"){
-if(!pattern127.test(data17)){
+if(!pattern125.test(data17)){
 const err38 = {instancePath:instancePath+"/parent/budget/currency",schemaPath:"#/properties/parent/anyOf/1/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
@@ -24744,7 +24722,7 @@ let data23 = data21.digest;
 const _errs56 = errors;
 if(errors === _errs56){
 if(typeof data23 === "string"){
-if(!pattern0.test(data23)){
+if(!pattern12.test(data23)){
 validate86.errors = [{instancePath:instancePath+"/request/inputSnapshot/digest",schemaPath:"#/properties/request/properties/inputSnapshot/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -25133,7 +25111,7 @@ let data38 = data32.currency;
 const _errs88 = errors;
 if(errors === _errs88){
 if(typeof data38 === "string"){
-if(!pattern127.test(data38)){
+if(!pattern125.test(data38)){
 validate86.errors = [{instancePath:instancePath+"/request/budget/currency",schemaPath:"#/properties/request/properties/budget/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
@@ -25228,7 +25206,7 @@ let data43 = data42.id;
 const _errs100 = errors;
 if(errors === _errs100){
 if(typeof data43 === "string"){
-if(!pattern155.test(data43)){
+if(!pattern153.test(data43)){
 validate86.errors = [{instancePath:instancePath+"/request/acceptanceCriteria/" + i8+"/id",schemaPath:"#/properties/request/properties/acceptanceCriteria/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""}];
 return false;
 }
@@ -27027,19 +27005,19 @@ return errors === 0;
 export const ContextPlanResult = validate92;
 const schema62 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/ContextPlanResult.schema.json","title":"ContextPlanResult","description":"A bounded, deterministic plan of the context sources one message needs, made from an intent\nseed and bounded metadata only. It partitions every candidate into exactly one of four buckets\n(baseline, selected, excluded, unclassified), states whether and why it is a full read, and\nseparates the stable content identity (`planContentId`) from the invocation identity (`planId`).","$ref":"https://agent-contracts.dev/schemas/contracts/ContextReadPlanV2.schema.json"};
 const schema63 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ContextReadPlanV2.schema.json","title":"ContextReadPlanV2","description":"A bounded, deterministic plan of the context sources one message needs, made from an intent\nseed and bounded metadata only. It partitions every candidate into exactly one of four buckets\n(baseline, selected, excluded, unclassified), states whether and why it is a full read, and\nseparates the stable content identity (`planContentId`) from the invocation identity (`planId`).","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContextReadPlanV2"},"planId":{"description":"Invocation identity: `plan-` + first 24 hex of `digestOf({planContentId, contextEpoch, invocationNonce})`.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"planContentId":{"description":"Content identity: `plan-content-` + `digestOf(identityInputs)`; equal for equal content across processes and epochs.","pattern":"^plan-content-[a-f0-9]{64}$","type":"string"},"contextBinding":{"description":"The binding every read, observation and receipt of this plan carries, derived from the plan's own fields.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContextReadBindingV1"},"contextEpoch":{"description":"The context epoch of the intent seed the plan was made for (`IntentSeedV1.contextEpoch`):\n1-256 characters without whitespace.","minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"planId":{"description":"Invocation identity of the plan (`ContextReadPlanV2.planId`).","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"planContentId":{"description":"Content identity of the plan (`ContextReadPlanV2.planContentId`).","pattern":"^plan-content-[a-f0-9]{64}$","type":"string"},"activeRoot":{"description":"The resolved workspace root the plan targets (`ContextReadPlanV2.identity.activeRoot`),\n`/`-separated, without a trailing `/` (except the root `/` itself), no control characters.","minLength":1,"maxLength":4096,"pattern":"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$","type":"string"},"project":{"description":"The project the plan targets inside `activeRoot` (`ContextReadPlanV2.identity.project`): one\npath segment of at most 128 characters, not `.` or `..`, without `/`, `\\`, control characters\nor surrounding whitespace.","minLength":1,"maxLength":128,"pattern":"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$","type":"string"}},"additionalProperties":false,"required":["activeRoot","contextEpoch","planContentId","planId","project","schemaVersion"]},"identity":{"description":"Who the plan is for and which invocation made it.","type":"object","properties":{"contextEpoch":{"description":"Epoch of the plan; equals `intentSeed.contextEpoch`.","minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"activeRoot":{"description":"The unique resolved workspace root.","minLength":1,"maxLength":4096,"pattern":"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$","type":"string"},"project":{"description":"The unique resolved project.","minLength":1,"maxLength":128,"pattern":"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$","type":"string"},"host":{"description":"The agent host that asked for the plan, e.g. `standalone`, `codex-cli`.","minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9._-]*$","type":"string"},"planner":{"description":"Planner implementation and algorithm version, `<name>@<major>`, e.g. `acme-planner@2`; a\nplanner that selects differently must change it.","minLength":3,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._/-]*@[0-9]+$","type":"string"},"intentSeed":{"description":"The seed the plan was made from, embedded verbatim.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"IntentSeedV1"},"contextEpoch":{"description":"The context epoch this seed opens. When the host supplies none it is\n`ctx-` + the first 20 hex characters of `digestOf({semantic, targetHint, createdAt})`.","minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"semantic":{"description":"Canonical top-level intent (an input alias `intent` is normalized into this field and never written).","enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"targetHint":{"description":"The project the message names, trimmed, or `null` when it names none. A hint only: the plan\nresolves the unique target. At most 256 characters.","minLength":1,"maxLength":256,"pattern":"^\\S(.*\\S)?$","type":["null","string"]},"continuationHint":{"description":"`true` only when the message continues earlier work that was observed (e.g. a resume); never inferred from keywords.","type":"boolean"},"riskHint":{"description":"Risk the message carries; becomes the plan's `actionEnvelope.riskCeiling`.","enum":["critical","high","normal"],"type":"string"},"confidence":{"description":"Confidence of the intent classification, 0 to 1. Below 0.6 is low confidence: the plan must\nbe a full read with trigger `low-confidence`.","minimum":0,"maximum":1,"type":"number"},"createdAt":{"description":"When the seed was formed; no plan of this epoch may be older.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["confidence","contextEpoch","continuationHint","createdAt","riskHint","schemaVersion","semantic","targetHint"]},"finalIntent":{"description":"The intent the plan serves; normally `intentSeed.semantic`.","enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"invocationNonce":{"description":"Fresh per planning invocation (e.g. a random UUID); makes `planId` unique per invocation.","minLength":16,"maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]*$","type":"string"}},"additionalProperties":false,"required":["activeRoot","contextEpoch","finalIntent","host","intentSeed","invocationNonce","planner","project"]},"plannedAt":{"description":"When the plan was made; not before `identity.intentSeed.createdAt`. Not part of the content identity.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"changeTypes":{"description":"Kinds of change the message asks for, sorted, unique. Empty only for `chat`, `resume` or a full read.","maxItems":12,"uniqueItems":true,"type":"array","items":{"description":"Kind of change the message asks for; drives source selection, the action envelope and full reads.","enum":["architecture","code-style","config","destructive","docs","feature-state","project-info","public-contract","release","security","source-code","testing"],"type":"string"}},"actionEnvelope":{"description":"What the plan authorizes; derived from `finalIntent`, `changeTypes` and the seed's `riskHint`.","type":"object","properties":{"allowedActionClasses":{"description":"Authorized action classes, sorted, unique.","minItems":1,"maxItems":8,"uniqueItems":true,"type":"array","items":{"description":"Class of action a plan authorizes; a tool call outside the envelope makes the receipt stale.","enum":["analysis-read","context-read","dangerous","docs-mutation","release","source-mutation","test-execution","workflow-closeout"],"type":"string"}},"mutationExpected":{"description":"Whether any mutating class (`docs-mutation`, `source-mutation`, `workflow-closeout`, `release`, `dangerous`) is allowed.","type":"boolean"},"riskCeiling":{"description":"Highest risk an attempted action may carry; equals the seed's `riskHint`.","enum":["critical","high","normal"],"type":"string"}},"additionalProperties":false,"required":["allowedActionClasses","mutationExpected","riskCeiling"]},"baselineDigest":{"description":"Digest of what the planner read while planning: baseline bodies and candidate metadata (see Identity and digests).","pattern":"^[a-f0-9]{64}$","type":"string"},"candidateCoverage":{"description":"The Profile candidate universe the four buckets must partition.","type":"object","properties":{"cataloguedIds":{"description":"Ids (`profile:<file>`) the catalogue lists, sorted, unique.","maxItems":1024,"uniqueItems":true,"items":{"type":"string","pattern":"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"},"type":"array"},"inventoryIds":{"description":"Ids (`profile:<file>`) found by enumerating the store (inventory), sorted, unique.","maxItems":1024,"uniqueItems":true,"items":{"type":"string","pattern":"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"},"type":"array"}},"additionalProperties":false,"required":["cataloguedIds","inventoryIds"]},"baselineSources":{"description":"Bucket 1, baseline: the index and the effective configuration, read while planning and\ndelivered with the plan; sorted by `sourceId`.","minItems":2,"maxItems":2,"type":"array","items":{"description":"A source the planner read while planning and delivers with the plan (the index and the effective config).","type":"object","properties":{"sourceId":{"description":"`profile:` + the source's file name (one path segment).","pattern":"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$","type":"string"},"kind":{"description":"Always `profile-baseline`.","type":"string","const":"profile-baseline"},"mandatory":{"description":"Baseline sources are always mandatory.","type":"boolean","const":true},"authority":{"description":"`lossless-plan-baseline` for the index, `effective-non-local-config` for the configuration.","enum":["effective-non-local-config","lossless-plan-baseline"],"type":"string"},"reason":{"description":"Why the source is in the baseline, for humans; not part of the content identity.","minLength":1,"maxLength":512,"type":"string"},"reasonCode":{"description":"`baseline-readme` for the store's index document, `baseline-config` for its effective non-local configuration.","enum":["baseline-config","baseline-readme"],"type":"string"},"sourceLayer":{"description":"Distinct layers of `sourceRefs`, in ref order, joined with `+`.","minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"requiredToExist":{"description":"Baseline sources must exist; always `true`.","type":"boolean","const":true},"sourceRefs":{"description":"Where the source lives; at least one ref has `exists: true`.","minItems":1,"maxItems":16,"type":"array","items":{"description":"Metadata of one place a source lives, observed by the planner without reading its body.","type":"object","properties":{"path":{"description":"Location of the source: a `/`-separated path, or `memory://<project>/<query>` for a memory\nquery. No `\\`, no control characters. At most 4096 characters.","minLength":1,"maxLength":4096,"pattern":"^[^\\\\\\u0000-\\u001f]+$","type":"string"},"layer":{"description":"Storage layer the path belongs to, e.g. `profile`, `profile-metadata`, `memory-query`.","minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"exists":{"description":"Whether the path existed when the planner looked.","type":"boolean"},"size":{"description":"Size in bytes, or `null` when the source does not exist or has no size (memory queries).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"mtimeMs":{"description":"Last modification time in whole milliseconds since the Unix epoch (truncated), or `null` when unknown.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"metadataDigest":{"description":"`digestOf({path, layer, exists, size, mtimeMs})` of this ref.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["exists","layer","metadataDigest","mtimeMs","path","size"]}},"contentIdentity":{"description":"Identity of the exact body the planner read and delivered with the plan.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContentIdentityV1"},"algorithm":{"description":"Hash algorithm of `digest`; only SHA-256 is defined.","type":"string","const":"sha256"},"sourceKey":{"description":"Key of the source the bytes came from, e.g. `profile://acme-api/README.md`: Unicode NFKC,\ntrimmed, `/` as the only separator (a `\\` is rewritten to `/` when the key is built), no\ncontrol characters. At most 1024 characters.","minLength":1,"maxLength":1024,"pattern":"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$","type":"string"},"contractVersion":{"description":"Version of the content contract the body was read under (the reader's interpretation of the\nbytes); `\"1\"` unless the source declares another. At most 64 characters.","minLength":1,"maxLength":64,"type":"string"},"digest":{"description":"SHA-256 (lowercase hex) of the raw delivered bytes. For a JSON body delivered as a value\nrather than as bytes, of its RFC 8785 canonical UTF-8 form instead (`digestOf(value)`).","pattern":"^[a-f0-9]{64}$","type":"string"},"bytes":{"description":"Length in bytes of exactly what `digest` hashes (the raw bytes, or the canonical JSON form).","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["algorithm","bytes","contractVersion","digest","schemaVersion","sourceKey"]}},"additionalProperties":false,"required":["authority","contentIdentity","kind","mandatory","reason","reasonCode","requiredToExist","sourceId","sourceLayer","sourceRefs"]}},"selectedSources":{"description":"Bucket 2, selected: sources to read after the plan is observed; sorted by `sourceId`.\nAlways contains `memory:status`.","minItems":1,"maxItems":256,"type":"array","items":{"description":"A source the plan selects for reading after the plan is observed.","type":"object","properties":{"sourceId":{"description":"`profile:<file>` for a Profile document, `memory:status|session|summary` for a bounded memory query.","pattern":"^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$","type":"string"},"kind":{"description":"`profile` (shared document), `profile-local` (machine-local, never shared), or `memory` (bounded query).","enum":["memory","profile","profile-local"],"type":"string"},"mandatory":{"description":"Whether the receipt can complete only after this source was read and observed.","type":"boolean"},"authority":{"description":"`profile-catalog` / `profile-inventory` for documents, `bounded-memory-query` for memory.","enum":["bounded-memory-query","profile-catalog","profile-inventory"],"type":"string"},"reason":{"description":"Why the source is selected, for humans; not part of the content identity.","minLength":1,"maxLength":512,"type":"string"},"reasonCode":{"description":"Machine reason for the selection.","enum":["explicit-selector","full-read","intent-change-type","memory-session","memory-status"],"type":"string"},"sourceLayer":{"description":"Distinct layers of `sourceRefs`, in ref order, joined with `+`.","minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"requiredToExist":{"description":"Whether the catalogue requires the source to exist; a required source without an existing ref blocks the plan.","type":"boolean"},"sourceRefs":{"description":"Where the source lives.","minItems":1,"maxItems":16,"type":"array","items":{"description":"Metadata of one place a source lives, observed by the planner without reading its body.","type":"object","properties":{"path":{"description":"Location of the source: a `/`-separated path, or `memory://<project>/<query>` for a memory\nquery. No `\\`, no control characters. At most 4096 characters.","minLength":1,"maxLength":4096,"pattern":"^[^\\\\\\u0000-\\u001f]+$","type":"string"},"layer":{"description":"Storage layer the path belongs to, e.g. `profile`, `profile-metadata`, `memory-query`.","minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"exists":{"description":"Whether the path existed when the planner looked.","type":"boolean"},"size":{"description":"Size in bytes, or `null` when the source does not exist or has no size (memory queries).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"mtimeMs":{"description":"Last modification time in whole milliseconds since the Unix epoch (truncated), or `null` when unknown.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"metadataDigest":{"description":"`digestOf({path, layer, exists, size, mtimeMs})` of this ref.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["exists","layer","metadataDigest","mtimeMs","path","size"]}}},"additionalProperties":false,"required":["authority","kind","mandatory","reason","reasonCode","requiredToExist","sourceId","sourceLayer","sourceRefs"]}},"mandatorySourceIds":{"description":"Ids of every mandatory source of buckets 1 and 2, sorted, unique.","minItems":1,"maxItems":258,"uniqueItems":true,"items":{"type":"string","pattern":"^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"},"type":"array"},"excludedSources":{"description":"Bucket 3, excluded: candidates deliberately not read, each with a reason; sorted by `sourceId`.","maxItems":1024,"type":"array","items":{"description":"A candidate the plan deliberately does not read, with the reason.","type":"object","properties":{"sourceId":{"description":"`profile:` + the candidate's file name.","pattern":"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$","type":"string"},"kind":{"description":"`profile` or `profile-local`.","enum":["profile","profile-local"],"type":"string"},"authority":{"description":"`profile-catalog` when the catalogue lists the candidate, else `profile-inventory`.","enum":["profile-catalog","profile-inventory"],"type":"string"},"skipReason":{"description":"Independent explanation of why it is not read; never a bare \"not needed\". Not part of the content identity.","minLength":1,"maxLength":512,"type":"string"},"reasonCode":{"description":"`excluded-local-policy` (local source not requested), `excluded-metadata-only` (not a readable document), `excluded-no-match`.","enum":["excluded-local-policy","excluded-metadata-only","excluded-no-match"],"type":"string"},"sourceLayer":{"description":"Distinct layers of `sourceRefs`, in ref order, joined with `+`.","minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"requiredToExist":{"description":"Whether the catalogue requires the candidate to exist.","type":"boolean"},"sourceRefs":{"description":"Where the candidate lives.","minItems":1,"maxItems":16,"type":"array","items":{"description":"Metadata of one place a source lives, observed by the planner without reading its body.","type":"object","properties":{"path":{"description":"Location of the source: a `/`-separated path, or `memory://<project>/<query>` for a memory\nquery. No `\\`, no control characters. At most 4096 characters.","minLength":1,"maxLength":4096,"pattern":"^[^\\\\\\u0000-\\u001f]+$","type":"string"},"layer":{"description":"Storage layer the path belongs to, e.g. `profile`, `profile-metadata`, `memory-query`.","minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"exists":{"description":"Whether the path existed when the planner looked.","type":"boolean"},"size":{"description":"Size in bytes, or `null` when the source does not exist or has no size (memory queries).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"mtimeMs":{"description":"Last modification time in whole milliseconds since the Unix epoch (truncated), or `null` when unknown.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"metadataDigest":{"description":"`digestOf({path, layer, exists, size, mtimeMs})` of this ref.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["exists","layer","metadataDigest","mtimeMs","path","size"]}}},"additionalProperties":false,"required":["authority","kind","reasonCode","requiredToExist","skipReason","sourceId","sourceLayer","sourceRefs"]}},"unclassifiedSources":{"description":"Bucket 4, unclassified: candidates the planner could not classify; sorted by `sourceId`.\nNon-empty forces `exitCondition: 'blocked'`.","maxItems":1024,"type":"array","items":{"description":"A candidate the planner could not classify (found in the inventory, absent from the catalogue); blocks the plan.","type":"object","properties":{"sourceId":{"description":"`profile:` + the candidate's file name.","pattern":"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$","type":"string"},"kind":{"description":"Always `profile`: only uncatalogued documents are unclassified.","type":"string","const":"profile"},"authority":{"description":"Always `profile-inventory`.","type":"string","const":"profile-inventory"},"reasonCode":{"description":"Always `unclassified-uncatalogued`.","type":"string","const":"unclassified-uncatalogued"},"sourceLayer":{"description":"Distinct layers of `sourceRefs`, in ref order, joined with `+`.","minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"requiredToExist":{"description":"Whether the candidate is required to exist (normally `false`: the catalogue does not know it).","type":"boolean"},"sourceRefs":{"description":"Where the candidate lives.","minItems":1,"maxItems":16,"type":"array","items":{"description":"Metadata of one place a source lives, observed by the planner without reading its body.","type":"object","properties":{"path":{"description":"Location of the source: a `/`-separated path, or `memory://<project>/<query>` for a memory\nquery. No `\\`, no control characters. At most 4096 characters.","minLength":1,"maxLength":4096,"pattern":"^[^\\\\\\u0000-\\u001f]+$","type":"string"},"layer":{"description":"Storage layer the path belongs to, e.g. `profile`, `profile-metadata`, `memory-query`.","minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"exists":{"description":"Whether the path existed when the planner looked.","type":"boolean"},"size":{"description":"Size in bytes, or `null` when the source does not exist or has no size (memory queries).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"mtimeMs":{"description":"Last modification time in whole milliseconds since the Unix epoch (truncated), or `null` when unknown.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"metadataDigest":{"description":"`digestOf({path, layer, exists, size, mtimeMs})` of this ref.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["exists","layer","metadataDigest","mtimeMs","path","size"]}}},"additionalProperties":false,"required":["authority","kind","reasonCode","requiredToExist","sourceId","sourceLayer","sourceRefs"]}},"localSourcesRequested":{"description":"Whether the user or project explicitly asked for machine-local (`profile-local`) sources.","type":"boolean"},"triggeredEscalations":{"description":"Escalation triggers that fired for this plan, sorted, unique.","maxItems":17,"uniqueItems":true,"type":"array","items":{"description":"Condition that escalates a plan to a full read, blocks it, or forces a replan.","enum":["compact","config-digest","cross-service","destructive","explicit-full","host-session-drift","low-confidence","missing-reference","profile-catalog-drift","profile-drift","public-contract","release","route-consumer-drift","scope-drift","security","source-digest","tool-schema-drift"],"type":"string"}},"fullRead":{"description":"Whether every catalogued readable document is selected.","type":"boolean"},"fullReadReason":{"description":"Why the plan is a full read (first applicable in precedence order), or `null` iff `fullRead` is false.","anyOf":[{"enum":["audit-intent","cross-service","destructive","explicit-request","low-confidence","release","security"],"type":"string"},{"type":"null"}]},"fullReadNote":{"description":"The user's or project's words asking for a full read; non-null iff `fullReadReason` is\n`explicit-request`. Not part of the content identity. At most 512 characters.","minLength":1,"maxLength":512,"type":["null","string"]},"exitCondition":{"description":"`blocked`, else `escalated-full` iff `fullRead`, else `relevant-complete`.","enum":["blocked","escalated-full","relevant-complete"],"type":"string"},"budget":{"description":"Reading budget of this invocation.","type":"object","properties":{"bytes":{"description":"Maximum body bytes to read, or `null` for no limit.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"chars":{"description":"Maximum body characters to read, or `null`.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"tokens":{"description":"Maximum model tokens to spend on context, or `null`.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"latencyMs":{"description":"Maximum wall-clock milliseconds for reading, or `null`.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"enforcement":{"description":"`advisory` (report overruns) or `hard` (stop reading; the receipt then cannot complete).","enum":["advisory","hard"],"type":"string"}},"additionalProperties":false,"required":["bytes","chars","enforcement","latencyMs","tokens"]},"cacheDecision":{"description":"Whether the planning computation came from a cache.","type":"object","properties":{"status":{"description":"Outcome of the cache lookup.","enum":["bypassed","disabled","error","hit","miss"],"type":"string"},"cacheKey":{"description":"Cache key; equals the plan's `planContentId`.","pattern":"^plan-content-[a-f0-9]{64}$","type":"string"},"reasonCode":{"description":"Machine reason, e.g. `no-cache-adapter`, `content-identity-match`.","minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$","type":"string"},"reusedArtifacts":{"description":"Computation artifacts taken from the cache, sorted, unique; non-empty iff `status` is `hit`.","maxItems":32,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*$"},"type":"array"},"bodyDeliverySkipped":{"description":"Always `false`: reusing a computation never skips delivering and observing the bodies.","type":"boolean","const":false}},"additionalProperties":false,"required":["bodyDeliverySkipped","cacheKey","reasonCode","reusedArtifacts","status"]},"identityInputs":{"description":"Exactly what `planContentId` hashes; re-derivable from the plan's other fields.","type":"object","properties":{"target":{"description":"Target of the plan.","type":"object","properties":{"activeRoot":{"description":"`identity.activeRoot`.","minLength":1,"maxLength":4096,"pattern":"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$","type":"string"},"project":{"description":"`identity.project`.","minLength":1,"maxLength":128,"pattern":"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$","type":"string"},"host":{"description":"`identity.host`.","minLength":1,"maxLength":64,"pattern":"^[a-z0-9][a-z0-9._-]*$","type":"string"}},"additionalProperties":false,"required":["activeRoot","host","project"]},"intent":{"description":"Intent, risk and scope of the plan.","type":"object","properties":{"finalIntent":{"description":"`identity.finalIntent`.","enum":["analyze","audit","chat","dev","fix","other","resume","self-fix"],"type":"string"},"riskHint":{"description":"`identity.intentSeed.riskHint`.","enum":["critical","high","normal"],"type":"string"},"confidenceClass":{"description":"`low` when `identity.intentSeed.confidence < 0.6`, else `normal` (the exact number is not identity).","enum":["low","normal"],"type":"string"},"changeTypes":{"description":"The plan's `changeTypes`.","maxItems":12,"uniqueItems":true,"type":"array","items":{"description":"Kind of change the message asks for; drives source selection, the action envelope and full reads.","enum":["architecture","code-style","config","destructive","docs","feature-state","project-info","public-contract","release","security","source-code","testing"],"type":"string"}},"actionEnvelope":{"description":"The plan's `actionEnvelope`.","type":"object","properties":{"allowedActionClasses":{"description":"Authorized action classes, sorted, unique.","minItems":1,"maxItems":8,"uniqueItems":true,"type":"array","items":{"description":"Class of action a plan authorizes; a tool call outside the envelope makes the receipt stale.","enum":["analysis-read","context-read","dangerous","docs-mutation","release","source-mutation","test-execution","workflow-closeout"],"type":"string"}},"mutationExpected":{"description":"Whether any mutating class (`docs-mutation`, `source-mutation`, `workflow-closeout`, `release`, `dangerous`) is allowed.","type":"boolean"},"riskCeiling":{"description":"Highest risk an attempted action may carry; equals the seed's `riskHint`.","enum":["critical","high","normal"],"type":"string"}},"additionalProperties":false,"required":["allowedActionClasses","mutationExpected","riskCeiling"]}},"additionalProperties":false,"required":["actionEnvelope","changeTypes","confidenceClass","finalIntent","riskHint"]},"baselineDigest":{"description":"The plan's `baselineDigest` (baseline bodies and candidate metadata).","pattern":"^[a-f0-9]{64}$","type":"string"},"sources":{"description":"Every source of the four buckets, sorted by `sourceId`.","minItems":3,"maxItems":2306,"type":"array","items":{"description":"One source as it enters the content identity.","type":"object","properties":{"sourceId":{"description":"The source id.","pattern":"^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$","type":"string"},"bucket":{"description":"Which of the four buckets holds the source.","enum":["baseline","excluded","selected","unclassified"],"type":"string"},"kind":{"description":"The source's `kind`.","enum":["memory","profile","profile-baseline","profile-local"],"type":"string"},"mandatory":{"description":"The source's `mandatory` (`false` for excluded and unclassified sources).","type":"boolean"},"authority":{"description":"The source's `authority`.","enum":["bounded-memory-query","effective-non-local-config","lossless-plan-baseline","profile-catalog","profile-inventory"],"type":"string"},"reasonCode":{"description":"The source's `reasonCode`.","enum":["baseline-config","baseline-readme","excluded-local-policy","excluded-metadata-only","excluded-no-match","explicit-selector","full-read","intent-change-type","memory-session","memory-status","unclassified-uncatalogued"],"type":"string"},"sourceLayer":{"description":"The source's `sourceLayer`.","minLength":1,"maxLength":128,"pattern":"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$","type":"string"},"requiredToExist":{"description":"The source's `requiredToExist`.","type":"boolean"},"metadataDigests":{"description":"`metadataDigest` of each of the source's refs, in ref order.","minItems":1,"maxItems":16,"items":{"type":"string","pattern":"^[a-f0-9]{64}$"},"type":"array"}},"additionalProperties":false,"required":["authority","bucket","kind","mandatory","metadataDigests","reasonCode","requiredToExist","sourceId","sourceLayer"]}},"resolution":{"description":"How the plan resolved.","type":"object","properties":{"mandatorySourceIds":{"description":"The plan's `mandatorySourceIds`.","minItems":1,"maxItems":258,"uniqueItems":true,"items":{"type":"string","pattern":"^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"},"type":"array"},"triggeredEscalations":{"description":"The plan's `triggeredEscalations`.","maxItems":17,"uniqueItems":true,"type":"array","items":{"description":"Condition that escalates a plan to a full read, blocks it, or forces a replan.","enum":["compact","config-digest","cross-service","destructive","explicit-full","host-session-drift","low-confidence","missing-reference","profile-catalog-drift","profile-drift","public-contract","release","route-consumer-drift","scope-drift","security","source-digest","tool-schema-drift"],"type":"string"}},"exitCondition":{"description":"The plan's `exitCondition`.","enum":["blocked","escalated-full","relevant-complete"],"type":"string"},"fullRead":{"description":"The plan's `fullRead`.","type":"boolean"},"fullReadReason":{"description":"The plan's `fullReadReason` (a code; the free-text `fullReadNote` is not identity).","anyOf":[{"enum":["audit-intent","cross-service","destructive","explicit-request","low-confidence","release","security"],"type":"string"},{"type":"null"}]},"localSourcesRequested":{"description":"The plan's `localSourcesRequested`.","type":"boolean"}},"additionalProperties":false,"required":["exitCondition","fullRead","fullReadReason","localSourcesRequested","mandatorySourceIds","triggeredEscalations"]},"versions":{"description":"Versions the identity depends on.","type":"object","properties":{"contextPlan":{"description":"Always `ContextReadPlanV2`.","type":"string","const":"ContextReadPlanV2"},"contextReceipt":{"description":"Always `ContextReadReceiptV2`: the receipt contract that will prove this plan.","type":"string","const":"ContextReadReceiptV2"},"contentIdentity":{"description":"Always `ContentIdentityV1`.","type":"string","const":"ContentIdentityV1"},"contextBinding":{"description":"Always `ContextReadBindingV1`.","type":"string","const":"ContextReadBindingV1"},"planner":{"description":"`identity.planner`.","minLength":3,"maxLength":128,"pattern":"^[a-z0-9][a-z0-9._/-]*@[0-9]+$","type":"string"}},"additionalProperties":false,"required":["contentIdentity","contextBinding","contextPlan","contextReceipt","planner"]}},"additionalProperties":false,"required":["baselineDigest","intent","resolution","sources","target","versions"]},"planningTelemetry":{"description":"Measurements of planning.","type":"object","properties":{"inputBytes":{"description":"UTF-8 bytes of the planner's input.","type":"integer","minimum":0,"maximum":9007199254740991},"inputChars":{"description":"Characters of the planner's input.","type":"integer","minimum":0,"maximum":9007199254740991},"latencyMs":{"description":"Planning wall-clock milliseconds, or `null` when not measured.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"inputTokens":{"description":"Model tokens spent on planning, or `null` when not measured.","type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["inputBytes","inputChars","inputTokens","latencyMs"]}},"additionalProperties":false,"required":["actionEnvelope","baselineDigest","baselineSources","budget","cacheDecision","candidateCoverage","changeTypes","contextBinding","excludedSources","exitCondition","fullRead","fullReadNote","fullReadReason","identity","identityInputs","localSourcesRequested","mandatorySourceIds","planContentId","planId","plannedAt","planningTelemetry","schemaVersion","selectedSources","triggeredEscalations","unclassifiedSources"]};
-const pattern162 = new RegExp("^plan-[a-f0-9]{24}$", "u");
-const pattern163 = new RegExp("^plan-content-[a-f0-9]{64}$", "u");
-const pattern164 = new RegExp("^\\S+$", "u");
-const pattern167 = new RegExp("^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$", "u");
-const pattern168 = new RegExp("^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$", "u");
-const pattern172 = new RegExp("^[a-z0-9][a-z0-9._-]*$", "u");
-const pattern173 = new RegExp("^[a-z0-9][a-z0-9._/-]*@[0-9]+$", "u");
-const pattern175 = new RegExp("^\\S(.*\\S)?$", "u");
-const pattern180 = new RegExp("^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$", "u");
-const pattern183 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$", "u");
-const pattern184 = new RegExp("^[^\\\\\\u0000-\\u001f]+$", "u");
-const pattern187 = new RegExp("^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$", "u");
-const pattern189 = new RegExp("^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$", "u");
+const pattern160 = new RegExp("^plan-[a-f0-9]{24}$", "u");
+const pattern161 = new RegExp("^plan-content-[a-f0-9]{64}$", "u");
+const pattern162 = new RegExp("^\\S+$", "u");
+const pattern165 = new RegExp("^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$", "u");
+const pattern166 = new RegExp("^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$", "u");
+const pattern170 = new RegExp("^[a-z0-9][a-z0-9._-]*$", "u");
+const pattern171 = new RegExp("^[a-z0-9][a-z0-9._/-]*@[0-9]+$", "u");
+const pattern173 = new RegExp("^\\S(.*\\S)?$", "u");
+const pattern178 = new RegExp("^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$", "u");
+const pattern181 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$", "u");
+const pattern182 = new RegExp("^[^\\\\\\u0000-\\u001f]+$", "u");
+const pattern185 = new RegExp("^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$", "u");
+const pattern187 = new RegExp("^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$", "u");
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/ContextReadPlanV2.schema.json" */;
@@ -27084,7 +27062,7 @@ let data1 = data.planId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern162.test(data1)){
+if(!pattern160.test(data1)){
 validate93.errors = [{instancePath:instancePath+"/planId",schemaPath:"#/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -27105,7 +27083,7 @@ let data2 = data.planContentId;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern163.test(data2)){
+if(!pattern161.test(data2)){
 validate93.errors = [{instancePath:instancePath+"/planContentId",schemaPath:"#/properties/planContentId/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -27173,7 +27151,7 @@ validate93.errors = [{instancePath:instancePath+"/contextBinding/contextEpoch",s
 return false;
 }
 else {
-if(!pattern164.test(data5)){
+if(!pattern162.test(data5)){
 validate93.errors = [{instancePath:instancePath+"/contextBinding/contextEpoch",schemaPath:"#/properties/contextBinding/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
@@ -27196,7 +27174,7 @@ let data6 = data3.planId;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
-if(!pattern162.test(data6)){
+if(!pattern160.test(data6)){
 validate93.errors = [{instancePath:instancePath+"/contextBinding/planId",schemaPath:"#/properties/contextBinding/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -27217,7 +27195,7 @@ let data7 = data3.planContentId;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data7 === "string"){
-if(!pattern163.test(data7)){
+if(!pattern161.test(data7)){
 validate93.errors = [{instancePath:instancePath+"/contextBinding/planContentId",schemaPath:"#/properties/contextBinding/properties/planContentId/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -27248,7 +27226,7 @@ validate93.errors = [{instancePath:instancePath+"/contextBinding/activeRoot",sch
 return false;
 }
 else {
-if(!pattern167.test(data8)){
+if(!pattern165.test(data8)){
 validate93.errors = [{instancePath:instancePath+"/contextBinding/activeRoot",schemaPath:"#/properties/contextBinding/properties/activeRoot/pattern",keyword:"pattern",params:{pattern: "^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"},message:"must match pattern \""+"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"+"\""}];
 return false;
 }
@@ -27281,7 +27259,7 @@ validate93.errors = [{instancePath:instancePath+"/contextBinding/project",schema
 return false;
 }
 else {
-if(!pattern168.test(data9)){
+if(!pattern166.test(data9)){
 validate93.errors = [{instancePath:instancePath+"/contextBinding/project",schemaPath:"#/properties/contextBinding/properties/project/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"+"\""}];
 return false;
 }
@@ -27352,7 +27330,7 @@ validate93.errors = [{instancePath:instancePath+"/identity/contextEpoch",schemaP
 return false;
 }
 else {
-if(!pattern164.test(data11)){
+if(!pattern162.test(data11)){
 validate93.errors = [{instancePath:instancePath+"/identity/contextEpoch",schemaPath:"#/properties/identity/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
@@ -27385,7 +27363,7 @@ validate93.errors = [{instancePath:instancePath+"/identity/activeRoot",schemaPat
 return false;
 }
 else {
-if(!pattern167.test(data12)){
+if(!pattern165.test(data12)){
 validate93.errors = [{instancePath:instancePath+"/identity/activeRoot",schemaPath:"#/properties/identity/properties/activeRoot/pattern",keyword:"pattern",params:{pattern: "^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"},message:"must match pattern \""+"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"+"\""}];
 return false;
 }
@@ -27418,7 +27396,7 @@ validate93.errors = [{instancePath:instancePath+"/identity/project",schemaPath:"
 return false;
 }
 else {
-if(!pattern168.test(data13)){
+if(!pattern166.test(data13)){
 validate93.errors = [{instancePath:instancePath+"/identity/project",schemaPath:"#/properties/identity/properties/project/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"+"\""}];
 return false;
 }
@@ -27451,7 +27429,7 @@ validate93.errors = [{instancePath:instancePath+"/identity/host",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern172.test(data14)){
+if(!pattern170.test(data14)){
 validate93.errors = [{instancePath:instancePath+"/identity/host",schemaPath:"#/properties/identity/properties/host/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]*$"+"\""}];
 return false;
 }
@@ -27484,7 +27462,7 @@ validate93.errors = [{instancePath:instancePath+"/identity/planner",schemaPath:"
 return false;
 }
 else {
-if(!pattern173.test(data15)){
+if(!pattern171.test(data15)){
 validate93.errors = [{instancePath:instancePath+"/identity/planner",schemaPath:"#/properties/identity/properties/planner/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._/-]*@[0-9]+$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._/-]*@[0-9]+$"+"\""}];
 return false;
 }
@@ -27554,7 +27532,7 @@ validate93.errors = [{instancePath:instancePath+"/identity/intentSeed/contextEpo
 return false;
 }
 else {
-if(!pattern164.test(data18)){
+if(!pattern162.test(data18)){
 validate93.errors = [{instancePath:instancePath+"/identity/intentSeed/contextEpoch",schemaPath:"#/properties/identity/properties/intentSeed/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
@@ -27608,7 +27586,7 @@ validate93.errors = [{instancePath:instancePath+"/identity/intentSeed/targetHint
 return false;
 }
 else {
-if(!pattern175.test(data20)){
+if(!pattern173.test(data20)){
 validate93.errors = [{instancePath:instancePath+"/identity/intentSeed/targetHint",schemaPath:"#/properties/identity/properties/intentSeed/properties/targetHint/pattern",keyword:"pattern",params:{pattern: "^\\S(.*\\S)?$"},message:"must match pattern \""+"^\\S(.*\\S)?$"+"\""}];
 return false;
 }
@@ -27684,7 +27662,7 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(errors === _errs53){
 if(typeof data24 === "string"){
-if(!pattern3.test(data24)){
+if(!pattern1.test(data24)){
 validate93.errors = [{instancePath:instancePath+"/identity/intentSeed/createdAt",schemaPath:"#/properties/identity/properties/intentSeed/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -27759,7 +27737,7 @@ validate93.errors = [{instancePath:instancePath+"/identity/invocationNonce",sche
 return false;
 }
 else {
-if(!pattern2.test(data26)){
+if(!pattern0.test(data26)){
 validate93.errors = [{instancePath:instancePath+"/identity/invocationNonce",schemaPath:"#/properties/identity/properties/invocationNonce/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]*$"+"\""}];
 return false;
 }
@@ -27803,7 +27781,7 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(errors === _errs59){
 if(typeof data27 === "string"){
-if(!pattern3.test(data27)){
+if(!pattern1.test(data27)){
 validate93.errors = [{instancePath:instancePath+"/plannedAt",schemaPath:"#/properties/plannedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -28023,7 +28001,7 @@ let data35 = data.baselineDigest;
 const _errs76 = errors;
 if(errors === _errs76){
 if(typeof data35 === "string"){
-if(!pattern0.test(data35)){
+if(!pattern12.test(data35)){
 validate93.errors = [{instancePath:instancePath+"/baselineDigest",schemaPath:"#/properties/baselineDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -28076,7 +28054,7 @@ let data38 = data37[i4];
 const _errs83 = errors;
 if(errors === _errs83){
 if(typeof data38 === "string"){
-if(!pattern180.test(data38)){
+if(!pattern178.test(data38)){
 validate93.errors = [{instancePath:instancePath+"/candidateCoverage/cataloguedIds/" + i4,schemaPath:"#/properties/candidateCoverage/properties/cataloguedIds/items/pattern",keyword:"pattern",params:{pattern: "^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"},message:"must match pattern \""+"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"+"\""}];
 return false;
 }
@@ -28141,7 +28119,7 @@ let data40 = data39[i6];
 const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data40 === "string"){
-if(!pattern180.test(data40)){
+if(!pattern178.test(data40)){
 validate93.errors = [{instancePath:instancePath+"/candidateCoverage/inventoryIds/" + i6,schemaPath:"#/properties/candidateCoverage/properties/inventoryIds/items/pattern",keyword:"pattern",params:{pattern: "^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"},message:"must match pattern \""+"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"+"\""}];
 return false;
 }
@@ -28245,7 +28223,7 @@ let data43 = data42.sourceId;
 const _errs94 = errors;
 if(errors === _errs94){
 if(typeof data43 === "string"){
-if(!pattern180.test(data43)){
+if(!pattern178.test(data43)){
 validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/sourceId",schemaPath:"#/properties/baselineSources/items/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"},message:"must match pattern \""+"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"+"\""}];
 return false;
 }
@@ -28371,7 +28349,7 @@ validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/sourc
 return false;
 }
 else {
-if(!pattern183.test(data49)){
+if(!pattern181.test(data49)){
 validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/sourceLayer",schemaPath:"#/properties/baselineSources/items/properties/sourceLayer/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"+"\""}];
 return false;
 }
@@ -28458,7 +28436,7 @@ validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/sourc
 return false;
 }
 else {
-if(!pattern184.test(data53)){
+if(!pattern182.test(data53)){
 validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/sourceRefs/" + i9+"/path",schemaPath:"#/properties/baselineSources/items/properties/sourceRefs/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^\\\\\\u0000-\\u001f]+$"},message:"must match pattern \""+"^[^\\\\\\u0000-\\u001f]+$"+"\""}];
 return false;
 }
@@ -28491,7 +28469,7 @@ validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/sourc
 return false;
 }
 else {
-if(!pattern26.test(data54)){
+if(!pattern24.test(data54)){
 validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/sourceRefs/" + i9+"/layer",schemaPath:"#/properties/baselineSources/items/properties/sourceRefs/items/properties/layer/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -28580,7 +28558,7 @@ let data58 = data52.metadataDigest;
 const _errs125 = errors;
 if(errors === _errs125){
 if(typeof data58 === "string"){
-if(!pattern0.test(data58)){
+if(!pattern12.test(data58)){
 validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/sourceRefs/" + i9+"/metadataDigest",schemaPath:"#/properties/baselineSources/items/properties/sourceRefs/items/properties/metadataDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -28696,7 +28674,7 @@ validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/conte
 return false;
 }
 else {
-if(!pattern187.test(data62)){
+if(!pattern185.test(data62)){
 validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/contentIdentity/sourceKey",schemaPath:"#/properties/baselineSources/items/properties/contentIdentity/properties/sourceKey/pattern",keyword:"pattern",params:{pattern: "^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"},message:"must match pattern \""+"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"+"\""}];
 return false;
 }
@@ -28746,7 +28724,7 @@ let data64 = data59.digest;
 const _errs138 = errors;
 if(errors === _errs138){
 if(typeof data64 === "string"){
-if(!pattern0.test(data64)){
+if(!pattern12.test(data64)){
 validate93.errors = [{instancePath:instancePath+"/baselineSources/" + i8+"/contentIdentity/digest",schemaPath:"#/properties/baselineSources/items/properties/contentIdentity/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -28884,7 +28862,7 @@ let data68 = data67.sourceId;
 const _errs147 = errors;
 if(errors === _errs147){
 if(typeof data68 === "string"){
-if(!pattern189.test(data68)){
+if(!pattern187.test(data68)){
 validate93.errors = [{instancePath:instancePath+"/selectedSources/" + i10+"/sourceId",schemaPath:"#/properties/selectedSources/items/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"},message:"must match pattern \""+"^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"+"\""}];
 return false;
 }
@@ -29005,7 +28983,7 @@ validate93.errors = [{instancePath:instancePath+"/selectedSources/" + i10+"/sour
 return false;
 }
 else {
-if(!pattern183.test(data74)){
+if(!pattern181.test(data74)){
 validate93.errors = [{instancePath:instancePath+"/selectedSources/" + i10+"/sourceLayer",schemaPath:"#/properties/selectedSources/items/properties/sourceLayer/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"+"\""}];
 return false;
 }
@@ -29087,7 +29065,7 @@ validate93.errors = [{instancePath:instancePath+"/selectedSources/" + i10+"/sour
 return false;
 }
 else {
-if(!pattern184.test(data78)){
+if(!pattern182.test(data78)){
 validate93.errors = [{instancePath:instancePath+"/selectedSources/" + i10+"/sourceRefs/" + i11+"/path",schemaPath:"#/properties/selectedSources/items/properties/sourceRefs/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^\\\\\\u0000-\\u001f]+$"},message:"must match pattern \""+"^[^\\\\\\u0000-\\u001f]+$"+"\""}];
 return false;
 }
@@ -29120,7 +29098,7 @@ validate93.errors = [{instancePath:instancePath+"/selectedSources/" + i10+"/sour
 return false;
 }
 else {
-if(!pattern26.test(data79)){
+if(!pattern24.test(data79)){
 validate93.errors = [{instancePath:instancePath+"/selectedSources/" + i10+"/sourceRefs/" + i11+"/layer",schemaPath:"#/properties/selectedSources/items/properties/sourceRefs/items/properties/layer/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -29209,7 +29187,7 @@ let data83 = data77.metadataDigest;
 const _errs178 = errors;
 if(errors === _errs178){
 if(typeof data83 === "string"){
-if(!pattern0.test(data83)){
+if(!pattern12.test(data83)){
 validate93.errors = [{instancePath:instancePath+"/selectedSources/" + i10+"/sourceRefs/" + i11+"/metadataDigest",schemaPath:"#/properties/selectedSources/items/properties/sourceRefs/items/properties/metadataDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -29312,7 +29290,7 @@ let data85 = data84[i12];
 const _errs182 = errors;
 if(errors === _errs182){
 if(typeof data85 === "string"){
-if(!pattern189.test(data85)){
+if(!pattern187.test(data85)){
 validate93.errors = [{instancePath:instancePath+"/mandatorySourceIds/" + i12,schemaPath:"#/properties/mandatorySourceIds/items/pattern",keyword:"pattern",params:{pattern: "^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"},message:"must match pattern \""+"^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"+"\""}];
 return false;
 }
@@ -29398,7 +29376,7 @@ let data88 = data87.sourceId;
 const _errs189 = errors;
 if(errors === _errs189){
 if(typeof data88 === "string"){
-if(!pattern180.test(data88)){
+if(!pattern178.test(data88)){
 validate93.errors = [{instancePath:instancePath+"/excludedSources/" + i14+"/sourceId",schemaPath:"#/properties/excludedSources/items/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"},message:"must match pattern \""+"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"+"\""}];
 return false;
 }
@@ -29507,7 +29485,7 @@ validate93.errors = [{instancePath:instancePath+"/excludedSources/" + i14+"/sour
 return false;
 }
 else {
-if(!pattern183.test(data93)){
+if(!pattern181.test(data93)){
 validate93.errors = [{instancePath:instancePath+"/excludedSources/" + i14+"/sourceLayer",schemaPath:"#/properties/excludedSources/items/properties/sourceLayer/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"+"\""}];
 return false;
 }
@@ -29589,7 +29567,7 @@ validate93.errors = [{instancePath:instancePath+"/excludedSources/" + i14+"/sour
 return false;
 }
 else {
-if(!pattern184.test(data97)){
+if(!pattern182.test(data97)){
 validate93.errors = [{instancePath:instancePath+"/excludedSources/" + i14+"/sourceRefs/" + i15+"/path",schemaPath:"#/properties/excludedSources/items/properties/sourceRefs/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^\\\\\\u0000-\\u001f]+$"},message:"must match pattern \""+"^[^\\\\\\u0000-\\u001f]+$"+"\""}];
 return false;
 }
@@ -29622,7 +29600,7 @@ validate93.errors = [{instancePath:instancePath+"/excludedSources/" + i14+"/sour
 return false;
 }
 else {
-if(!pattern26.test(data98)){
+if(!pattern24.test(data98)){
 validate93.errors = [{instancePath:instancePath+"/excludedSources/" + i14+"/sourceRefs/" + i15+"/layer",schemaPath:"#/properties/excludedSources/items/properties/sourceRefs/items/properties/layer/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -29711,7 +29689,7 @@ let data102 = data96.metadataDigest;
 const _errs218 = errors;
 if(errors === _errs218){
 if(typeof data102 === "string"){
-if(!pattern0.test(data102)){
+if(!pattern12.test(data102)){
 validate93.errors = [{instancePath:instancePath+"/excludedSources/" + i14+"/sourceRefs/" + i15+"/metadataDigest",schemaPath:"#/properties/excludedSources/items/properties/sourceRefs/items/properties/metadataDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -29827,7 +29805,7 @@ let data105 = data104.sourceId;
 const _errs225 = errors;
 if(errors === _errs225){
 if(typeof data105 === "string"){
-if(!pattern180.test(data105)){
+if(!pattern178.test(data105)){
 validate93.errors = [{instancePath:instancePath+"/unclassifiedSources/" + i16+"/sourceId",schemaPath:"#/properties/unclassifiedSources/items/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"},message:"must match pattern \""+"^profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}$"+"\""}];
 return false;
 }
@@ -29909,7 +29887,7 @@ validate93.errors = [{instancePath:instancePath+"/unclassifiedSources/" + i16+"/
 return false;
 }
 else {
-if(!pattern183.test(data109)){
+if(!pattern181.test(data109)){
 validate93.errors = [{instancePath:instancePath+"/unclassifiedSources/" + i16+"/sourceLayer",schemaPath:"#/properties/unclassifiedSources/items/properties/sourceLayer/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"+"\""}];
 return false;
 }
@@ -29991,7 +29969,7 @@ validate93.errors = [{instancePath:instancePath+"/unclassifiedSources/" + i16+"/
 return false;
 }
 else {
-if(!pattern184.test(data113)){
+if(!pattern182.test(data113)){
 validate93.errors = [{instancePath:instancePath+"/unclassifiedSources/" + i16+"/sourceRefs/" + i17+"/path",schemaPath:"#/properties/unclassifiedSources/items/properties/sourceRefs/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^\\\\\\u0000-\\u001f]+$"},message:"must match pattern \""+"^[^\\\\\\u0000-\\u001f]+$"+"\""}];
 return false;
 }
@@ -30024,7 +30002,7 @@ validate93.errors = [{instancePath:instancePath+"/unclassifiedSources/" + i16+"/
 return false;
 }
 else {
-if(!pattern26.test(data114)){
+if(!pattern24.test(data114)){
 validate93.errors = [{instancePath:instancePath+"/unclassifiedSources/" + i16+"/sourceRefs/" + i17+"/layer",schemaPath:"#/properties/unclassifiedSources/items/properties/sourceRefs/items/properties/layer/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -30113,7 +30091,7 @@ let data118 = data112.metadataDigest;
 const _errs252 = errors;
 if(errors === _errs252){
 if(typeof data118 === "string"){
-if(!pattern0.test(data118)){
+if(!pattern12.test(data118)){
 validate93.errors = [{instancePath:instancePath+"/unclassifiedSources/" + i16+"/sourceRefs/" + i17+"/metadataDigest",schemaPath:"#/properties/unclassifiedSources/items/properties/sourceRefs/items/properties/metadataDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -30596,7 +30574,7 @@ let data134 = data132.cacheKey;
 const _errs290 = errors;
 if(errors === _errs290){
 if(typeof data134 === "string"){
-if(!pattern163.test(data134)){
+if(!pattern161.test(data134)){
 validate93.errors = [{instancePath:instancePath+"/cacheDecision/cacheKey",schemaPath:"#/properties/cacheDecision/properties/cacheKey/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -30627,7 +30605,7 @@ validate93.errors = [{instancePath:instancePath+"/cacheDecision/reasonCode",sche
 return false;
 }
 else {
-if(!pattern26.test(data135)){
+if(!pattern24.test(data135)){
 validate93.errors = [{instancePath:instancePath+"/cacheDecision/reasonCode",schemaPath:"#/properties/cacheDecision/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -30672,7 +30650,7 @@ validate93.errors = [{instancePath:instancePath+"/cacheDecision/reusedArtifacts/
 return false;
 }
 else {
-if(!pattern26.test(data137)){
+if(!pattern24.test(data137)){
 validate93.errors = [{instancePath:instancePath+"/cacheDecision/reusedArtifacts/" + i20,schemaPath:"#/properties/cacheDecision/properties/reusedArtifacts/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -30811,7 +30789,7 @@ validate93.errors = [{instancePath:instancePath+"/identityInputs/target/activeRo
 return false;
 }
 else {
-if(!pattern167.test(data141)){
+if(!pattern165.test(data141)){
 validate93.errors = [{instancePath:instancePath+"/identityInputs/target/activeRoot",schemaPath:"#/properties/identityInputs/properties/target/properties/activeRoot/pattern",keyword:"pattern",params:{pattern: "^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"},message:"must match pattern \""+"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"+"\""}];
 return false;
 }
@@ -30844,7 +30822,7 @@ validate93.errors = [{instancePath:instancePath+"/identityInputs/target/project"
 return false;
 }
 else {
-if(!pattern168.test(data142)){
+if(!pattern166.test(data142)){
 validate93.errors = [{instancePath:instancePath+"/identityInputs/target/project",schemaPath:"#/properties/identityInputs/properties/target/properties/project/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"+"\""}];
 return false;
 }
@@ -30877,7 +30855,7 @@ validate93.errors = [{instancePath:instancePath+"/identityInputs/target/host",sc
 return false;
 }
 else {
-if(!pattern172.test(data143)){
+if(!pattern170.test(data143)){
 validate93.errors = [{instancePath:instancePath+"/identityInputs/target/host",schemaPath:"#/properties/identityInputs/properties/target/properties/host/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]*$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]*$"+"\""}];
 return false;
 }
@@ -31195,7 +31173,7 @@ let data155 = data139.baselineDigest;
 const _errs336 = errors;
 if(errors === _errs336){
 if(typeof data155 === "string"){
-if(!pattern0.test(data155)){
+if(!pattern12.test(data155)){
 validate93.errors = [{instancePath:instancePath+"/identityInputs/baselineDigest",schemaPath:"#/properties/identityInputs/properties/baselineDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -31253,7 +31231,7 @@ let data158 = data157.sourceId;
 const _errs343 = errors;
 if(errors === _errs343){
 if(typeof data158 === "string"){
-if(!pattern189.test(data158)){
+if(!pattern187.test(data158)){
 validate93.errors = [{instancePath:instancePath+"/identityInputs/sources/" + i26+"/sourceId",schemaPath:"#/properties/identityInputs/properties/sources/items/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"},message:"must match pattern \""+"^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"+"\""}];
 return false;
 }
@@ -31364,7 +31342,7 @@ validate93.errors = [{instancePath:instancePath+"/identityInputs/sources/" + i26
 return false;
 }
 else {
-if(!pattern183.test(data164)){
+if(!pattern181.test(data164)){
 validate93.errors = [{instancePath:instancePath+"/identityInputs/sources/" + i26+"/sourceLayer",schemaPath:"#/properties/identityInputs/properties/sources/items/properties/sourceLayer/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"},message:"must match pattern \""+"^[a-z0-9]+(-[a-z0-9]+)*(\\+[a-z0-9]+(-[a-z0-9]+)*)*$"+"\""}];
 return false;
 }
@@ -31416,7 +31394,7 @@ let data167 = data166[i27];
 const _errs361 = errors;
 if(errors === _errs361){
 if(typeof data167 === "string"){
-if(!pattern0.test(data167)){
+if(!pattern12.test(data167)){
 validate93.errors = [{instancePath:instancePath+"/identityInputs/sources/" + i26+"/metadataDigests/" + i27,schemaPath:"#/properties/identityInputs/properties/sources/items/properties/metadataDigests/items/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -31521,7 +31499,7 @@ let data170 = data169[i28];
 const _errs368 = errors;
 if(errors === _errs368){
 if(typeof data170 === "string"){
-if(!pattern189.test(data170)){
+if(!pattern187.test(data170)){
 validate93.errors = [{instancePath:instancePath+"/identityInputs/resolution/mandatorySourceIds/" + i28,schemaPath:"#/properties/identityInputs/properties/resolution/properties/mandatorySourceIds/items/pattern",keyword:"pattern",params:{pattern: "^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"},message:"must match pattern \""+"^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$"+"\""}];
 return false;
 }
@@ -31865,7 +31843,7 @@ validate93.errors = [{instancePath:instancePath+"/identityInputs/versions/planne
 return false;
 }
 else {
-if(!pattern173.test(data182)){
+if(!pattern171.test(data182)){
 validate93.errors = [{instancePath:instancePath+"/identityInputs/versions/planner",schemaPath:"#/properties/identityInputs/properties/versions/properties/planner/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._/-]*@[0-9]+$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._/-]*@[0-9]+$"+"\""}];
 return false;
 }
@@ -32311,13 +32289,13 @@ return errors === 0;
 export const ContextReceiptResult = validate96;
 const schema65 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/ContextReceiptResult.schema.json","title":"ContextReceiptResult","description":"Evidence that the mandatory sources of one plan were delivered to the host, built only from\ncorrelated PostToolUse success observations. A new revision (new `receiptId`) is written on\nevery change.","$ref":"https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV2.schema.json"};
 const schema66 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV2.schema.json","title":"ContextReadReceiptV2","description":"Evidence that the mandatory sources of one plan were delivered to the host, built only from\ncorrelated PostToolUse success observations. A new revision (new `receiptId`) is written on\nevery change.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContextReadReceiptV2"},"receiptId":{"description":"Derived id of this revision (see Identity and digests).","pattern":"^receipt-[a-f0-9]{24}$","type":"string"},"binding":{"description":"The plan the receipt is for: epoch, both plan ids, root and project; equals the plan's `contextBinding`.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContextReadBindingV1"},"contextEpoch":{"description":"The context epoch of the intent seed the plan was made for (`IntentSeedV1.contextEpoch`):\n1-256 characters without whitespace.","minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"planId":{"description":"Invocation identity of the plan (`ContextReadPlanV2.planId`).","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"planContentId":{"description":"Content identity of the plan (`ContextReadPlanV2.planContentId`).","pattern":"^plan-content-[a-f0-9]{64}$","type":"string"},"activeRoot":{"description":"The resolved workspace root the plan targets (`ContextReadPlanV2.identity.activeRoot`),\n`/`-separated, without a trailing `/` (except the root `/` itself), no control characters.","minLength":1,"maxLength":4096,"pattern":"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$","type":"string"},"project":{"description":"The project the plan targets inside `activeRoot` (`ContextReadPlanV2.identity.project`): one\npath segment of at most 128 characters, not `.` or `..`, without `/`, `\\`, control characters\nor surrounding whitespace.","minLength":1,"maxLength":128,"pattern":"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$","type":"string"}},"additionalProperties":false,"required":["activeRoot","contextEpoch","planContentId","planId","project","schemaVersion"]},"host":{"description":"The host that ran the tool calls, copied from the plan's identity, e.g. `claude-code`, `standalone`.","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$","type":"string"},"hostSessionId":{"description":"Host session the receipt was written in; `null` when the host exposes none (then delivery reuse is impossible).","pattern":"^[\\x21-\\x7e]{1,256}$","type":["null","string"]},"verificationMode":{"description":"How evidence was obtained; only `structured-plan` can complete.","enum":["instruction-only","path-observable","structured-plan"],"type":"string"},"status":{"description":"Receipt status (see State machine).","enum":["attempted","baseline-ready","blocked","completed","escalated-full","planned","relevant-complete","stale","unverified"],"type":"string"},"planObservation":{"description":"The PostToolUse event that delivered the plan; `null` unless `verificationMode` is `structured-plan`.","anyOf":[{"description":"The PostToolUse event that delivered the plan itself to the host (the plan tool call).","type":"object","properties":{"toolCallId":{"description":"Tool call id of the plan call.","pattern":"^[\\x21-\\x7e]{1,256}$","type":"string"},"attemptedAt":{"description":"Time of the plan call's PreToolUse event.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"observedAt":{"description":"Time of the plan call's PostToolUse event, when the plan became observed.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["attemptedAt","observedAt","toolCallId"]},{"type":"null"}]},"observations":{"description":"Observation records in recording order (event time non-decreasing), at most 100.","maxItems":100,"type":"array","items":{"description":"One observation record: a PreToolUse attempt or a PostToolUse result.","anyOf":[{"description":"A PreToolUse event of a context tool call, for one requested source. It proves only that a\nread was attempted; it never satisfies a source.","type":"object","properties":{"observationId":{"description":"Derived id: `obs-` + first 24 hex of the JCS SHA-256 of the record without `observationId`, `attemptedAt`, `observedAt` and the telemetry fields (an attempt has none).","pattern":"^obs-[a-f0-9]{24}$","type":"string"},"hookEvent":{"description":"The host hook event this record evidences.","type":"string","const":"PreToolUse"},"toolCallId":{"description":"The host's tool call id; the PostToolUse of the same call carries the same id.","pattern":"^[\\x21-\\x7e]{1,256}$","type":"string"},"sourceId":{"description":"The selected plan source the call requests. A call requesting several sources yields one record per source.","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300,"type":"string"},"sourceKind":{"description":"Kind of the requested source, copied from the plan.","enum":["memory","profile","profile-baseline","profile-local"],"type":"string"},"actionClass":{"description":"Action class the caller declared for the call; must be in the plan's action envelope.","enum":["analysis-read","context-read","dangerous","docs-mutation","release","source-mutation","test-execution","workflow-closeout"],"type":"string"},"contextEpoch":{"description":"Context epoch the call was made under, as the event carried it (not copied from the plan).","minLength":1,"maxLength":256,"type":"string"},"planId":{"description":"Plan id the call was bound to, as the event carried it.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"activeRoot":{"description":"Workspace root the call targeted, `/`-separated, as the event carried it.","minLength":1,"maxLength":4096,"type":"string"},"hostSessionId":{"description":"Host session of the event; `null` when the host exposes none.","pattern":"^[\\x21-\\x7e]{1,256}$","type":["null","string"]},"argsDigest":{"description":"SHA-256 (JCS) of the tool input arguments, or `null` when the host did not expose them.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"attemptedAt":{"description":"Time the PreToolUse event was observed.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"observedAt":{"description":"Always `null`: an attempt has no outcome yet.","type":"null"},"outcome":{"description":"Always `attempted`.","type":"string","const":"attempted"}},"additionalProperties":false,"required":["actionClass","activeRoot","argsDigest","attemptedAt","contextEpoch","hookEvent","hostSessionId","observationId","observedAt","outcome","planId","sourceId","sourceKind","toolCallId"]},{"description":"A PostToolUse event of a context tool call, for one source: what the host actually received.\nOnly such a record, correlated to its attempt and carrying the delivered body's identity, can\nsatisfy a source.","type":"object","properties":{"observationId":{"description":"Derived id: `obs-` + first 24 hex of the JCS SHA-256 of the record without `observationId`, `attemptedAt`, `observedAt` and the telemetry fields `bytes`, `chars`, `hostDeliveredBytes`, `latencyMs`, `tokens`.","pattern":"^obs-[a-f0-9]{24}$","type":"string"},"hookEvent":{"description":"The host hook event this record evidences.","type":"string","const":"PostToolUse"},"toolCallId":{"description":"The host's tool call id; equals the `toolCallId` of the correlated PreToolUse record (or of the plan call for `baseline-ready`).","pattern":"^[\\x21-\\x7e]{1,256}$","type":"string"},"sourceId":{"description":"The selected plan source the result is for.","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300,"type":"string"},"sourceKind":{"description":"Kind of the source, copied from the plan.","enum":["memory","profile","profile-baseline","profile-local"],"type":"string"},"contextEpoch":{"description":"Context epoch the result carried (never filled in from the plan).","minLength":1,"maxLength":256,"type":"string"},"planId":{"description":"Plan id the result carried.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"activeRoot":{"description":"Workspace root the result was read from, `/`-separated.","minLength":1,"maxLength":4096,"type":"string"},"hostSessionId":{"description":"Host session the result was delivered in; `null` when the host exposes none.","pattern":"^[\\x21-\\x7e]{1,256}$","type":["null","string"]},"argsDigest":{"description":"SHA-256 (JCS) of the tool input the PostToolUse event carried, or `null` when it carried none.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"attemptedAt":{"description":"Time of the correlated PreToolUse event (copied from the attempt record; for `baseline-ready`, of the plan call).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"observedAt":{"description":"Time the PostToolUse event was observed.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"outcome":{"description":"Classified outcome; success outcomes are `observed-success` and `baseline-ready`.","enum":["baseline-ready","failed","invalid","observed-success","unobservable","wrong-root"],"type":"string"},"successful":{"description":"The source result reported success and `bodyObserved` is true.","type":"boolean"},"observable":{"description":"The tool result payload could be extracted from the event.","type":"boolean"},"transportSuccess":{"description":"No failure marker (`success:false`, `ok:false`, `isError:true`, `error`) at any level of the result.","type":"boolean"},"activeRootMatch":{"description":"`activeRoot` equals the binding's `activeRoot`.","type":"boolean"},"correlationValid":{"description":"`contextEpoch` and `planId` equal the binding's, and the record is correlated by `toolCallId` (see invariants).","type":"boolean"},"sourceLayer":{"description":"Layer the source was read from (e.g. `project`, `user`, `memory-query`); must be a layer of the plan source.","minLength":1,"maxLength":64,"type":"string"},"sourceRefsMatch":{"description":"The source's live metadata still hashes to the plan's metadata digest (memory sources: the query target matched).","type":"boolean"},"schemaMatch":{"description":"The result matched the source's declared result schema.","type":"boolean"},"targetMatch":{"description":"The result is about the plan's target (project and root).","type":"boolean"},"bodyObserved":{"description":"The source body itself (not only metadata or a summary) was present in the delivered result.","type":"boolean"},"cache":{"description":"The result was served from a cache: a computation-cache hit (`reusedObservationId` null) or a delivery reuse (non-null).","type":"boolean"},"reusedObservationId":{"description":"For a delivery-reuse record, the id of the prior receipt's PostToolUse record it reuses; otherwise `null`.","pattern":"^obs-[a-f0-9]{24}$","type":["null","string"]},"resultDigest":{"description":"SHA-256 (JCS) of the extracted tool-result payload; `null` when nothing was observable.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"contentIdentity":{"description":"Identity of the delivered source body, or `null` when no body identity was observed.","anyOf":[{"description":"The identity of one source body as it was actually delivered: which source, under which\ncontract version, and the SHA-256 and length of the exact bytes. Two deliveries are the same\ncontent iff `sourceKey`, `contractVersion`, `digest` and `bytes` are all equal. The identity\nhashes a body that is not part of the document, so a validator can check its shape only; the\nparty holding the bytes recomputes `digest` and `bytes`.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContentIdentityV1"},"algorithm":{"description":"Hash algorithm of `digest`; only SHA-256 is defined.","type":"string","const":"sha256"},"sourceKey":{"description":"Key of the source the bytes came from, e.g. `profile://acme-api/README.md`: Unicode NFKC,\ntrimmed, `/` as the only separator (a `\\` is rewritten to `/` when the key is built), no\ncontrol characters. At most 1024 characters.","minLength":1,"maxLength":1024,"pattern":"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$","type":"string"},"contractVersion":{"description":"Version of the content contract the body was read under (the reader's interpretation of the\nbytes); `\"1\"` unless the source declares another. At most 64 characters.","minLength":1,"maxLength":64,"type":"string"},"digest":{"description":"SHA-256 (lowercase hex) of the raw delivered bytes. For a JSON body delivered as a value\nrather than as bytes, of its RFC 8785 canonical UTF-8 form instead (`digestOf(value)`).","pattern":"^[a-f0-9]{64}$","type":"string"},"bytes":{"description":"Length in bytes of exactly what `digest` hashes (the raw bytes, or the canonical JSON form).","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["algorithm","bytes","contractVersion","digest","schemaVersion","sourceKey"]},{"type":"null"}]},"bytes":{"description":"Bytes of the extracted payload (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"chars":{"description":"Characters of the extracted payload (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"hostDeliveredBytes":{"description":"Bytes the host reported as delivered to the model (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"latencyMs":{"description":"Tool latency in milliseconds (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"tokens":{"description":"Tokens the delivery cost, when the host reports them (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["activeRoot","activeRootMatch","argsDigest","attemptedAt","bodyObserved","bytes","cache","chars","contentIdentity","contextEpoch","correlationValid","hookEvent","hostDeliveredBytes","hostSessionId","latencyMs","observable","observationId","observedAt","outcome","planId","resultDigest","reusedObservationId","schemaMatch","sourceId","sourceKind","sourceLayer","sourceRefsMatch","successful","targetMatch","tokens","toolCallId","transportSuccess"]}]}},"satisfiedSourceIds":{"description":"Mandatory sources whose latest correlated PostToolUse record satisfies the success rule; sorted, unique.","maxItems":256,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300},"type":"array"},"missingSourceIds":{"description":"Mandatory sources not satisfied; sorted, unique, disjoint from `satisfiedSourceIds`.","maxItems":256,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300},"type":"array"},"fullRead":{"description":"Copied from the plan.","type":"boolean"},"fullReadReason":{"description":"Copied from the plan: `null` when `fullRead` is false, non-empty when true.","minLength":1,"maxLength":1024,"type":["null","string"]},"escalations":{"description":"Escalations, oldest first, at most 20.","maxItems":20,"type":"array","items":{"description":"One escalation recorded on a receipt.","type":"object","properties":{"trigger":{"description":"The escalation trigger.","enum":["compact","config-digest","cross-service","destructive","explicit-full","host-session-drift","low-confidence","missing-reference","profile-catalog-drift","profile-drift","public-contract","release","route-consumer-drift","scope-drift","security","source-digest","tool-schema-drift"],"type":"string"},"reasonCode":{"description":"Machine reason, kebab-case, e.g. `scope-drift`, `profile-drift`, `writer-drift`; replay rules key on it.","pattern":"^[a-z][a-z0-9]*(-[a-z0-9]+)*$","maxLength":64,"type":"string"},"observedAt":{"description":"Time the escalation was recorded.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"action":{"description":"`planned`: triggered by the plan; `replan-required`: the receipt went stale and a new plan is needed.","enum":["planned","replan-required"],"type":"string"}},"additionalProperties":false,"required":["action","observedAt","reasonCode","trigger"]}},"replanCount":{"description":"Number of `replan-required` escalations recorded.","type":"integer","minimum":0,"maximum":9007199254740991},"lastError":{"description":"Last error, or `null`. Required when `status` is `stale`.","anyOf":[{"description":"The last error recorded on a receipt.","type":"object","properties":{"code":{"description":"Stable error code, UPPER_SNAKE_CASE.","pattern":"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$","maxLength":96,"type":"string"},"message":{"description":"Human-readable message.","minLength":1,"maxLength":1024,"type":"string"},"nextStep":{"description":"What the caller does next.","minLength":1,"maxLength":1024,"type":"string"}},"additionalProperties":false,"required":["code","message","nextStep"]},{"type":"null"}]},"sourceIdentities":{"description":"Sealed identities, sorted by `sourceId`: one per source whose latest PostToolUse record satisfies the success rule.","maxItems":256,"type":"array","items":{"description":"A sealed source identity: the body identity of a source as last delivered successfully.","type":"object","properties":{"sourceId":{"description":"The source.","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300,"type":"string"},"contentIdentity":{"description":"Identity of its last successfully delivered body.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContentIdentityV1"},"algorithm":{"description":"Hash algorithm of `digest`; only SHA-256 is defined.","type":"string","const":"sha256"},"sourceKey":{"description":"Key of the source the bytes came from, e.g. `profile://acme-api/README.md`: Unicode NFKC,\ntrimmed, `/` as the only separator (a `\\` is rewritten to `/` when the key is built), no\ncontrol characters. At most 1024 characters.","minLength":1,"maxLength":1024,"pattern":"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$","type":"string"},"contractVersion":{"description":"Version of the content contract the body was read under (the reader's interpretation of the\nbytes); `\"1\"` unless the source declares another. At most 64 characters.","minLength":1,"maxLength":64,"type":"string"},"digest":{"description":"SHA-256 (lowercase hex) of the raw delivered bytes. For a JSON body delivered as a value\nrather than as bytes, of its RFC 8785 canonical UTF-8 form instead (`digestOf(value)`).","pattern":"^[a-f0-9]{64}$","type":"string"},"bytes":{"description":"Length in bytes of exactly what `digest` hashes (the raw bytes, or the canonical JSON form).","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["algorithm","bytes","contractVersion","digest","schemaVersion","sourceKey"]}},"additionalProperties":false,"required":["contentIdentity","sourceId"]}},"delivery":{"description":"Derived delivery state.","type":"object","properties":{"bodyObserved":{"description":"Every mandatory source has a sealed source identity.","type":"boolean"},"reused":{"description":"The receipt was completed by delivery reuse (`reuseFrom` is set).","type":"boolean"},"eligible":{"description":"The receipt may serve as the prior receipt of a later delivery reuse.","type":"boolean"},"reasonCode":{"description":"Derived reason code.","enum":["body-read-required","current-session-content-observed","host-session-unobservable","receipt-blocked","receipt-stale","receipt-unverified","same-session-epoch-content-observed"],"type":"string"}},"additionalProperties":false,"required":["bodyObserved","eligible","reasonCode","reused"]},"reuseFrom":{"description":"The prior receipt this one was completed from by delivery reuse, or `null`.","anyOf":[{"description":"The prior plan and receipt a delivery-reuse receipt was completed from.","type":"object","properties":{"planId":{"description":"Prior plan id.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"planContentId":{"description":"Prior plan content id; equals this receipt's `binding.planContentId`.","pattern":"^plan-content-[a-f0-9]{64}$","type":"string"},"receiptId":{"description":"Prior receipt id.","pattern":"^receipt-[a-f0-9]{24}$","type":"string"},"sourceIdentitiesDigest":{"description":"JCS SHA-256 of the prior receipt's `sourceIdentities`; equals the digest of this receipt's `sourceIdentities`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["planContentId","planId","receiptId","sourceIdentitiesDigest"]},{"type":"null"}]},"createdAt":{"description":"Time the receipt was created; for `structured-plan`, equals `planObservation.observedAt`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"updatedAt":{"description":"Time this revision was written; not earlier than any other timestamp in the document.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"completedAt":{"description":"Time all mandatory sources became satisfied; non-null iff status is `relevant-complete` or `completed`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"consumedAt":{"description":"Time the completed context was consumed by the turn; non-null iff status is `completed`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]}},"additionalProperties":false,"required":["binding","completedAt","consumedAt","createdAt","delivery","escalations","fullRead","fullReadReason","host","hostSessionId","lastError","missingSourceIds","observations","planObservation","receiptId","replanCount","reuseFrom","satisfiedSourceIds","schemaVersion","sourceIdentities","status","updatedAt","verificationMode"]};
-const pattern217 = new RegExp("^receipt-[a-f0-9]{24}$", "u");
-const pattern223 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
-const pattern224 = new RegExp("^[\\x21-\\x7e]{1,256}$", "u");
-const pattern228 = new RegExp("^obs-[a-f0-9]{24}$", "u");
-const pattern230 = new RegExp("^[a-z][a-z0-9-]*:[^\\s]{1,256}$", "u");
-const pattern249 = new RegExp("^[a-z][a-z0-9]*(-[a-z0-9]+)*$", "u");
-const pattern251 = new RegExp("^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$", "u");
+const pattern215 = new RegExp("^receipt-[a-f0-9]{24}$", "u");
+const pattern221 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
+const pattern222 = new RegExp("^[\\x21-\\x7e]{1,256}$", "u");
+const pattern226 = new RegExp("^obs-[a-f0-9]{24}$", "u");
+const pattern228 = new RegExp("^[a-z][a-z0-9-]*:[^\\s]{1,256}$", "u");
+const pattern247 = new RegExp("^[a-z][a-z0-9]*(-[a-z0-9]+)*$", "u");
+const pattern249 = new RegExp("^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$", "u");
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV2.schema.json" */;
@@ -32362,7 +32340,7 @@ let data1 = data.receiptId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern217.test(data1)){
+if(!pattern215.test(data1)){
 validate97.errors = [{instancePath:instancePath+"/receiptId",schemaPath:"#/properties/receiptId/pattern",keyword:"pattern",params:{pattern: "^receipt-[a-f0-9]{24}$"},message:"must match pattern \""+"^receipt-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -32430,7 +32408,7 @@ validate97.errors = [{instancePath:instancePath+"/binding/contextEpoch",schemaPa
 return false;
 }
 else {
-if(!pattern164.test(data4)){
+if(!pattern162.test(data4)){
 validate97.errors = [{instancePath:instancePath+"/binding/contextEpoch",schemaPath:"#/properties/binding/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
@@ -32453,7 +32431,7 @@ let data5 = data2.planId;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
-if(!pattern162.test(data5)){
+if(!pattern160.test(data5)){
 validate97.errors = [{instancePath:instancePath+"/binding/planId",schemaPath:"#/properties/binding/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -32474,7 +32452,7 @@ let data6 = data2.planContentId;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
-if(!pattern163.test(data6)){
+if(!pattern161.test(data6)){
 validate97.errors = [{instancePath:instancePath+"/binding/planContentId",schemaPath:"#/properties/binding/properties/planContentId/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -32505,7 +32483,7 @@ validate97.errors = [{instancePath:instancePath+"/binding/activeRoot",schemaPath
 return false;
 }
 else {
-if(!pattern167.test(data7)){
+if(!pattern165.test(data7)){
 validate97.errors = [{instancePath:instancePath+"/binding/activeRoot",schemaPath:"#/properties/binding/properties/activeRoot/pattern",keyword:"pattern",params:{pattern: "^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"},message:"must match pattern \""+"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"+"\""}];
 return false;
 }
@@ -32538,7 +32516,7 @@ validate97.errors = [{instancePath:instancePath+"/binding/project",schemaPath:"#
 return false;
 }
 else {
-if(!pattern168.test(data8)){
+if(!pattern166.test(data8)){
 validate97.errors = [{instancePath:instancePath+"/binding/project",schemaPath:"#/properties/binding/properties/project/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"+"\""}];
 return false;
 }
@@ -32579,7 +32557,7 @@ let data9 = data.host;
 const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data9 === "string"){
-if(!pattern223.test(data9)){
+if(!pattern221.test(data9)){
 validate97.errors = [{instancePath:instancePath+"/host",schemaPath:"#/properties/host/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""}];
 return false;
 }
@@ -32604,7 +32582,7 @@ return false;
 }
 if(errors === _errs23){
 if(typeof data10 === "string"){
-if(!pattern224.test(data10)){
+if(!pattern222.test(data10)){
 validate97.errors = [{instancePath:instancePath+"/hostSessionId",schemaPath:"#/properties/hostSessionId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""}];
 return false;
 }
@@ -32690,7 +32668,7 @@ let data14 = data13.toolCallId;
 const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data14 === "string"){
-if(!pattern224.test(data14)){
+if(!pattern222.test(data14)){
 const err2 = {instancePath:instancePath+"/planObservation/toolCallId",schemaPath:"#/properties/planObservation/anyOf/0/properties/toolCallId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -32724,7 +32702,7 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(errors === _errs36){
 if(typeof data15 === "string"){
-if(!pattern3.test(data15)){
+if(!pattern1.test(data15)){
 const err4 = {instancePath:instancePath+"/planObservation/attemptedAt",schemaPath:"#/properties/planObservation/anyOf/0/properties/attemptedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -32771,7 +32749,7 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(errors === _errs38){
 if(typeof data16 === "string"){
-if(!pattern3.test(data16)){
+if(!pattern1.test(data16)){
 const err7 = {instancePath:instancePath+"/planObservation/observedAt",schemaPath:"#/properties/planObservation/anyOf/0/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -32925,7 +32903,7 @@ let data19 = data18.observationId;
 const _errs49 = errors;
 if(errors === _errs49){
 if(typeof data19 === "string"){
-if(!pattern228.test(data19)){
+if(!pattern226.test(data19)){
 const err15 = {instancePath:instancePath+"/observations/" + i0+"/observationId",schemaPath:"#/properties/observations/items/anyOf/0/properties/observationId/pattern",keyword:"pattern",params:{pattern: "^obs-[a-f0-9]{24}$"},message:"must match pattern \""+"^obs-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -32987,7 +32965,7 @@ let data21 = data18.toolCallId;
 const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data21 === "string"){
-if(!pattern224.test(data21)){
+if(!pattern222.test(data21)){
 const err19 = {instancePath:instancePath+"/observations/" + i0+"/toolCallId",schemaPath:"#/properties/observations/items/anyOf/0/properties/toolCallId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err19];
@@ -33031,7 +33009,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(!pattern230.test(data22)){
+if(!pattern228.test(data22)){
 const err22 = {instancePath:instancePath+"/observations/" + i0+"/sourceId",schemaPath:"#/properties/observations/items/anyOf/0/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -33168,7 +33146,7 @@ let data26 = data18.planId;
 const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data26 === "string"){
-if(!pattern162.test(data26)){
+if(!pattern160.test(data26)){
 const err31 = {instancePath:instancePath+"/observations/" + i0+"/planId",schemaPath:"#/properties/observations/items/anyOf/0/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err31];
@@ -33256,7 +33234,7 @@ errors++;
 }
 if(errors === _errs67){
 if(typeof data28 === "string"){
-if(!pattern224.test(data28)){
+if(!pattern222.test(data28)){
 const err37 = {instancePath:instancePath+"/observations/" + i0+"/hostSessionId",schemaPath:"#/properties/observations/items/anyOf/0/properties/hostSessionId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err37];
@@ -33289,7 +33267,7 @@ errors++;
 }
 if(errors === _errs69){
 if(typeof data29 === "string"){
-if(!pattern0.test(data29)){
+if(!pattern12.test(data29)){
 const err39 = {instancePath:instancePath+"/observations/" + i0+"/argsDigest",schemaPath:"#/properties/observations/items/anyOf/0/properties/argsDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err39];
@@ -33313,7 +33291,7 @@ const _errs71 = errors;
 if(errors === _errs71){
 if(errors === _errs71){
 if(typeof data30 === "string"){
-if(!pattern3.test(data30)){
+if(!pattern1.test(data30)){
 const err40 = {instancePath:instancePath+"/observations/" + i0+"/attemptedAt",schemaPath:"#/properties/observations/items/anyOf/0/properties/attemptedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err40];
@@ -33465,7 +33443,7 @@ let data33 = data18.observationId;
 const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data33 === "string"){
-if(!pattern228.test(data33)){
+if(!pattern226.test(data33)){
 const err49 = {instancePath:instancePath+"/observations/" + i0+"/observationId",schemaPath:"#/properties/observations/items/anyOf/1/properties/observationId/pattern",keyword:"pattern",params:{pattern: "^obs-[a-f0-9]{24}$"},message:"must match pattern \""+"^obs-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
@@ -33527,7 +33505,7 @@ let data35 = data18.toolCallId;
 const _errs84 = errors;
 if(errors === _errs84){
 if(typeof data35 === "string"){
-if(!pattern224.test(data35)){
+if(!pattern222.test(data35)){
 const err53 = {instancePath:instancePath+"/observations/" + i0+"/toolCallId",schemaPath:"#/properties/observations/items/anyOf/1/properties/toolCallId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err53];
@@ -33571,7 +33549,7 @@ vErrors.push(err55);
 errors++;
 }
 else {
-if(!pattern230.test(data36)){
+if(!pattern228.test(data36)){
 const err56 = {instancePath:instancePath+"/observations/" + i0+"/sourceId",schemaPath:"#/properties/observations/items/anyOf/1/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
@@ -33679,7 +33657,7 @@ let data39 = data18.planId;
 const _errs92 = errors;
 if(errors === _errs92){
 if(typeof data39 === "string"){
-if(!pattern162.test(data39)){
+if(!pattern160.test(data39)){
 const err63 = {instancePath:instancePath+"/observations/" + i0+"/planId",schemaPath:"#/properties/observations/items/anyOf/1/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err63];
@@ -33767,7 +33745,7 @@ errors++;
 }
 if(errors === _errs96){
 if(typeof data41 === "string"){
-if(!pattern224.test(data41)){
+if(!pattern222.test(data41)){
 const err69 = {instancePath:instancePath+"/observations/" + i0+"/hostSessionId",schemaPath:"#/properties/observations/items/anyOf/1/properties/hostSessionId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err69];
@@ -33800,7 +33778,7 @@ errors++;
 }
 if(errors === _errs98){
 if(typeof data42 === "string"){
-if(!pattern0.test(data42)){
+if(!pattern12.test(data42)){
 const err71 = {instancePath:instancePath+"/observations/" + i0+"/argsDigest",schemaPath:"#/properties/observations/items/anyOf/1/properties/argsDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err71];
@@ -33824,7 +33802,7 @@ const _errs100 = errors;
 if(errors === _errs100){
 if(errors === _errs100){
 if(typeof data43 === "string"){
-if(!pattern3.test(data43)){
+if(!pattern1.test(data43)){
 const err72 = {instancePath:instancePath+"/observations/" + i0+"/attemptedAt",schemaPath:"#/properties/observations/items/anyOf/1/properties/attemptedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err72];
@@ -33871,7 +33849,7 @@ const _errs102 = errors;
 if(errors === _errs102){
 if(errors === _errs102){
 if(typeof data44 === "string"){
-if(!pattern3.test(data44)){
+if(!pattern1.test(data44)){
 const err75 = {instancePath:instancePath+"/observations/" + i0+"/observedAt",schemaPath:"#/properties/observations/items/anyOf/1/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err75];
@@ -34181,7 +34159,7 @@ errors++;
 }
 if(errors === _errs128){
 if(typeof data57 === "string"){
-if(!pattern228.test(data57)){
+if(!pattern226.test(data57)){
 const err94 = {instancePath:instancePath+"/observations/" + i0+"/reusedObservationId",schemaPath:"#/properties/observations/items/anyOf/1/properties/reusedObservationId/pattern",keyword:"pattern",params:{pattern: "^obs-[a-f0-9]{24}$"},message:"must match pattern \""+"^obs-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err94];
@@ -34214,7 +34192,7 @@ errors++;
 }
 if(errors === _errs130){
 if(typeof data58 === "string"){
-if(!pattern0.test(data58)){
+if(!pattern12.test(data58)){
 const err96 = {instancePath:instancePath+"/observations/" + i0+"/resultDigest",schemaPath:"#/properties/observations/items/anyOf/1/properties/resultDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err96];
@@ -34352,7 +34330,7 @@ vErrors.push(err104);
 errors++;
 }
 else {
-if(!pattern187.test(data62)){
+if(!pattern185.test(data62)){
 const err105 = {instancePath:instancePath+"/observations/" + i0+"/contentIdentity/sourceKey",schemaPath:"#/properties/observations/items/anyOf/1/properties/contentIdentity/anyOf/0/properties/sourceKey/pattern",keyword:"pattern",params:{pattern: "^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"},message:"must match pattern \""+"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"+"\""};
 if(vErrors === null){
 vErrors = [err105];
@@ -34432,7 +34410,7 @@ let data64 = data59.digest;
 const _errs145 = errors;
 if(errors === _errs145){
 if(typeof data64 === "string"){
-if(!pattern0.test(data64)){
+if(!pattern12.test(data64)){
 const err110 = {instancePath:instancePath+"/observations/" + i0+"/contentIdentity/digest",schemaPath:"#/properties/observations/items/anyOf/1/properties/contentIdentity/anyOf/0/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err110];
@@ -34902,7 +34880,7 @@ validate97.errors = [{instancePath:instancePath+"/satisfiedSourceIds/" + i1,sche
 return false;
 }
 else {
-if(!pattern230.test(data72)){
+if(!pattern228.test(data72)){
 validate97.errors = [{instancePath:instancePath+"/satisfiedSourceIds/" + i1,schemaPath:"#/properties/satisfiedSourceIds/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""}];
 return false;
 }
@@ -34973,7 +34951,7 @@ validate97.errors = [{instancePath:instancePath+"/missingSourceIds/" + i3,schema
 return false;
 }
 else {
-if(!pattern230.test(data74)){
+if(!pattern228.test(data74)){
 validate97.errors = [{instancePath:instancePath+"/missingSourceIds/" + i3,schemaPath:"#/properties/missingSourceIds/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""}];
 return false;
 }
@@ -35120,7 +35098,7 @@ validate97.errors = [{instancePath:instancePath+"/escalations/" + i5+"/reasonCod
 return false;
 }
 else {
-if(!pattern249.test(data80)){
+if(!pattern247.test(data80)){
 validate97.errors = [{instancePath:instancePath+"/escalations/" + i5+"/reasonCode",schemaPath:"#/properties/escalations/items/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -35143,7 +35121,7 @@ const _errs182 = errors;
 if(errors === _errs182){
 if(errors === _errs182){
 if(typeof data81 === "string"){
-if(!pattern3.test(data81)){
+if(!pattern1.test(data81)){
 validate97.errors = [{instancePath:instancePath+"/escalations/" + i5+"/observedAt",schemaPath:"#/properties/escalations/items/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -35289,7 +35267,7 @@ vErrors.push(err137);
 errors++;
 }
 else {
-if(!pattern251.test(data85)){
+if(!pattern249.test(data85)){
 const err138 = {instancePath:instancePath+"/lastError/code",schemaPath:"#/properties/lastError/anyOf/0/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$"},message:"must match pattern \""+"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err138];
@@ -35511,7 +35489,7 @@ validate97.errors = [{instancePath:instancePath+"/sourceIdentities/" + i6+"/sour
 return false;
 }
 else {
-if(!pattern230.test(data90)){
+if(!pattern228.test(data90)){
 validate97.errors = [{instancePath:instancePath+"/sourceIdentities/" + i6+"/sourceId",schemaPath:"#/properties/sourceIdentities/items/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""}];
 return false;
 }
@@ -35597,7 +35575,7 @@ validate97.errors = [{instancePath:instancePath+"/sourceIdentities/" + i6+"/cont
 return false;
 }
 else {
-if(!pattern187.test(data94)){
+if(!pattern185.test(data94)){
 validate97.errors = [{instancePath:instancePath+"/sourceIdentities/" + i6+"/contentIdentity/sourceKey",schemaPath:"#/properties/sourceIdentities/items/properties/contentIdentity/properties/sourceKey/pattern",keyword:"pattern",params:{pattern: "^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"},message:"must match pattern \""+"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"+"\""}];
 return false;
 }
@@ -35647,7 +35625,7 @@ let data96 = data91.digest;
 const _errs219 = errors;
 if(errors === _errs219){
 if(typeof data96 === "string"){
-if(!pattern0.test(data96)){
+if(!pattern12.test(data96)){
 validate97.errors = [{instancePath:instancePath+"/sourceIdentities/" + i6+"/contentIdentity/digest",schemaPath:"#/properties/sourceIdentities/items/properties/contentIdentity/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -35863,7 +35841,7 @@ let data104 = data103.planId;
 const _errs239 = errors;
 if(errors === _errs239){
 if(typeof data104 === "string"){
-if(!pattern162.test(data104)){
+if(!pattern160.test(data104)){
 const err151 = {instancePath:instancePath+"/reuseFrom/planId",schemaPath:"#/properties/reuseFrom/anyOf/0/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err151];
@@ -35896,7 +35874,7 @@ let data105 = data103.planContentId;
 const _errs241 = errors;
 if(errors === _errs241){
 if(typeof data105 === "string"){
-if(!pattern163.test(data105)){
+if(!pattern161.test(data105)){
 const err153 = {instancePath:instancePath+"/reuseFrom/planContentId",schemaPath:"#/properties/reuseFrom/anyOf/0/properties/planContentId/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err153];
@@ -35929,7 +35907,7 @@ let data106 = data103.receiptId;
 const _errs243 = errors;
 if(errors === _errs243){
 if(typeof data106 === "string"){
-if(!pattern217.test(data106)){
+if(!pattern215.test(data106)){
 const err155 = {instancePath:instancePath+"/reuseFrom/receiptId",schemaPath:"#/properties/reuseFrom/anyOf/0/properties/receiptId/pattern",keyword:"pattern",params:{pattern: "^receipt-[a-f0-9]{24}$"},message:"must match pattern \""+"^receipt-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err155];
@@ -35962,7 +35940,7 @@ let data107 = data103.sourceIdentitiesDigest;
 const _errs245 = errors;
 if(errors === _errs245){
 if(typeof data107 === "string"){
-if(!pattern0.test(data107)){
+if(!pattern12.test(data107)){
 const err157 = {instancePath:instancePath+"/reuseFrom/sourceIdentitiesDigest",schemaPath:"#/properties/reuseFrom/anyOf/0/properties/sourceIdentitiesDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err157];
@@ -36058,7 +36036,7 @@ const _errs249 = errors;
 if(errors === _errs249){
 if(errors === _errs249){
 if(typeof data108 === "string"){
-if(!pattern3.test(data108)){
+if(!pattern1.test(data108)){
 validate97.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -36087,7 +36065,7 @@ const _errs251 = errors;
 if(errors === _errs251){
 if(errors === _errs251){
 if(typeof data109 === "string"){
-if(!pattern3.test(data109)){
+if(!pattern1.test(data109)){
 validate97.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -36120,7 +36098,7 @@ return false;
 if(errors === _errs253){
 if(errors === _errs253){
 if(typeof data110 === "string"){
-if(!pattern3.test(data110)){
+if(!pattern1.test(data110)){
 validate97.errors = [{instancePath:instancePath+"/completedAt",schemaPath:"#/properties/completedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -36149,7 +36127,7 @@ return false;
 if(errors === _errs255){
 if(errors === _errs255){
 if(typeof data111 === "string"){
-if(!pattern3.test(data111)){
+if(!pattern1.test(data111)){
 validate97.errors = [{instancePath:instancePath+"/consumedAt",schemaPath:"#/properties/consumedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -36288,7 +36266,7 @@ validate100.errors = [{instancePath:instancePath+"/sourceKey",schemaPath:"#/prop
 return false;
 }
 else {
-if(!pattern187.test(data2)){
+if(!pattern185.test(data2)){
 validate100.errors = [{instancePath:instancePath+"/sourceKey",schemaPath:"#/properties/sourceKey/pattern",keyword:"pattern",params:{pattern: "^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"},message:"must match pattern \""+"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"+"\""}];
 return false;
 }
@@ -36338,7 +36316,7 @@ let data4 = data.digest;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern0.test(data4)){
+if(!pattern12.test(data4)){
 validate100.errors = [{instancePath:instancePath+"/digest",schemaPath:"#/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -38003,7 +37981,7 @@ let data1 = data.planId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern162.test(data1)){
+if(!pattern160.test(data1)){
 validate107.errors = [{instancePath:instancePath+"/planId",schemaPath:"#/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -38054,7 +38032,7 @@ validate107.errors = [{instancePath:instancePath+"/identity/contextEpoch",schema
 return false;
 }
 else {
-if(!pattern164.test(data3)){
+if(!pattern162.test(data3)){
 validate107.errors = [{instancePath:instancePath+"/identity/contextEpoch",schemaPath:"#/properties/identity/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
@@ -38205,7 +38183,7 @@ validate107.errors = [{instancePath:instancePath+"/identity/intentSeed/contextEp
 return false;
 }
 else {
-if(!pattern164.test(data9)){
+if(!pattern162.test(data9)){
 validate107.errors = [{instancePath:instancePath+"/identity/intentSeed/contextEpoch",schemaPath:"#/properties/identity/properties/intentSeed/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
@@ -38259,7 +38237,7 @@ validate107.errors = [{instancePath:instancePath+"/identity/intentSeed/targetHin
 return false;
 }
 else {
-if(!pattern175.test(data11)){
+if(!pattern173.test(data11)){
 validate107.errors = [{instancePath:instancePath+"/identity/intentSeed/targetHint",schemaPath:"#/properties/identity/properties/intentSeed/properties/targetHint/pattern",keyword:"pattern",params:{pattern: "^\\S(.*\\S)?$"},message:"must match pattern \""+"^\\S(.*\\S)?$"+"\""}];
 return false;
 }
@@ -38335,7 +38313,7 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(errors === _errs34){
 if(typeof data15 === "string"){
-if(!pattern3.test(data15)){
+if(!pattern1.test(data15)){
 validate107.errors = [{instancePath:instancePath+"/identity/intentSeed/createdAt",schemaPath:"#/properties/identity/properties/intentSeed/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -38810,7 +38788,7 @@ let data34 = data28.metadataDigest;
 const _errs76 = errors;
 if(errors === _errs76){
 if(typeof data34 === "string"){
-if(!pattern0.test(data34)){
+if(!pattern12.test(data34)){
 validate107.errors = [{instancePath:instancePath+"/baselineContext/readme/sourceRefs/" + i0+"/metadataDigest",schemaPath:"#/properties/baselineContext/properties/readme/properties/sourceRefs/items/properties/metadataDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -39021,7 +38999,7 @@ let data42 = data36.metadataDigest;
 const _errs93 = errors;
 if(errors === _errs93){
 if(typeof data42 === "string"){
-if(!pattern0.test(data42)){
+if(!pattern12.test(data42)){
 validate107.errors = [{instancePath:instancePath+"/baselineContext/configSourceRefs/" + i1+"/metadataDigest",schemaPath:"#/properties/baselineContext/properties/configSourceRefs/items/properties/metadataDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -39155,7 +39133,7 @@ let data47 = data18.baselineDigest;
 const _errs105 = errors;
 if(errors === _errs105){
 if(typeof data47 === "string"){
-if(!pattern0.test(data47)){
+if(!pattern12.test(data47)){
 validate107.errors = [{instancePath:instancePath+"/baselineContext/baselineDigest",schemaPath:"#/properties/baselineContext/properties/baselineDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -39754,7 +39732,7 @@ let data72 = data66.metadataDigest;
 const _errs158 = errors;
 if(errors === _errs158){
 if(typeof data72 === "string"){
-if(!pattern0.test(data72)){
+if(!pattern12.test(data72)){
 validate107.errors = [{instancePath:instancePath+"/selectedSources/" + i8+"/sourceRefs/" + i9+"/metadataDigest",schemaPath:"#/properties/selectedSources/items/properties/sourceRefs/items/properties/metadataDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -40426,7 +40404,7 @@ let data95 = data94[i20];
 const _errs207 = errors;
 if(errors === _errs207){
 if(typeof data95 === "string"){
-if(!pattern0.test(data95)){
+if(!pattern12.test(data95)){
 validate107.errors = [{instancePath:instancePath+"/existenceSources/" + i19+"/metadataDigests/" + i20,schemaPath:"#/properties/existenceSources/items/properties/metadataDigests/items/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -41256,7 +41234,7 @@ return errors === 0;
 }
 
 const schema72 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV1.schema.json","title":"ContextReadReceiptV1","description":"Read-only compatibility: the receipt V1 writers produced for a `ContextReadPlanV1`. Readers\naccept it; writers never produce it; it is never delivery-reusable and never gate evidence\nfor a new turn.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContextReadReceiptV1"},"receiptId":{"description":"`receipt-` + first 24 hex of the JCS SHA-256 of `{planId, verificationMode}`.","pattern":"^receipt-[a-f0-9]{24}$","type":"string"},"contextEpoch":{"description":"Context epoch of the plan.","minLength":1,"maxLength":256,"type":"string"},"planId":{"description":"The V1 plan's id.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"identity":{"description":"Target identity.","type":"object","properties":{"activeRoot":{"description":"Workspace root, `/`-separated.","minLength":1,"maxLength":4096,"type":"string"},"project":{"description":"Project inside the root.","minLength":1,"maxLength":256,"type":"string"},"host":{"description":"Host name.","minLength":1,"maxLength":64,"type":"string"}},"additionalProperties":false,"required":["activeRoot","host","project"]},"verificationMode":{"description":"Verification mode.","enum":["instruction-only","path-observable","structured-plan"],"type":"string"},"status":{"description":"Status (V1 also declared `unplanned`, never produced).","enum":["attempted","baseline-ready","blocked","completed","escalated-full","planned","relevant-complete","stale","unplanned","unverified"],"type":"string"},"observations":{"description":"Observations, at most 100.","maxItems":100,"type":"array","items":{"description":"An observation record of a V1 receipt, as V1 writers produced it. Attempts have outcome `attempted`.","type":"object","properties":{"observationId":{"description":"Observation id as written.","pattern":"^[A-Za-z0-9:._-]{1,160}$","type":"string"},"toolCallId":{"description":"Tool call id; empty when the writer had none.","maxLength":256,"type":"string"},"sourceId":{"description":"Source id, or `null` for an attempt that named no source.","minLength":1,"maxLength":300,"type":["null","string"]},"sourceKind":{"description":"Source kind, or `null`.","anyOf":[{"enum":["memory","profile","profile-baseline","profile-local"],"type":"string"},{"type":"null"}]},"actionClass":{"description":"Declared action class (attempts), or `null`.","anyOf":[{"enum":["analysis-read","context-read","dangerous","docs-mutation","release","source-mutation","test-execution","workflow-closeout"],"type":"string"},{"type":"null"}]},"attemptedAt":{"description":"Time of the attempt, or `null`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"observedAt":{"description":"Time of the outcome, or `null` for an attempt.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"outcome":{"description":"Outcome: `attempted`, `baseline-ready`, `observed-success`, `wrong-root`, `invalid`, `unobservable`, `failed`, or a raw outcome passed through.","pattern":"^[a-z][a-z0-9]*(-[a-z0-9]+)*$","maxLength":64,"type":"string"},"successful":{"description":"The writer's success flag.","type":"boolean"},"observable":{"description":"The payload was observable.","type":"boolean"},"transportSuccess":{"description":"No transport failure.","type":"boolean"},"activeRootMatch":{"description":"Root matched the plan.","type":"boolean"},"sourceLayer":{"description":"Source layer, or `null`.","minLength":1,"maxLength":300,"type":["null","string"]},"sourceRefsMatch":{"description":"Live metadata matched the plan.","type":"boolean"},"schemaMatch":{"description":"Result schema matched.","type":"boolean"},"targetMatch":{"description":"Result target matched.","type":"boolean"},"correlationValid":{"description":"Epoch and plan id matched.","type":"boolean"},"resultDigest":{"description":"Result digest, or `null`.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"contentIdentity":{"description":"Body identity, or `null` (V1 writers usually wrote `null`).","anyOf":[{"description":"The identity of one source body as it was actually delivered: which source, under which\ncontract version, and the SHA-256 and length of the exact bytes. Two deliveries are the same\ncontent iff `sourceKey`, `contractVersion`, `digest` and `bytes` are all equal. The identity\nhashes a body that is not part of the document, so a validator can check its shape only; the\nparty holding the bytes recomputes `digest` and `bytes`.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContentIdentityV1"},"algorithm":{"description":"Hash algorithm of `digest`; only SHA-256 is defined.","type":"string","const":"sha256"},"sourceKey":{"description":"Key of the source the bytes came from, e.g. `profile://acme-api/README.md`: Unicode NFKC,\ntrimmed, `/` as the only separator (a `\\` is rewritten to `/` when the key is built), no\ncontrol characters. At most 1024 characters.","minLength":1,"maxLength":1024,"pattern":"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$","type":"string"},"contractVersion":{"description":"Version of the content contract the body was read under (the reader's interpretation of the\nbytes); `\"1\"` unless the source declares another. At most 64 characters.","minLength":1,"maxLength":64,"type":"string"},"digest":{"description":"SHA-256 (lowercase hex) of the raw delivered bytes. For a JSON body delivered as a value\nrather than as bytes, of its RFC 8785 canonical UTF-8 form instead (`digestOf(value)`).","pattern":"^[a-f0-9]{64}$","type":"string"},"bytes":{"description":"Length in bytes of exactly what `digest` hashes (the raw bytes, or the canonical JSON form).","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["algorithm","bytes","contractVersion","digest","schemaVersion","sourceKey"]},{"type":"null"}]},"bodyObserved":{"description":"Body observed flag.","type":"boolean"},"hostSessionId":{"description":"Host session id; empty when unobservable.","maxLength":256,"type":"string"},"bytes":{"description":"Telemetry.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"chars":{"description":"Telemetry.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"hostDeliveredBytes":{"description":"Telemetry.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"latencyMs":{"description":"Telemetry.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"tokens":{"description":"Telemetry.","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"cache":{"description":"Cache flag.","type":"boolean"}},"additionalProperties":false,"required":["actionClass","activeRootMatch","attemptedAt","bodyObserved","bytes","cache","chars","contentIdentity","correlationValid","hostDeliveredBytes","hostSessionId","latencyMs","observable","observationId","observedAt","outcome","resultDigest","schemaMatch","sourceId","sourceKind","sourceLayer","sourceRefsMatch","successful","targetMatch","tokens","toolCallId","transportSuccess"]}},"satisfiedSourceIds":{"description":"Satisfied mandatory sources, sorted.","maxItems":256,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":300},"type":"array"},"missingSourceIds":{"description":"Missing mandatory sources, sorted.","maxItems":256,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":300},"type":"array"},"fullRead":{"description":"Copied from the plan.","type":"boolean"},"fullReadReason":{"description":"Copied from the plan.","minLength":1,"maxLength":1024,"type":["null","string"]},"escalations":{"description":"Escalations, at most 20.","maxItems":20,"type":"array","items":{"description":"An escalation of a V1 receipt (free-text reason).","type":"object","properties":{"trigger":{"description":"The trigger.","enum":["compact","config-digest","cross-service","destructive","explicit-full","host-session-drift","low-confidence","missing-reference","profile-catalog-drift","profile-drift","public-contract","release","route-consumer-drift","scope-drift","security","source-digest","tool-schema-drift"],"type":"string"},"reason":{"description":"Free-text reason as written.","maxLength":1024,"type":"string"},"observedAt":{"description":"Time recorded.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"action":{"description":"Action.","enum":["planned","replan-required"],"type":"string"}},"additionalProperties":false,"required":["action","observedAt","reason","trigger"]}},"completedAt":{"description":"Completion time, or `null`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"consumedAt":{"description":"Consumption time, or `null`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"replanCount":{"description":"Replan count.","type":"integer","minimum":0,"maximum":9007199254740991},"lastError":{"description":"Last error, or `null`.","anyOf":[{"description":"The last error of a V1 receipt, as written (`ContextReadErrorV1` shape).","type":"object","properties":{"schemaVersion":{"description":"Always `ContextReadErrorV1`.","type":"string","const":"ContextReadErrorV1"},"errorCode":{"description":"Error code.","pattern":"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$","maxLength":96,"type":"string"},"message":{"description":"Message.","maxLength":4096,"type":"string"},"nextStep":{"description":"Next step.","maxLength":4096,"type":"string"}},"additionalProperties":false,"required":["errorCode","message","nextStep","schemaVersion"]},{"type":"null"}]}},"additionalProperties":false,"required":["completedAt","consumedAt","contextEpoch","escalations","fullRead","fullReadReason","identity","lastError","missingSourceIds","observations","planId","receiptId","replanCount","satisfiedSourceIds","schemaVersion","status","verificationMode"]};
-const pattern278 = new RegExp("^[A-Za-z0-9:._-]{1,160}$", "u");
+const pattern276 = new RegExp("^[A-Za-z0-9:._-]{1,160}$", "u");
 
 function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV1.schema.json" */;
@@ -41301,7 +41279,7 @@ let data1 = data.receiptId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern217.test(data1)){
+if(!pattern215.test(data1)){
 validate110.errors = [{instancePath:instancePath+"/receiptId",schemaPath:"#/properties/receiptId/pattern",keyword:"pattern",params:{pattern: "^receipt-[a-f0-9]{24}$"},message:"must match pattern \""+"^receipt-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -41349,7 +41327,7 @@ let data3 = data.planId;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern162.test(data3)){
+if(!pattern160.test(data3)){
 validate110.errors = [{instancePath:instancePath+"/planId",schemaPath:"#/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -41552,7 +41530,7 @@ let data12 = data11.observationId;
 const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data12 === "string"){
-if(!pattern278.test(data12)){
+if(!pattern276.test(data12)){
 validate110.errors = [{instancePath:instancePath+"/observations/" + i0+"/observationId",schemaPath:"#/properties/observations/items/properties/observationId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9:._-]{1,160}$"},message:"must match pattern \""+"^[A-Za-z0-9:._-]{1,160}$"+"\""}];
 return false;
 }
@@ -41770,7 +41748,7 @@ return false;
 if(errors === _errs46){
 if(errors === _errs46){
 if(typeof data17 === "string"){
-if(!pattern3.test(data17)){
+if(!pattern1.test(data17)){
 validate110.errors = [{instancePath:instancePath+"/observations/" + i0+"/attemptedAt",schemaPath:"#/properties/observations/items/properties/attemptedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -41799,7 +41777,7 @@ return false;
 if(errors === _errs48){
 if(errors === _errs48){
 if(typeof data18 === "string"){
-if(!pattern3.test(data18)){
+if(!pattern1.test(data18)){
 validate110.errors = [{instancePath:instancePath+"/observations/" + i0+"/observedAt",schemaPath:"#/properties/observations/items/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -41828,7 +41806,7 @@ validate110.errors = [{instancePath:instancePath+"/observations/" + i0+"/outcome
 return false;
 }
 else {
-if(!pattern249.test(data19)){
+if(!pattern247.test(data19)){
 validate110.errors = [{instancePath:instancePath+"/observations/" + i0+"/outcome",schemaPath:"#/properties/observations/items/properties/outcome/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"+"\""}];
 return false;
 }
@@ -41977,7 +41955,7 @@ return false;
 }
 if(errors === _errs70){
 if(typeof data29 === "string"){
-if(!pattern0.test(data29)){
+if(!pattern12.test(data29)){
 validate110.errors = [{instancePath:instancePath+"/observations/" + i0+"/resultDigest",schemaPath:"#/properties/observations/items/properties/resultDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -42109,7 +42087,7 @@ vErrors.push(err15);
 errors++;
 }
 else {
-if(!pattern187.test(data33)){
+if(!pattern185.test(data33)){
 const err16 = {instancePath:instancePath+"/observations/" + i0+"/contentIdentity/sourceKey",schemaPath:"#/properties/observations/items/properties/contentIdentity/anyOf/0/properties/sourceKey/pattern",keyword:"pattern",params:{pattern: "^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"},message:"must match pattern \""+"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -42189,7 +42167,7 @@ let data35 = data30.digest;
 const _errs85 = errors;
 if(errors === _errs85){
 if(typeof data35 === "string"){
-if(!pattern0.test(data35)){
+if(!pattern12.test(data35)){
 const err21 = {instancePath:instancePath+"/observations/" + i0+"/contentIdentity/digest",schemaPath:"#/properties/observations/items/properties/contentIdentity/anyOf/0/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -42814,7 +42792,7 @@ const _errs128 = errors;
 if(errors === _errs128){
 if(errors === _errs128){
 if(typeof data55 === "string"){
-if(!pattern3.test(data55)){
+if(!pattern1.test(data55)){
 validate110.errors = [{instancePath:instancePath+"/escalations/" + i5+"/observedAt",schemaPath:"#/properties/escalations/items/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -42892,7 +42870,7 @@ return false;
 if(errors === _errs132){
 if(errors === _errs132){
 if(typeof data57 === "string"){
-if(!pattern3.test(data57)){
+if(!pattern1.test(data57)){
 validate110.errors = [{instancePath:instancePath+"/completedAt",schemaPath:"#/properties/completedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -42921,7 +42899,7 @@ return false;
 if(errors === _errs134){
 if(errors === _errs134){
 if(typeof data58 === "string"){
-if(!pattern3.test(data58)){
+if(!pattern1.test(data58)){
 validate110.errors = [{instancePath:instancePath+"/consumedAt",schemaPath:"#/properties/consumedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -43047,7 +43025,7 @@ vErrors.push(err33);
 errors++;
 }
 else {
-if(!pattern251.test(data62)){
+if(!pattern249.test(data62)){
 const err34 = {instancePath:instancePath+"/lastError/errorCode",schemaPath:"#/properties/lastError/anyOf/0/properties/errorCode/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$"},message:"must match pattern \""+"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -43353,7 +43331,7 @@ vErrors.push(err2);
 errors++;
 }
 else {
-if(!pattern230.test(data5)){
+if(!pattern228.test(data5)){
 const err3 = {instancePath:instancePath+"/currentSourceIdentities/" + i0+"/sourceId",schemaPath:"#/properties/currentSourceIdentities/anyOf/0/items/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -43693,7 +43671,7 @@ return errors === 0;
 export const ContextReuseResult = validate112;
 const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/ContextReuseResult.schema.json","title":"ContextReuseResult","description":"Result of `context.reuse`.","type":"object","properties":{"decision":{"description":"The decision.","$ref":"https://agent-contracts.dev/schemas/contracts/ContextReuseDecisionV1.schema.json"},"receipt":{"description":"The receipt a granted delivery reuse opened (with `planCall`), else null.","anyOf":[{"description":"Evidence that the mandatory sources of one plan were delivered to the host, built only from\ncorrelated PostToolUse success observations. A new revision (new `receiptId`) is written on\nevery change.","$ref":"https://agent-contracts.dev/schemas/contracts/ContextReadReceiptV2.schema.json"},{"type":"null"}]}},"additionalProperties":false,"required":["decision","receipt"]};
 const schema74 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ContextReuseDecisionV1.schema.json","title":"ContextReuseDecisionV1","description":"The outcome of evaluating whether a new plan may reuse a prior plan's computation, and a prior\nreceipt's delivered bodies. Computation reuse never counts as delivery.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContextReuseDecisionV1"},"decisionId":{"description":"Derived id: `reuse-` + first 24 hex of the JCS SHA-256 of the document without `decisionId`.","pattern":"^reuse-[a-f0-9]{24}$","type":"string"},"binding":{"description":"The current plan's binding (`ContextReadPlanV2.contextBinding`).","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContextReadBindingV1"},"contextEpoch":{"description":"The context epoch of the intent seed the plan was made for (`IntentSeedV1.contextEpoch`):\n1-256 characters without whitespace.","minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"planId":{"description":"Invocation identity of the plan (`ContextReadPlanV2.planId`).","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"planContentId":{"description":"Content identity of the plan (`ContextReadPlanV2.planContentId`).","pattern":"^plan-content-[a-f0-9]{64}$","type":"string"},"activeRoot":{"description":"The resolved workspace root the plan targets (`ContextReadPlanV2.identity.activeRoot`),\n`/`-separated, without a trailing `/` (except the root `/` itself), no control characters.","minLength":1,"maxLength":4096,"pattern":"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$","type":"string"},"project":{"description":"The project the plan targets inside `activeRoot` (`ContextReadPlanV2.identity.project`): one\npath segment of at most 128 characters, not `.` or `..`, without `/`, `\\`, control characters\nor surrounding whitespace.","minLength":1,"maxLength":128,"pattern":"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$","type":"string"}},"additionalProperties":false,"required":["activeRoot","contextEpoch","planContentId","planId","project","schemaVersion"]},"executionOptimizationMode":{"description":"The current plan's execution optimization mode; `full-only` refuses all reuse.","enum":["full-only","safe-auto"],"type":"string"},"hostSessionId":{"description":"Host session the current turn runs in; `null` when unobservable.","pattern":"^[\\x21-\\x7e]{1,256}$","type":["null","string"]},"currentSourceIdentitiesDigest":{"description":"JCS SHA-256 of the current source identities the caller supplied (sorted `[{sourceId, contentIdentity}]`), or `null` when none were supplied.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"priorPlan":{"description":"The prior plan compared against, or `null` when there is none.","anyOf":[{"description":"The prior plan a reuse decision compared against.","type":"object","properties":{"schemaVersion":{"description":"Which plan contract the prior plan is.","enum":["ContextReadPlanV1","ContextReadPlanV2"],"type":"string"},"planId":{"description":"Prior plan id.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"planContentId":{"description":"Prior plan content id; `null` for a V1 plan.","pattern":"^plan-content-[a-f0-9]{64}$","type":["null","string"]},"contextEpoch":{"description":"Prior plan's context epoch.","minLength":1,"maxLength":256,"type":"string"},"activeRoot":{"description":"Prior plan's workspace root.","minLength":1,"maxLength":4096,"type":"string"},"project":{"description":"Prior plan's project.","minLength":1,"maxLength":256,"type":"string"}},"additionalProperties":false,"required":["activeRoot","contextEpoch","planContentId","planId","project","schemaVersion"]},{"type":"null"}]},"priorReceipt":{"description":"The prior receipt compared against, or `null` when there is none.","anyOf":[{"description":"The prior receipt a reuse decision compared against.","type":"object","properties":{"schemaVersion":{"description":"Which receipt contract the prior receipt is.","enum":["ContextReadReceiptV1","ContextReadReceiptV2"],"type":"string"},"receiptId":{"description":"Prior receipt id.","pattern":"^receipt-[a-f0-9]{24}$","type":"string"},"planId":{"description":"Plan id the prior receipt binds.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"planContentId":{"description":"Plan content id the prior receipt binds; `null` for V1.","pattern":"^plan-content-[a-f0-9]{64}$","type":["null","string"]},"contextEpoch":{"description":"Context epoch of the prior receipt.","minLength":1,"maxLength":256,"type":"string"},"hostSessionId":{"description":"Host session of the prior receipt; `null` for V1 or when unobservable.","pattern":"^[\\x21-\\x7e]{1,256}$","type":["null","string"]},"verificationMode":{"description":"Verification mode of the prior receipt.","enum":["instruction-only","path-observable","structured-plan"],"type":"string"},"status":{"description":"Status of the prior receipt.","pattern":"^[a-z][a-z0-9]*(-[a-z0-9]+)*$","maxLength":32,"type":"string"},"sourceIdentitiesDigest":{"description":"JCS SHA-256 of the prior receipt's `sourceIdentities`; `null` for V1.","pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["contextEpoch","hostSessionId","planContentId","planId","receiptId","schemaVersion","sourceIdentitiesDigest","status","verificationMode"]},{"type":"null"}]},"computation":{"description":"Computation reuse verdict.","anyOf":[{"description":"Computation reuse granted: the prior plan's computation may be reused.","type":"object","properties":{"reuse":{"description":"Reuse granted.","type":"boolean","const":true},"reasonCode":{"description":"Always `content-identity-match`.","type":"string","const":"content-identity-match"}},"additionalProperties":false,"required":["reasonCode","reuse"]},{"description":"Computation reuse refused.","type":"object","properties":{"reuse":{"description":"Reuse refused.","type":"boolean","const":false},"reasonCode":{"description":"The first failing check.","enum":["current-plan-invalid","execution-optimization-full-only","legacy-plan-no-content-identity","no-compatible-prior-plan","plan-content-mismatch","target-mismatch"],"type":"string"}},"additionalProperties":false,"required":["reasonCode","reuse"]}]},"delivery":{"description":"Delivery reuse verdict.","anyOf":[{"description":"Delivery reuse granted: the prior receipt's delivered bodies count for this plan.","type":"object","properties":{"reuse":{"description":"Reuse granted.","type":"boolean","const":true},"reasonCode":{"description":"Always `same-session-epoch-content-observed`.","type":"string","const":"same-session-epoch-content-observed"}},"additionalProperties":false,"required":["reasonCode","reuse"]},{"description":"Delivery reuse refused: the bodies must be read again.","type":"object","properties":{"reuse":{"description":"Reuse refused.","type":"boolean","const":false},"reasonCode":{"description":"The first failing check.","enum":["body-observation-unproven","context-epoch-mismatch","current-plan-invalid","execution-optimization-full-only","host-session-mismatch","legacy-or-missing-prior-plan","legacy-or-missing-receipt","plan-content-mismatch","prior-receipt-incomplete","prior-receipt-invalid","prior-receipt-plan-mismatch","source-identity-mismatch","target-mismatch"],"type":"string"}},"additionalProperties":false,"required":["reasonCode","reuse"]}]},"reuseFrom":{"description":"What a granted reuse points at; `null` when computation reuse is refused.","anyOf":[{"description":"The prior artefacts a granted reuse points at.","type":"object","properties":{"planId":{"description":"Prior plan id.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"planContentId":{"description":"Prior plan content id.","pattern":"^plan-content-[a-f0-9]{64}$","type":"string"},"receiptId":{"description":"Prior receipt id when delivery reuse is granted; `null` for computation reuse only.","pattern":"^receipt-[a-f0-9]{24}$","type":["null","string"]},"sourceIdentitiesDigest":{"description":"JCS SHA-256 of the reused source identities when delivery reuse is granted; otherwise `null`.","pattern":"^[a-f0-9]{64}$","type":["null","string"]}},"additionalProperties":false,"required":["planContentId","planId","receiptId","sourceIdentitiesDigest"]},{"type":"null"}]},"evaluatedAt":{"description":"Time the decision was evaluated.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["binding","computation","currentSourceIdentitiesDigest","decisionId","delivery","evaluatedAt","executionOptimizationMode","hostSessionId","priorPlan","priorReceipt","reuseFrom","schemaVersion"]};
-const pattern289 = new RegExp("^reuse-[a-f0-9]{24}$", "u");
+const pattern287 = new RegExp("^reuse-[a-f0-9]{24}$", "u");
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/ContextReuseDecisionV1.schema.json" */;
@@ -43738,7 +43716,7 @@ let data1 = data.decisionId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern289.test(data1)){
+if(!pattern287.test(data1)){
 validate113.errors = [{instancePath:instancePath+"/decisionId",schemaPath:"#/properties/decisionId/pattern",keyword:"pattern",params:{pattern: "^reuse-[a-f0-9]{24}$"},message:"must match pattern \""+"^reuse-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -43806,7 +43784,7 @@ validate113.errors = [{instancePath:instancePath+"/binding/contextEpoch",schemaP
 return false;
 }
 else {
-if(!pattern164.test(data4)){
+if(!pattern162.test(data4)){
 validate113.errors = [{instancePath:instancePath+"/binding/contextEpoch",schemaPath:"#/properties/binding/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
@@ -43829,7 +43807,7 @@ let data5 = data2.planId;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
-if(!pattern162.test(data5)){
+if(!pattern160.test(data5)){
 validate113.errors = [{instancePath:instancePath+"/binding/planId",schemaPath:"#/properties/binding/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -43850,7 +43828,7 @@ let data6 = data2.planContentId;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
-if(!pattern163.test(data6)){
+if(!pattern161.test(data6)){
 validate113.errors = [{instancePath:instancePath+"/binding/planContentId",schemaPath:"#/properties/binding/properties/planContentId/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -43881,7 +43859,7 @@ validate113.errors = [{instancePath:instancePath+"/binding/activeRoot",schemaPat
 return false;
 }
 else {
-if(!pattern167.test(data7)){
+if(!pattern165.test(data7)){
 validate113.errors = [{instancePath:instancePath+"/binding/activeRoot",schemaPath:"#/properties/binding/properties/activeRoot/pattern",keyword:"pattern",params:{pattern: "^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"},message:"must match pattern \""+"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"+"\""}];
 return false;
 }
@@ -43914,7 +43892,7 @@ validate113.errors = [{instancePath:instancePath+"/binding/project",schemaPath:"
 return false;
 }
 else {
-if(!pattern168.test(data8)){
+if(!pattern166.test(data8)){
 validate113.errors = [{instancePath:instancePath+"/binding/project",schemaPath:"#/properties/binding/properties/project/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"+"\""}];
 return false;
 }
@@ -43976,7 +43954,7 @@ return false;
 }
 if(errors === _errs23){
 if(typeof data10 === "string"){
-if(!pattern224.test(data10)){
+if(!pattern222.test(data10)){
 validate113.errors = [{instancePath:instancePath+"/hostSessionId",schemaPath:"#/properties/hostSessionId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""}];
 return false;
 }
@@ -43997,7 +43975,7 @@ return false;
 }
 if(errors === _errs25){
 if(typeof data11 === "string"){
-if(!pattern0.test(data11)){
+if(!pattern12.test(data11)){
 validate113.errors = [{instancePath:instancePath+"/currentSourceIdentitiesDigest",schemaPath:"#/properties/currentSourceIdentitiesDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -44078,7 +44056,7 @@ let data14 = data12.planId;
 const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data14 === "string"){
-if(!pattern162.test(data14)){
+if(!pattern160.test(data14)){
 const err4 = {instancePath:instancePath+"/priorPlan/planId",schemaPath:"#/properties/priorPlan/anyOf/0/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -44121,7 +44099,7 @@ errors++;
 }
 if(errors === _errs36){
 if(typeof data15 === "string"){
-if(!pattern163.test(data15)){
+if(!pattern161.test(data15)){
 const err7 = {instancePath:instancePath+"/priorPlan/planContentId",schemaPath:"#/properties/priorPlan/anyOf/0/properties/planContentId/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -44407,7 +44385,7 @@ let data21 = data19.receiptId;
 const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data21 === "string"){
-if(!pattern217.test(data21)){
+if(!pattern215.test(data21)){
 const err24 = {instancePath:instancePath+"/priorReceipt/receiptId",schemaPath:"#/properties/priorReceipt/anyOf/0/properties/receiptId/pattern",keyword:"pattern",params:{pattern: "^receipt-[a-f0-9]{24}$"},message:"must match pattern \""+"^receipt-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -44440,7 +44418,7 @@ let data22 = data19.planId;
 const _errs55 = errors;
 if(errors === _errs55){
 if(typeof data22 === "string"){
-if(!pattern162.test(data22)){
+if(!pattern160.test(data22)){
 const err26 = {instancePath:instancePath+"/priorReceipt/planId",schemaPath:"#/properties/priorReceipt/anyOf/0/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -44483,7 +44461,7 @@ errors++;
 }
 if(errors === _errs57){
 if(typeof data23 === "string"){
-if(!pattern163.test(data23)){
+if(!pattern161.test(data23)){
 const err29 = {instancePath:instancePath+"/priorReceipt/planContentId",schemaPath:"#/properties/priorReceipt/anyOf/0/properties/planContentId/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -44561,7 +44539,7 @@ errors++;
 }
 if(errors === _errs61){
 if(typeof data25 === "string"){
-if(!pattern224.test(data25)){
+if(!pattern222.test(data25)){
 const err34 = {instancePath:instancePath+"/priorReceipt/hostSessionId",schemaPath:"#/properties/priorReceipt/anyOf/0/properties/hostSessionId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err34];
@@ -44624,7 +44602,7 @@ vErrors.push(err37);
 errors++;
 }
 else {
-if(!pattern249.test(data27)){
+if(!pattern247.test(data27)){
 const err38 = {instancePath:instancePath+"/priorReceipt/status",schemaPath:"#/properties/priorReceipt/anyOf/0/properties/status/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
@@ -44668,7 +44646,7 @@ errors++;
 }
 if(errors === _errs67){
 if(typeof data28 === "string"){
-if(!pattern0.test(data28)){
+if(!pattern12.test(data28)){
 const err41 = {instancePath:instancePath+"/priorReceipt/sourceIdentitiesDigest",schemaPath:"#/properties/priorReceipt/anyOf/0/properties/sourceIdentitiesDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err41];
@@ -45281,7 +45259,7 @@ let data40 = data39.planId;
 const _errs108 = errors;
 if(errors === _errs108){
 if(typeof data40 === "string"){
-if(!pattern162.test(data40)){
+if(!pattern160.test(data40)){
 const err77 = {instancePath:instancePath+"/reuseFrom/planId",schemaPath:"#/properties/reuseFrom/anyOf/0/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err77];
@@ -45314,7 +45292,7 @@ let data41 = data39.planContentId;
 const _errs110 = errors;
 if(errors === _errs110){
 if(typeof data41 === "string"){
-if(!pattern163.test(data41)){
+if(!pattern161.test(data41)){
 const err79 = {instancePath:instancePath+"/reuseFrom/planContentId",schemaPath:"#/properties/reuseFrom/anyOf/0/properties/planContentId/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err79];
@@ -45357,7 +45335,7 @@ errors++;
 }
 if(errors === _errs112){
 if(typeof data42 === "string"){
-if(!pattern217.test(data42)){
+if(!pattern215.test(data42)){
 const err82 = {instancePath:instancePath+"/reuseFrom/receiptId",schemaPath:"#/properties/reuseFrom/anyOf/0/properties/receiptId/pattern",keyword:"pattern",params:{pattern: "^receipt-[a-f0-9]{24}$"},message:"must match pattern \""+"^receipt-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err82];
@@ -45390,7 +45368,7 @@ errors++;
 }
 if(errors === _errs114){
 if(typeof data43 === "string"){
-if(!pattern0.test(data43)){
+if(!pattern12.test(data43)){
 const err84 = {instancePath:instancePath+"/reuseFrom/sourceIdentitiesDigest",schemaPath:"#/properties/reuseFrom/anyOf/0/properties/sourceIdentitiesDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err84];
@@ -45476,7 +45454,7 @@ const _errs118 = errors;
 if(errors === _errs118){
 if(errors === _errs118){
 if(typeof data44 === "string"){
-if(!pattern3.test(data44)){
+if(!pattern1.test(data44)){
 validate113.errors = [{instancePath:instancePath+"/evaluatedAt",schemaPath:"#/properties/evaluatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -45626,7 +45604,7 @@ return errors === 0;
 export const ContextLedgerParams = validate116;
 const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/ContextLedgerParams.schema.json","title":"ContextLedgerParams","description":"Params of `context.ledger`.","anyOf":[{"description":"A writer's snapshot is merged into the plan's stored ledger.","type":"object","properties":{"op":{"description":"The operation.","type":"string","const":"write"},"planId":{"description":"The plan whose ledger is written.","type":"string"},"snapshot":{"description":"The writer's snapshot (possibly older than the stored one): its records are merged, never replace the stored set.","$ref":"https://agent-contracts.dev/schemas/contracts/ContextSourceObservationLedgerV1.schema.json"}},"additionalProperties":false,"required":["op","planId","snapshot"]},{"description":"The plan's receipt is rebuilt from its stored ledger.","type":"object","properties":{"op":{"description":"The operation.","type":"string","const":"replay"},"planId":{"description":"The plan whose receipt is rebuilt.","type":"string"},"liveRefs":{"description":"The re-observed metadata of each source, by source id (a memory query absent from it is fresh).","type":"object","additionalProperties":{"type":"array","items":{"description":"Metadata of one place a source lives, observed without reading its body.","type":"object","properties":{"path":{"description":"Where the source lives (a path or a `memory://` query).","type":"string"},"layer":{"description":"The layer it lives in (e.g. `profile-shared`).","type":"string"},"exists":{"description":"Whether it exists.","type":"boolean"},"size":{"description":"Its size in bytes, or null when unknown.","type":["null","number"]},"mtimeMs":{"description":"Its modification time (ms since the epoch), or null when unknown.","type":["null","number"]}},"additionalProperties":false,"required":["exists","layer","mtimeMs","path","size"]}}}},"additionalProperties":false,"required":["liveRefs","op","planId"]}]};
 const schema76 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/ContextSourceObservationLedgerV1.schema.json","title":"ContextSourceObservationLedgerV1","description":"The bounded durable ledger of source observations for one context epoch. Receipts are a\nrebuildable projection of it; a write never loses delivered evidence.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContextSourceObservationLedgerV1"},"ledgerId":{"description":"Derived id: `ledger-` + first 24 hex of the JCS SHA-256 of `{contextEpoch}`; one ledger per epoch.","pattern":"^ledger-[a-f0-9]{24}$","type":"string"},"identity":{"description":"The plan binding whose observations the ledger holds; a different binding starts the observations afresh.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContextReadBindingV1"},"contextEpoch":{"description":"The context epoch of the intent seed the plan was made for (`IntentSeedV1.contextEpoch`):\n1-256 characters without whitespace.","minLength":1,"maxLength":256,"pattern":"^\\S+$","type":"string"},"planId":{"description":"Invocation identity of the plan (`ContextReadPlanV2.planId`).","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"planContentId":{"description":"Content identity of the plan (`ContextReadPlanV2.planContentId`).","pattern":"^plan-content-[a-f0-9]{64}$","type":"string"},"activeRoot":{"description":"The resolved workspace root the plan targets (`ContextReadPlanV2.identity.activeRoot`),\n`/`-separated, without a trailing `/` (except the root `/` itself), no control characters.","minLength":1,"maxLength":4096,"pattern":"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$","type":"string"},"project":{"description":"The project the plan targets inside `activeRoot` (`ContextReadPlanV2.identity.project`): one\npath segment of at most 128 characters, not `.` or `..`, without `/`, `\\`, control characters\nor surrounding whitespace.","minLength":1,"maxLength":128,"pattern":"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$","type":"string"}},"additionalProperties":false,"required":["activeRoot","contextEpoch","planContentId","planId","project","schemaVersion"]},"revision":{"description":"Write counter of this ledger id: 1 on the first write, +1 on every persisted write.","type":"integer","minimum":1,"maximum":9007199254740991},"observations":{"description":"Observation records in recording order, at most 128, merged by `observationId`.","maxItems":128,"type":"array","items":{"description":"One observation record: a PreToolUse attempt or a PostToolUse result.","anyOf":[{"description":"A PreToolUse event of a context tool call, for one requested source. It proves only that a\nread was attempted; it never satisfies a source.","type":"object","properties":{"observationId":{"description":"Derived id: `obs-` + first 24 hex of the JCS SHA-256 of the record without `observationId`, `attemptedAt`, `observedAt` and the telemetry fields (an attempt has none).","pattern":"^obs-[a-f0-9]{24}$","type":"string"},"hookEvent":{"description":"The host hook event this record evidences.","type":"string","const":"PreToolUse"},"toolCallId":{"description":"The host's tool call id; the PostToolUse of the same call carries the same id.","pattern":"^[\\x21-\\x7e]{1,256}$","type":"string"},"sourceId":{"description":"The selected plan source the call requests. A call requesting several sources yields one record per source.","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300,"type":"string"},"sourceKind":{"description":"Kind of the requested source, copied from the plan.","enum":["memory","profile","profile-baseline","profile-local"],"type":"string"},"actionClass":{"description":"Action class the caller declared for the call; must be in the plan's action envelope.","enum":["analysis-read","context-read","dangerous","docs-mutation","release","source-mutation","test-execution","workflow-closeout"],"type":"string"},"contextEpoch":{"description":"Context epoch the call was made under, as the event carried it (not copied from the plan).","minLength":1,"maxLength":256,"type":"string"},"planId":{"description":"Plan id the call was bound to, as the event carried it.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"activeRoot":{"description":"Workspace root the call targeted, `/`-separated, as the event carried it.","minLength":1,"maxLength":4096,"type":"string"},"hostSessionId":{"description":"Host session of the event; `null` when the host exposes none.","pattern":"^[\\x21-\\x7e]{1,256}$","type":["null","string"]},"argsDigest":{"description":"SHA-256 (JCS) of the tool input arguments, or `null` when the host did not expose them.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"attemptedAt":{"description":"Time the PreToolUse event was observed.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"observedAt":{"description":"Always `null`: an attempt has no outcome yet.","type":"null"},"outcome":{"description":"Always `attempted`.","type":"string","const":"attempted"}},"additionalProperties":false,"required":["actionClass","activeRoot","argsDigest","attemptedAt","contextEpoch","hookEvent","hostSessionId","observationId","observedAt","outcome","planId","sourceId","sourceKind","toolCallId"]},{"description":"A PostToolUse event of a context tool call, for one source: what the host actually received.\nOnly such a record, correlated to its attempt and carrying the delivered body's identity, can\nsatisfy a source.","type":"object","properties":{"observationId":{"description":"Derived id: `obs-` + first 24 hex of the JCS SHA-256 of the record without `observationId`, `attemptedAt`, `observedAt` and the telemetry fields `bytes`, `chars`, `hostDeliveredBytes`, `latencyMs`, `tokens`.","pattern":"^obs-[a-f0-9]{24}$","type":"string"},"hookEvent":{"description":"The host hook event this record evidences.","type":"string","const":"PostToolUse"},"toolCallId":{"description":"The host's tool call id; equals the `toolCallId` of the correlated PreToolUse record (or of the plan call for `baseline-ready`).","pattern":"^[\\x21-\\x7e]{1,256}$","type":"string"},"sourceId":{"description":"The selected plan source the result is for.","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300,"type":"string"},"sourceKind":{"description":"Kind of the source, copied from the plan.","enum":["memory","profile","profile-baseline","profile-local"],"type":"string"},"contextEpoch":{"description":"Context epoch the result carried (never filled in from the plan).","minLength":1,"maxLength":256,"type":"string"},"planId":{"description":"Plan id the result carried.","pattern":"^plan-[a-f0-9]{24}$","type":"string"},"activeRoot":{"description":"Workspace root the result was read from, `/`-separated.","minLength":1,"maxLength":4096,"type":"string"},"hostSessionId":{"description":"Host session the result was delivered in; `null` when the host exposes none.","pattern":"^[\\x21-\\x7e]{1,256}$","type":["null","string"]},"argsDigest":{"description":"SHA-256 (JCS) of the tool input the PostToolUse event carried, or `null` when it carried none.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"attemptedAt":{"description":"Time of the correlated PreToolUse event (copied from the attempt record; for `baseline-ready`, of the plan call).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"observedAt":{"description":"Time the PostToolUse event was observed.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"outcome":{"description":"Classified outcome; success outcomes are `observed-success` and `baseline-ready`.","enum":["baseline-ready","failed","invalid","observed-success","unobservable","wrong-root"],"type":"string"},"successful":{"description":"The source result reported success and `bodyObserved` is true.","type":"boolean"},"observable":{"description":"The tool result payload could be extracted from the event.","type":"boolean"},"transportSuccess":{"description":"No failure marker (`success:false`, `ok:false`, `isError:true`, `error`) at any level of the result.","type":"boolean"},"activeRootMatch":{"description":"`activeRoot` equals the binding's `activeRoot`.","type":"boolean"},"correlationValid":{"description":"`contextEpoch` and `planId` equal the binding's, and the record is correlated by `toolCallId` (see invariants).","type":"boolean"},"sourceLayer":{"description":"Layer the source was read from (e.g. `project`, `user`, `memory-query`); must be a layer of the plan source.","minLength":1,"maxLength":64,"type":"string"},"sourceRefsMatch":{"description":"The source's live metadata still hashes to the plan's metadata digest (memory sources: the query target matched).","type":"boolean"},"schemaMatch":{"description":"The result matched the source's declared result schema.","type":"boolean"},"targetMatch":{"description":"The result is about the plan's target (project and root).","type":"boolean"},"bodyObserved":{"description":"The source body itself (not only metadata or a summary) was present in the delivered result.","type":"boolean"},"cache":{"description":"The result was served from a cache: a computation-cache hit (`reusedObservationId` null) or a delivery reuse (non-null).","type":"boolean"},"reusedObservationId":{"description":"For a delivery-reuse record, the id of the prior receipt's PostToolUse record it reuses; otherwise `null`.","pattern":"^obs-[a-f0-9]{24}$","type":["null","string"]},"resultDigest":{"description":"SHA-256 (JCS) of the extracted tool-result payload; `null` when nothing was observable.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"contentIdentity":{"description":"Identity of the delivered source body, or `null` when no body identity was observed.","anyOf":[{"description":"The identity of one source body as it was actually delivered: which source, under which\ncontract version, and the SHA-256 and length of the exact bytes. Two deliveries are the same\ncontent iff `sourceKey`, `contractVersion`, `digest` and `bytes` are all equal. The identity\nhashes a body that is not part of the document, so a validator can check its shape only; the\nparty holding the bytes recomputes `digest` and `bytes`.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"ContentIdentityV1"},"algorithm":{"description":"Hash algorithm of `digest`; only SHA-256 is defined.","type":"string","const":"sha256"},"sourceKey":{"description":"Key of the source the bytes came from, e.g. `profile://acme-api/README.md`: Unicode NFKC,\ntrimmed, `/` as the only separator (a `\\` is rewritten to `/` when the key is built), no\ncontrol characters. At most 1024 characters.","minLength":1,"maxLength":1024,"pattern":"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$","type":"string"},"contractVersion":{"description":"Version of the content contract the body was read under (the reader's interpretation of the\nbytes); `\"1\"` unless the source declares another. At most 64 characters.","minLength":1,"maxLength":64,"type":"string"},"digest":{"description":"SHA-256 (lowercase hex) of the raw delivered bytes. For a JSON body delivered as a value\nrather than as bytes, of its RFC 8785 canonical UTF-8 form instead (`digestOf(value)`).","pattern":"^[a-f0-9]{64}$","type":"string"},"bytes":{"description":"Length in bytes of exactly what `digest` hashes (the raw bytes, or the canonical JSON form).","type":"integer","minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["algorithm","bytes","contractVersion","digest","schemaVersion","sourceKey"]},{"type":"null"}]},"bytes":{"description":"Bytes of the extracted payload (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"chars":{"description":"Characters of the extracted payload (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"hostDeliveredBytes":{"description":"Bytes the host reported as delivered to the model (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"latencyMs":{"description":"Tool latency in milliseconds (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991},"tokens":{"description":"Tokens the delivery cost, when the host reports them (telemetry).","type":["integer","null"],"minimum":0,"maximum":9007199254740991}},"additionalProperties":false,"required":["activeRoot","activeRootMatch","argsDigest","attemptedAt","bodyObserved","bytes","cache","chars","contentIdentity","contextEpoch","correlationValid","hookEvent","hostDeliveredBytes","hostSessionId","latencyMs","observable","observationId","observedAt","outcome","planId","resultDigest","reusedObservationId","schemaMatch","sourceId","sourceKind","sourceLayer","sourceRefsMatch","successful","targetMatch","tokens","toolCallId","transportSuccess"]}]}},"fold":{"description":"The fold against the plan's mandatory sources, or `null` before the writer had the plan.","anyOf":[{"description":"The ledger folded against the plan's mandatory sources (what a rebuilt receipt would derive).","type":"object","properties":{"sources":{"description":"One entry per mandatory source of the plan, sorted by `sourceId`.","minItems":1,"maxItems":256,"type":"array","items":{"description":"The fold of one mandatory source: its latest correlated PostToolUse record.","type":"object","properties":{"sourceId":{"description":"Mandatory source.","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300,"type":"string"},"observationId":{"description":"Latest correlated PostToolUse record for the source, or `null` when there is none.","pattern":"^obs-[a-f0-9]{24}$","type":["null","string"]},"resultDigest":{"description":"That record's `resultDigest`, or `null`.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"satisfied":{"description":"That record satisfies the success rule.","type":"boolean"}},"additionalProperties":false,"required":["observationId","resultDigest","satisfied","sourceId"]}},"satisfiedSourceIds":{"description":"Sources whose entry is satisfied; sorted.","maxItems":256,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300},"type":"array"},"missingSourceIds":{"description":"Sources whose entry is not satisfied; sorted.","maxItems":256,"uniqueItems":true,"items":{"type":"string","pattern":"^[a-z][a-z0-9-]*:[^\\s]{1,256}$","maxLength":300},"type":"array"},"foldDigest":{"description":"JCS SHA-256 of `{identity, sources, satisfiedSourceIds, missingSourceIds}` (identity = the ledger's).","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["foldDigest","missingSourceIds","satisfiedSourceIds","sources"]},{"type":"null"}]},"updatedAt":{"description":"Time of this write.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"ledgerDigest":{"description":"JCS SHA-256 of the document without `ledgerDigest`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["fold","identity","ledgerDigest","ledgerId","observations","revision","schemaVersion","updatedAt"]};
-const pattern310 = new RegExp("^ledger-[a-f0-9]{24}$", "u");
+const pattern308 = new RegExp("^ledger-[a-f0-9]{24}$", "u");
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/ContextSourceObservationLedgerV1.schema.json" */;
@@ -45671,7 +45649,7 @@ let data1 = data.ledgerId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern310.test(data1)){
+if(!pattern308.test(data1)){
 validate117.errors = [{instancePath:instancePath+"/ledgerId",schemaPath:"#/properties/ledgerId/pattern",keyword:"pattern",params:{pattern: "^ledger-[a-f0-9]{24}$"},message:"must match pattern \""+"^ledger-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -45739,7 +45717,7 @@ validate117.errors = [{instancePath:instancePath+"/identity/contextEpoch",schema
 return false;
 }
 else {
-if(!pattern164.test(data4)){
+if(!pattern162.test(data4)){
 validate117.errors = [{instancePath:instancePath+"/identity/contextEpoch",schemaPath:"#/properties/identity/properties/contextEpoch/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
@@ -45762,7 +45740,7 @@ let data5 = data2.planId;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
-if(!pattern162.test(data5)){
+if(!pattern160.test(data5)){
 validate117.errors = [{instancePath:instancePath+"/identity/planId",schemaPath:"#/properties/identity/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""}];
 return false;
 }
@@ -45783,7 +45761,7 @@ let data6 = data2.planContentId;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
-if(!pattern163.test(data6)){
+if(!pattern161.test(data6)){
 validate117.errors = [{instancePath:instancePath+"/identity/planContentId",schemaPath:"#/properties/identity/properties/planContentId/pattern",keyword:"pattern",params:{pattern: "^plan-content-[a-f0-9]{64}$"},message:"must match pattern \""+"^plan-content-[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -45814,7 +45792,7 @@ validate117.errors = [{instancePath:instancePath+"/identity/activeRoot",schemaPa
 return false;
 }
 else {
-if(!pattern167.test(data7)){
+if(!pattern165.test(data7)){
 validate117.errors = [{instancePath:instancePath+"/identity/activeRoot",schemaPath:"#/properties/identity/properties/activeRoot/pattern",keyword:"pattern",params:{pattern: "^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"},message:"must match pattern \""+"^(/|[^\\\\\\u0000-\\u001f]*[^/\\\\\\u0000-\\u001f])$"+"\""}];
 return false;
 }
@@ -45847,7 +45825,7 @@ validate117.errors = [{instancePath:instancePath+"/identity/project",schemaPath:
 return false;
 }
 else {
-if(!pattern168.test(data8)){
+if(!pattern166.test(data8)){
 validate117.errors = [{instancePath:instancePath+"/identity/project",schemaPath:"#/properties/identity/properties/project/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^\\s/\\\\](?:[^/\\\\\\u0000-\\u001f]{0,126}[^\\s/\\\\])?$"+"\""}];
 return false;
 }
@@ -45962,7 +45940,7 @@ let data12 = data11.observationId;
 const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data12 === "string"){
-if(!pattern228.test(data12)){
+if(!pattern226.test(data12)){
 const err2 = {instancePath:instancePath+"/observations/" + i0+"/observationId",schemaPath:"#/properties/observations/items/anyOf/0/properties/observationId/pattern",keyword:"pattern",params:{pattern: "^obs-[a-f0-9]{24}$"},message:"must match pattern \""+"^obs-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -46024,7 +46002,7 @@ let data14 = data11.toolCallId;
 const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data14 === "string"){
-if(!pattern224.test(data14)){
+if(!pattern222.test(data14)){
 const err6 = {instancePath:instancePath+"/observations/" + i0+"/toolCallId",schemaPath:"#/properties/observations/items/anyOf/0/properties/toolCallId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -46068,7 +46046,7 @@ vErrors.push(err8);
 errors++;
 }
 else {
-if(!pattern230.test(data15)){
+if(!pattern228.test(data15)){
 const err9 = {instancePath:instancePath+"/observations/" + i0+"/sourceId",schemaPath:"#/properties/observations/items/anyOf/0/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -46205,7 +46183,7 @@ let data19 = data11.planId;
 const _errs44 = errors;
 if(errors === _errs44){
 if(typeof data19 === "string"){
-if(!pattern162.test(data19)){
+if(!pattern160.test(data19)){
 const err18 = {instancePath:instancePath+"/observations/" + i0+"/planId",schemaPath:"#/properties/observations/items/anyOf/0/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -46293,7 +46271,7 @@ errors++;
 }
 if(errors === _errs48){
 if(typeof data21 === "string"){
-if(!pattern224.test(data21)){
+if(!pattern222.test(data21)){
 const err24 = {instancePath:instancePath+"/observations/" + i0+"/hostSessionId",schemaPath:"#/properties/observations/items/anyOf/0/properties/hostSessionId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -46326,7 +46304,7 @@ errors++;
 }
 if(errors === _errs50){
 if(typeof data22 === "string"){
-if(!pattern0.test(data22)){
+if(!pattern12.test(data22)){
 const err26 = {instancePath:instancePath+"/observations/" + i0+"/argsDigest",schemaPath:"#/properties/observations/items/anyOf/0/properties/argsDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -46350,7 +46328,7 @@ const _errs52 = errors;
 if(errors === _errs52){
 if(errors === _errs52){
 if(typeof data23 === "string"){
-if(!pattern3.test(data23)){
+if(!pattern1.test(data23)){
 const err27 = {instancePath:instancePath+"/observations/" + i0+"/attemptedAt",schemaPath:"#/properties/observations/items/anyOf/0/properties/attemptedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err27];
@@ -46502,7 +46480,7 @@ let data26 = data11.observationId;
 const _errs61 = errors;
 if(errors === _errs61){
 if(typeof data26 === "string"){
-if(!pattern228.test(data26)){
+if(!pattern226.test(data26)){
 const err36 = {instancePath:instancePath+"/observations/" + i0+"/observationId",schemaPath:"#/properties/observations/items/anyOf/1/properties/observationId/pattern",keyword:"pattern",params:{pattern: "^obs-[a-f0-9]{24}$"},message:"must match pattern \""+"^obs-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -46564,7 +46542,7 @@ let data28 = data11.toolCallId;
 const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data28 === "string"){
-if(!pattern224.test(data28)){
+if(!pattern222.test(data28)){
 const err40 = {instancePath:instancePath+"/observations/" + i0+"/toolCallId",schemaPath:"#/properties/observations/items/anyOf/1/properties/toolCallId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err40];
@@ -46608,7 +46586,7 @@ vErrors.push(err42);
 errors++;
 }
 else {
-if(!pattern230.test(data29)){
+if(!pattern228.test(data29)){
 const err43 = {instancePath:instancePath+"/observations/" + i0+"/sourceId",schemaPath:"#/properties/observations/items/anyOf/1/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err43];
@@ -46716,7 +46694,7 @@ let data32 = data11.planId;
 const _errs73 = errors;
 if(errors === _errs73){
 if(typeof data32 === "string"){
-if(!pattern162.test(data32)){
+if(!pattern160.test(data32)){
 const err50 = {instancePath:instancePath+"/observations/" + i0+"/planId",schemaPath:"#/properties/observations/items/anyOf/1/properties/planId/pattern",keyword:"pattern",params:{pattern: "^plan-[a-f0-9]{24}$"},message:"must match pattern \""+"^plan-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err50];
@@ -46804,7 +46782,7 @@ errors++;
 }
 if(errors === _errs77){
 if(typeof data34 === "string"){
-if(!pattern224.test(data34)){
+if(!pattern222.test(data34)){
 const err56 = {instancePath:instancePath+"/observations/" + i0+"/hostSessionId",schemaPath:"#/properties/observations/items/anyOf/1/properties/hostSessionId/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"},message:"must match pattern \""+"^[\\x21-\\x7e]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
@@ -46837,7 +46815,7 @@ errors++;
 }
 if(errors === _errs79){
 if(typeof data35 === "string"){
-if(!pattern0.test(data35)){
+if(!pattern12.test(data35)){
 const err58 = {instancePath:instancePath+"/observations/" + i0+"/argsDigest",schemaPath:"#/properties/observations/items/anyOf/1/properties/argsDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err58];
@@ -46861,7 +46839,7 @@ const _errs81 = errors;
 if(errors === _errs81){
 if(errors === _errs81){
 if(typeof data36 === "string"){
-if(!pattern3.test(data36)){
+if(!pattern1.test(data36)){
 const err59 = {instancePath:instancePath+"/observations/" + i0+"/attemptedAt",schemaPath:"#/properties/observations/items/anyOf/1/properties/attemptedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err59];
@@ -46908,7 +46886,7 @@ const _errs83 = errors;
 if(errors === _errs83){
 if(errors === _errs83){
 if(typeof data37 === "string"){
-if(!pattern3.test(data37)){
+if(!pattern1.test(data37)){
 const err62 = {instancePath:instancePath+"/observations/" + i0+"/observedAt",schemaPath:"#/properties/observations/items/anyOf/1/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err62];
@@ -47218,7 +47196,7 @@ errors++;
 }
 if(errors === _errs109){
 if(typeof data50 === "string"){
-if(!pattern228.test(data50)){
+if(!pattern226.test(data50)){
 const err81 = {instancePath:instancePath+"/observations/" + i0+"/reusedObservationId",schemaPath:"#/properties/observations/items/anyOf/1/properties/reusedObservationId/pattern",keyword:"pattern",params:{pattern: "^obs-[a-f0-9]{24}$"},message:"must match pattern \""+"^obs-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err81];
@@ -47251,7 +47229,7 @@ errors++;
 }
 if(errors === _errs111){
 if(typeof data51 === "string"){
-if(!pattern0.test(data51)){
+if(!pattern12.test(data51)){
 const err83 = {instancePath:instancePath+"/observations/" + i0+"/resultDigest",schemaPath:"#/properties/observations/items/anyOf/1/properties/resultDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err83];
@@ -47389,7 +47367,7 @@ vErrors.push(err91);
 errors++;
 }
 else {
-if(!pattern187.test(data55)){
+if(!pattern185.test(data55)){
 const err92 = {instancePath:instancePath+"/observations/" + i0+"/contentIdentity/sourceKey",schemaPath:"#/properties/observations/items/anyOf/1/properties/contentIdentity/anyOf/0/properties/sourceKey/pattern",keyword:"pattern",params:{pattern: "^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"},message:"must match pattern \""+"^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$"+"\""};
 if(vErrors === null){
 vErrors = [err92];
@@ -47469,7 +47447,7 @@ let data57 = data52.digest;
 const _errs126 = errors;
 if(errors === _errs126){
 if(typeof data57 === "string"){
-if(!pattern0.test(data57)){
+if(!pattern12.test(data57)){
 const err97 = {instancePath:instancePath+"/observations/" + i0+"/contentIdentity/digest",schemaPath:"#/properties/observations/items/anyOf/1/properties/contentIdentity/anyOf/0/properties/digest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err97];
@@ -48029,7 +48007,7 @@ vErrors.push(err128);
 errors++;
 }
 else {
-if(!pattern230.test(data67)){
+if(!pattern228.test(data67)){
 const err129 = {instancePath:instancePath+"/fold/sources/" + i1+"/sourceId",schemaPath:"#/properties/fold/anyOf/0/properties/sources/items/properties/sourceId/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err129];
@@ -48073,7 +48051,7 @@ errors++;
 }
 if(errors === _errs154){
 if(typeof data68 === "string"){
-if(!pattern228.test(data68)){
+if(!pattern226.test(data68)){
 const err132 = {instancePath:instancePath+"/fold/sources/" + i1+"/observationId",schemaPath:"#/properties/fold/anyOf/0/properties/sources/items/properties/observationId/pattern",keyword:"pattern",params:{pattern: "^obs-[a-f0-9]{24}$"},message:"must match pattern \""+"^obs-[a-f0-9]{24}$"+"\""};
 if(vErrors === null){
 vErrors = [err132];
@@ -48106,7 +48084,7 @@ errors++;
 }
 if(errors === _errs156){
 if(typeof data69 === "string"){
-if(!pattern0.test(data69)){
+if(!pattern12.test(data69)){
 const err134 = {instancePath:instancePath+"/fold/sources/" + i1+"/resultDigest",schemaPath:"#/properties/fold/anyOf/0/properties/sources/items/properties/resultDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err134];
@@ -48217,7 +48195,7 @@ vErrors.push(err139);
 errors++;
 }
 else {
-if(!pattern230.test(data72)){
+if(!pattern228.test(data72)){
 const err140 = {instancePath:instancePath+"/fold/satisfiedSourceIds/" + i2,schemaPath:"#/properties/fold/anyOf/0/properties/satisfiedSourceIds/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err140];
@@ -48324,7 +48302,7 @@ vErrors.push(err145);
 errors++;
 }
 else {
-if(!pattern230.test(data74)){
+if(!pattern228.test(data74)){
 const err146 = {instancePath:instancePath+"/fold/missingSourceIds/" + i4,schemaPath:"#/properties/fold/anyOf/0/properties/missingSourceIds/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*:[^\\s]{1,256}$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*:[^\\s]{1,256}$"+"\""};
 if(vErrors === null){
 vErrors = [err146];
@@ -48402,7 +48380,7 @@ let data75 = data64.foldDigest;
 const _errs168 = errors;
 if(errors === _errs168){
 if(typeof data75 === "string"){
-if(!pattern0.test(data75)){
+if(!pattern12.test(data75)){
 const err150 = {instancePath:instancePath+"/fold/foldDigest",schemaPath:"#/properties/fold/anyOf/0/properties/foldDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err150];
@@ -48498,7 +48476,7 @@ const _errs172 = errors;
 if(errors === _errs172){
 if(errors === _errs172){
 if(typeof data76 === "string"){
-if(!pattern3.test(data76)){
+if(!pattern1.test(data76)){
 validate117.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -48526,7 +48504,7 @@ let data77 = data.ledgerDigest;
 const _errs174 = errors;
 if(errors === _errs174){
 if(typeof data77 === "string"){
-if(!pattern0.test(data77)){
+if(!pattern12.test(data77)){
 validate117.errors = [{instancePath:instancePath+"/ledgerDigest",schemaPath:"#/properties/ledgerDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -50989,7 +50967,7 @@ return errors === 0;
 
 export const StoreTransitionOwnerParams = validate128;
 const schema82 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/StoreTransitionOwnerParams.schema.json","title":"StoreTransitionOwnerParams","description":"Params of `store.transitionOwner`.","type":"object","properties":{"request":{"description":"The owner transition request.","type":"object","properties":{"operation":{"description":"The row of the owner transition table.","enum":["acquire","handoff-accept","handoff-prepare","reacquire","release","renew","reopen","takeover-accept","takeover-prepare","terminal"],"type":"string"},"taskId":{"description":"The task.","type":"string"},"projectRootIdentity":{"description":"The task's project root identity.","type":"string"},"expectedFence":{"description":"The fence the requester read.","anyOf":[{"description":"The exact compare-and-set fence of a task's durable state: a commit is accepted only when\nboth numbers equal the stored ones. A task that has never been written has the fence (0, 0).","$ref":"https://agent-contracts.dev/schemas/contracts/TaskRecoveryCommitFenceV1.schema.json"},{"type":"null"}]},"expectedOwner":{"description":"The owner ref the requester read.","anyOf":[{"description":"The current owner ref of a task: the four identifying members of its lease.","type":"object","properties":{"ownerGeneration":{"description":"`ownerGeneration` of the lease.","type":"number"},"ownerNonce":{"description":"`ownerNonce` of the lease.","type":"string"},"leaseRevision":{"description":"`leaseRevision` of the lease.","type":"number"},"leaseDigest":{"description":"`leaseDigest` of the lease.","type":"string"}},"additionalProperties":false,"required":["leaseDigest","leaseRevision","ownerGeneration","ownerNonce"]},{"description":"The owner ref of a task without an envelope.","type":"object","properties":{"mode":{"description":"Always `absent`.","type":"string","const":"absent"}},"additionalProperties":false,"required":["mode"]}]},"sessionDigest":{"description":"The requester's session.","type":"string"},"contextEpoch":{"description":"The requester's context epoch.","type":"string"},"routeRevision":{"description":"The requester's route revision.","type":"string"},"targetSessionDigest":{"description":"`handoff-prepare`: the accepting session; `takeover-prepare`: the requester's own session.","type":["null","string"]},"handoffRefDigest":{"description":"`handoff-accept`: the pending `handoffRef.refDigest`.","type":["null","string"]},"takeoverRefDigest":{"description":"`takeover-accept`: the pending `takeoverRef.refDigest`.","type":["null","string"]},"takeoverEvidence":{"description":"`takeover-prepare`: the three evidence digests.","anyOf":[{"description":"Takeover evidence of a `takeover-prepare` request.","type":"object","properties":{"readbackContextDigest":{"description":"`contextDigest` of the write context the taking-over session read back.","type":"string"},"livenessEvidenceDigest":{"description":"Digest of the liveness evidence that the holder has no live turn.","type":"string"},"reconcileReceiptDigest":{"description":"Digest of the reconcile receipt examining the unresolved operation and targets.","type":"string"}},"additionalProperties":false,"required":["livenessEvidenceDigest","readbackContextDigest","reconcileReceiptDigest"]},{"type":"null"}]},"terminal":{"description":"`terminal`: the closeout.","anyOf":[{"description":"The `terminal` member of a `terminal` owner transition request.","type":"object","properties":{"terminalStatus":{"description":"One of the four terminal statuses.","enum":["cancelled","completed","failed","rejected"],"type":"string"},"lifecycleRevision":{"description":"The lifecycle revision the holder closes.","type":"number"},"settledSetDigest":{"description":"The settled set digest the holder read.","type":"string"},"writeContextDigest":{"description":"The `contextDigest` of the write context the holder read.","type":"string"},"evidence":{"description":"Exactly four evidence items, one per role, sorted by role.","type":"array","items":{"description":"One independent evidence file of a terminal closeout, hashed by the store at closeout time.","type":"object","properties":{"role":{"description":"What the file is evidence of.","enum":["change-record","completion","memory","report"],"type":"string"},"path":{"description":"Path of the file relative to the project root: `/`-separated, no empty, `.` or `..` segment, no `\\` or control character.","minLength":1,"maxLength":1024,"pattern":"^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$","type":"string"},"sha256":{"description":"SHA-256 of the file's raw bytes as read by the store.","pattern":"^[a-f0-9]{64}$","type":"string"},"bytes":{"description":"Length of the file in bytes; an empty file is not evidence.","type":"integer","minimum":1,"maximum":9007199254740991}},"additionalProperties":false,"required":["bytes","path","role","sha256"]}}},"additionalProperties":false,"required":["evidence","lifecycleRevision","settledSetDigest","terminalStatus","writeContextDigest"]},{"type":"null"}]},"terminalReceiptDigest":{"description":"`reopen`: `receiptDigest` of the current terminal receipt.","type":["null","string"]}},"additionalProperties":false,"required":["contextEpoch","expectedFence","expectedOwner","handoffRefDigest","operation","projectRootIdentity","routeRevision","sessionDigest","takeoverEvidence","takeoverRefDigest","targetSessionDigest","taskId","terminal","terminalReceiptDigest"]}},"additionalProperties":false,"required":["request"]};
-const pattern343 = new RegExp("^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$", "u");
+const pattern341 = new RegExp("^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$", "u");
 
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/protocol/StoreTransitionOwnerParams.schema.json" */;
@@ -51795,7 +51773,7 @@ vErrors.push(err35);
 errors++;
 }
 else {
-if(!pattern343.test(data29)){
+if(!pattern341.test(data29)){
 const err36 = {instancePath:instancePath+"/request/terminal/evidence/" + i0+"/path",schemaPath:"#/properties/request/properties/terminal/anyOf/0/properties/evidence/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$"},message:"must match pattern \""+"^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
@@ -51830,7 +51808,7 @@ let data30 = data27.sha256;
 const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data30 === "string"){
-if(!pattern0.test(data30)){
+if(!pattern12.test(data30)){
 const err38 = {instancePath:instancePath+"/request/terminal/evidence/" + i0+"/sha256",schemaPath:"#/properties/request/properties/terminal/anyOf/0/properties/evidence/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
@@ -52054,9 +52032,9 @@ return errors === 0;
 export const StoreReadResult = validate130;
 const schema83 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/protocol/StoreReadResult.schema.json","title":"StoreReadResult","description":"Result of `store.read`.","anyOf":[{"description":"Result of `store.read` for a task that has an envelope.","type":"object","properties":{"ok":{"description":"Always true.","type":"boolean","const":true},"status":{"description":"`found`.","type":"string","const":"found"},"envelope":{"description":"The latest envelope.","$ref":"https://agent-contracts.dev/schemas/contracts/TaskRecoveryStateV5.schema.json"},"fence":{"description":"Its fence.","$ref":"https://agent-contracts.dev/schemas/contracts/TaskRecoveryCommitFenceV1.schema.json"}},"additionalProperties":false,"required":["envelope","fence","ok","status"]},{"description":"Result of `store.read` for a task never written.","type":"object","properties":{"ok":{"description":"Always true.","type":"boolean","const":true},"status":{"description":"`missing`.","type":"string","const":"missing"},"envelope":{"description":"No envelope.","type":"null"},"fence":{"description":"The fence (0, 0).","$ref":"https://agent-contracts.dev/schemas/contracts/TaskRecoveryCommitFenceV1.schema.json"}},"additionalProperties":false,"required":["envelope","fence","ok","status"]}]};
 const schema84 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://agent-contracts.dev/schemas/contracts/TaskRecoveryStateV5.schema.json","title":"TaskRecoveryStateV5","description":"The durable envelope of one formal task, one per committed write. Every commit matches the\nfence (`sequence`, `writerGeneration`) of the envelope before it exactly and produces the\nnext envelope with `sequence` + 1.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"TaskRecoveryStateV5"},"taskId":{"description":"The task.","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$","type":"string"},"projectRootIdentity":{"description":"Identity of the project root the task belongs to; constant for the task's lifetime.","pattern":"^[a-f0-9]{64}$","type":"string"},"sequence":{"description":"1 for the first envelope of the task, +1 per committed write: the fence's `stateSequence`.","type":"integer","minimum":1,"maximum":9007199254740991},"writerGeneration":{"description":"Equals `owner.ownerGeneration`: the fence's `writerGeneration`. Changes only in owner transitions, by +1.","type":"integer","minimum":1,"maximum":9007199254740991},"lifecycleRevision":{"description":"`owner.reopenGeneration` + 1; +1 on every reopen.","type":"integer","minimum":1,"maximum":9007199254740991},"commitKind":{"description":"What produced this envelope.","enum":["operation-abort","operation-dispatch","operation-mark-reconcile","operation-observe","operation-prepare","operation-reconcile","operation-settle","owner-acquire","owner-handoff-accept","owner-handoff-prepare","owner-reacquire","owner-release","owner-renew","owner-reopen","owner-takeover-accept","owner-takeover-prepare","owner-terminal","state"],"type":"string"},"committedAt":{"description":"When this envelope was committed; never earlier than the previous envelope's.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"previousEnvelopeDigest":{"description":"`envelopeDigest` of the envelope with `sequence` - 1; `null` exactly when `sequence` is 1.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"owner":{"description":"The write owner lease.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"FencedTaskWriteOwnerLeaseV2"},"taskId":{"description":"The task this lease governs.","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$","type":"string"},"projectRootIdentity":{"description":"Identity of the project root the task belongs to; constant for the task's lifetime.","pattern":"^[a-f0-9]{64}$","type":"string"},"sessionDigest":{"description":"SHA-256 of the holder session's identifier (the raw identifier is not stored). For pending and released leases, the revoked holder's.","pattern":"^[a-f0-9]{64}$","type":"string"},"contextEpoch":{"description":"Context epoch the holder works under; `renew` may rebind it.","minLength":1,"maxLength":256,"type":"string"},"routeRevision":{"description":"Digest of the route/plan decision the holder executes under; `renew` may rebind it.","pattern":"^[a-f0-9]{64}$","type":"string"},"ownerGeneration":{"description":"Owner generation; equals the envelope's `writerGeneration`. Starts at 1, changes only by the +1 steps of the transition table.","type":"integer","minimum":1,"maximum":9007199254740991},"ownerNonce":{"description":"Fresh random value minted by every transition except `renew` (which keeps it): `owner-` plus 40 lowercase hex characters (160 bits).","pattern":"^owner-[a-f0-9]{40}$","type":"string"},"leaseRevision":{"description":"Lease revision; 1 at `acquire`, +1 on every transition.","type":"integer","minimum":1,"maximum":9007199254740991},"issuedAt":{"description":"When this lease was issued; equals `transitionRef.committedAt`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"expiresAt":{"description":"Diagnostic expiry: later than `issuedAt` while active or pending, equal to it when released or terminal. Never grants, revokes or transfers authority.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"handoffRef":{"description":"The prepared handoff; non-null exactly when `status` is `handoff-pending`.","anyOf":[{"description":"A prepared handoff: the revoked holder names the one session that may accept the lease.","type":"object","properties":{"fromLeaseDigest":{"description":"`leaseDigest` of the active lease the handoff revoked.","pattern":"^[a-f0-9]{64}$","type":"string"},"targetSessionDigest":{"description":"`sessionDigest` of the only session allowed to `handoff-accept`; differs from the revoked holder's.","pattern":"^[a-f0-9]{64}$","type":"string"},"preparedAt":{"description":"When the handoff was prepared (the `handoff-prepare` commit time).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"refDigest":{"description":"`digestOf` of this object without `refDigest`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["fromLeaseDigest","preparedAt","refDigest","targetSessionDigest"]},{"type":"null"}]},"takeoverRef":{"description":"The prepared takeover; non-null exactly when `status` is `takeover-pending`.","anyOf":[{"description":"A prepared takeover and the explicit evidence it rests on. Lease expiry is never such evidence.","type":"object","properties":{"fromLeaseDigest":{"description":"`leaseDigest` of the lease the takeover revoked.","pattern":"^[a-f0-9]{64}$","type":"string"},"targetSessionDigest":{"description":"`sessionDigest` of the session that prepared the takeover, the only one allowed to `takeover-accept`.","pattern":"^[a-f0-9]{64}$","type":"string"},"readbackContextDigest":{"description":"`contextDigest` of the `CanonicalTaskWriteContextV1` the taking-over session read back from storage; must equal the stored context at prepare time.","pattern":"^[a-f0-9]{64}$","type":"string"},"livenessEvidenceDigest":{"description":"Digest of the liveness evidence (turn-liveness area) showing that the revoked holder has no live turn.","pattern":"^[a-f0-9]{64}$","type":"string"},"reconcileReceiptDigest":{"description":"Digest of the reconcile receipt in which the taking-over session examined the task's unresolved operation and targets.","pattern":"^[a-f0-9]{64}$","type":"string"},"preparedAt":{"description":"When the takeover was prepared (the `takeover-prepare` commit time).","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"refDigest":{"description":"`digestOf` of this object without `refDigest`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["fromLeaseDigest","livenessEvidenceDigest","preparedAt","readbackContextDigest","reconcileReceiptDigest","refDigest","targetSessionDigest"]},{"type":"null"}]},"transitionRef":{"description":"The transition that produced this lease.","type":"object","properties":{"operation":{"description":"The owner transition (edge) that produced this lease.","enum":["acquire","handoff-accept","handoff-prepare","reacquire","release","renew","reopen","takeover-accept","takeover-prepare","terminal"],"type":"string"},"priorLeaseDigest":{"description":"`leaseDigest` of the lease this transition replaced; `null` only for `acquire`.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"requestDigest":{"description":"`digestOf(request)` of the owner transition request (see \"Owner transition request\" in the spec).","pattern":"^[a-f0-9]{64}$","type":"string"},"committedAt":{"description":"When the transition was committed; equals `issuedAt` of the lease and `committedAt` of the envelope it produced.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"refDigest":{"description":"`digestOf` of this object without `refDigest`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["committedAt","operation","priorLeaseDigest","refDigest","requestDigest"]},"reopenGeneration":{"description":"Number of reopens so far; `lifecycleRevision` = `reopenGeneration` + 1.","type":"integer","minimum":0,"maximum":9007199254740991},"revocationEpoch":{"description":"Number of revocations so far (release, handoff-prepare, takeover-prepare, terminal each add 1).","type":"integer","minimum":0,"maximum":9007199254740991},"status":{"description":"Lease status.","enum":["active","handoff-pending","released","takeover-pending","terminal"],"type":"string"},"leaseDigest":{"description":"`digestOf` of this lease without `leaseDigest` (nested refs included with their own digests).","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["contextEpoch","expiresAt","handoffRef","issuedAt","leaseDigest","leaseRevision","ownerGeneration","ownerNonce","projectRootIdentity","reopenGeneration","revocationEpoch","routeRevision","schemaVersion","sessionDigest","status","takeoverRef","taskId","transitionRef"]},"operations":{"description":"The task's operation set.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"TaskOperationSetV1"},"unresolved":{"description":"The one unresolved operation (phase prepared, dispatched, observed or reconcile-required), or `null`.","anyOf":[{"description":"The durable record of one mutating operation of a task. Its phase moves only along the\noperation edge table, so an unknown side effect is never silently retried or forgotten.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"TaskOperationRecordV1"},"operationId":{"description":"Operation identifier, unique within the task.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"idempotencyKey":{"description":"Key the dispatched effect carries downstream so it applies at most once; never reused by another operation of the task.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"writerGeneration":{"description":"Writer generation of the envelope the operation was prepared under; fixed for the record's life.","type":"integer","minimum":1,"maximum":9007199254740991},"expectedStateSequence":{"description":"`stateSequence` of the fence the `operation-prepare` commit matched (the envelope before the prepare).","type":"integer","minimum":1,"maximum":9007199254740991},"kind":{"description":"What the operation does, lowercase kebab-case, e.g. `create`, `update`, `create-or-update`, `delete`, `execute`.","pattern":"^[a-z][a-z0-9]*(-[a-z0-9]+)*$","maxLength":64,"type":"string"},"exactTargets":{"description":"The exact targets the operation may change: keys normalised like `ContentIdentityV1.sourceKey`\n(NFKC, trimmed, `/` separators), unique, sorted ascending by UTF-16 code units, 1 to 256.","minItems":1,"maxItems":256,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":1024,"pattern":"^[^\\s\\\\](?:[^\\\\]*[^\\s\\\\])?$"},"type":"array"},"targetSetDigest":{"description":"`digestOf(exactTargets)`.","pattern":"^[a-f0-9]{64}$","type":"string"},"beforeDigest":{"description":"Digest of the observation of the exact targets taken before dispatch (absent targets included); hosts SHOULD use `digestOf({ <target>: <content digest or null> })`.","pattern":"^[a-f0-9]{64}$","type":"string"},"phase":{"description":"Current phase.","enum":["aborted-zero-effect","dispatched","observed","prepared","reconcile-required","settled"],"type":"string"},"effect":{"description":"What is known about the side effect in this phase.","enum":["known-applied","known-not-applied","none","unknown"],"type":"string"},"preparedAt":{"description":"When the operation was prepared.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"dispatchedAt":{"description":"When the dispatch was committed (before the effect started); `null` while never dispatched.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"observedAt":{"description":"When the effect's result was observed; `null` when never observed.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"settledAt":{"description":"When the operation was settled or aborted; `null` while unresolved.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":["null","string"]},"resultDigest":{"description":"Digest of the observed result; non-null exactly when `observedAt` is.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"evidenceDigest":{"description":"Digest of the evidence the settlement rests on; non-null exactly in phase `settled`.","pattern":"^[a-f0-9]{64}$","type":["null","string"]},"recordDigest":{"description":"`digestOf` of this record without `recordDigest`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["beforeDigest","dispatchedAt","effect","evidenceDigest","exactTargets","expectedStateSequence","idempotencyKey","kind","observedAt","operationId","phase","preparedAt","recordDigest","resultDigest","schemaVersion","settledAt","targetSetDigest","writerGeneration"]},{"type":"null"}]},"settledTotal":{"description":"Number of operations of this task ever resolved (settled or aborted), including those dropped from `settled`.","type":"integer","minimum":0,"maximum":9007199254740991},"settled":{"description":"The most recently resolved operations, oldest first, in resolution order; at most 64 (older ones drop off first).","maxItems":64,"type":"array","items":{"description":"Reference to a resolved (settled or aborted) operation kept in a task's operation set.","type":"object","properties":{"operationId":{"description":"`operationId` of the resolved record.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"idempotencyKey":{"description":"`idempotencyKey` of the resolved record.","pattern":"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$","type":"string"},"writerGeneration":{"description":"`writerGeneration` of the resolved record.","type":"integer","minimum":1,"maximum":9007199254740991},"phase":{"description":"Final phase of the record.","enum":["aborted-zero-effect","settled"],"type":"string"},"effect":{"description":"Final effect: `known-applied` or `known-not-applied` when settled, `none` when aborted.","enum":["known-applied","known-not-applied","none","unknown"],"type":"string"},"recordDigest":{"description":"`recordDigest` of the resolved record.","pattern":"^[a-f0-9]{64}$","type":"string"},"settledAt":{"description":"`settledAt` of the resolved record.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["effect","idempotencyKey","operationId","phase","recordDigest","settledAt","writerGeneration"]}},"settledSetDigest":{"description":"`digestOf({ schemaVersion, settledTotal, settled })`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["schemaVersion","settled","settledSetDigest","settledTotal","unresolved"]},"terminalReceipt":{"description":"The current lifecycle revision's terminal receipt; non-null exactly when `owner.status` is `terminal`.","anyOf":[{"description":"The receipt of a task's terminal closeout: it binds the current writer, the write-context\nfence, the settled operation set and four independent evidence files.","type":"object","properties":{"schemaVersion":{"description":"Contract discriminator.","type":"string","const":"WorkflowTaskTerminalReceiptV1"},"taskId":{"description":"The task closed.","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$","type":"string"},"projectRootIdentity":{"description":"The project root identity of the task.","pattern":"^[a-f0-9]{64}$","type":"string"},"terminalStatus":{"description":"Terminal status of the task.","enum":["cancelled","completed","failed","rejected"],"type":"string"},"lifecycleRevision":{"description":"Lifecycle revision closed by this receipt (`reopenGeneration` + 1 of the closing lease).","type":"integer","minimum":1,"maximum":9007199254740991},"expectedStateSequence":{"description":"`stateSequence` of the fence the terminal commit matched.","type":"integer","minimum":1,"maximum":9007199254740991},"expectedWriterGeneration":{"description":"`writerGeneration` of the fence the terminal commit matched; equals `ownerGeneration`.","type":"integer","minimum":1,"maximum":9007199254740991},"writeContextDigest":{"description":"`contextDigest` of the write context the closing holder presented; must equal the stored context at closeout.","pattern":"^[a-f0-9]{64}$","type":"string"},"priorOwnerLeaseDigest":{"description":"`leaseDigest` of the active lease that closed the task.","pattern":"^[a-f0-9]{64}$","type":"string"},"terminalOwnerLeaseDigest":{"description":"`leaseDigest` of the terminal lease the closeout produced.","pattern":"^[a-f0-9]{64}$","type":"string"},"ownerGeneration":{"description":"Owner generation of the closing (active) lease.","type":"integer","minimum":1,"maximum":9007199254740991},"terminalGeneration":{"description":"Owner generation of the terminal lease: `ownerGeneration` + 1.","type":"integer","minimum":1,"maximum":9007199254740991},"holderSession":{"description":"`sessionDigest` of the closing holder.","pattern":"^[a-f0-9]{64}$","type":"string"},"settledSetDigest":{"description":"`settledSetDigest` of the operation set at closeout (no operation unresolved).","pattern":"^[a-f0-9]{64}$","type":"string"},"evidence":{"description":"Exactly four evidence files, one per role, sorted by role.","minItems":4,"maxItems":4,"type":"array","items":{"description":"One independent evidence file of a terminal closeout, hashed by the store at closeout time.","type":"object","properties":{"role":{"description":"What the file is evidence of.","enum":["change-record","completion","memory","report"],"type":"string"},"path":{"description":"Path of the file relative to the project root: `/`-separated, no empty, `.` or `..` segment, no `\\` or control character.","minLength":1,"maxLength":1024,"pattern":"^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$","type":"string"},"sha256":{"description":"SHA-256 of the file's raw bytes as read by the store.","pattern":"^[a-f0-9]{64}$","type":"string"},"bytes":{"description":"Length of the file in bytes; an empty file is not evidence.","type":"integer","minimum":1,"maximum":9007199254740991}},"additionalProperties":false,"required":["bytes","path","role","sha256"]}},"issuedAt":{"description":"When the closeout was committed; equals the terminal lease's `issuedAt`.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"},"receiptDigest":{"description":"`digestOf` of this receipt without `receiptDigest`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["evidence","expectedStateSequence","expectedWriterGeneration","holderSession","issuedAt","lifecycleRevision","ownerGeneration","priorOwnerLeaseDigest","projectRootIdentity","receiptDigest","schemaVersion","settledSetDigest","taskId","terminalGeneration","terminalOwnerLeaseDigest","terminalStatus","writeContextDigest"]},{"type":"null"}]},"terminalLineage":{"description":"Closed lifecycle revisions, ascending and contiguous, ending at the latest closed one; at most 64 (older ones drop off first).","maxItems":64,"type":"array","items":{"description":"One closed lifecycle revision of a task.","type":"object","properties":{"lifecycleRevision":{"description":"The lifecycle revision that was closed.","type":"integer","minimum":1,"maximum":9007199254740991},"terminalStatus":{"description":"Its terminal status.","enum":["cancelled","completed","failed","rejected"],"type":"string"},"receiptDigest":{"description":"`receiptDigest` of its terminal receipt.","pattern":"^[a-f0-9]{64}$","type":"string"},"terminalAt":{"description":"`issuedAt` of its terminal receipt.","format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$","type":"string"}},"additionalProperties":false,"required":["lifecycleRevision","receiptDigest","terminalAt","terminalStatus"]}},"state":{"description":"The application's task state, opaque to the store.","type":"object","additionalProperties":{}},"stateDigest":{"description":"`digestOf(state)`.","pattern":"^[a-f0-9]{64}$","type":"string"},"envelopeDigest":{"description":"`digestOf` of this envelope without `envelopeDigest`.","pattern":"^[a-f0-9]{64}$","type":"string"}},"additionalProperties":false,"required":["commitKind","committedAt","envelopeDigest","lifecycleRevision","operations","owner","previousEnvelopeDigest","projectRootIdentity","schemaVersion","sequence","state","stateDigest","taskId","terminalLineage","terminalReceipt","writerGeneration"]};
-const pattern345 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", "u");
-const pattern353 = new RegExp("^owner-[a-f0-9]{40}$", "u");
-const pattern375 = new RegExp("^[^\\s\\\\](?:[^\\\\]*[^\\s\\\\])?$", "u");
+const pattern343 = new RegExp("^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", "u");
+const pattern351 = new RegExp("^owner-[a-f0-9]{40}$", "u");
+const pattern373 = new RegExp("^[^\\s\\\\](?:[^\\\\]*[^\\s\\\\])?$", "u");
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agent-contracts.dev/schemas/contracts/TaskRecoveryStateV5.schema.json" */;
@@ -52101,7 +52079,7 @@ let data1 = data.taskId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern345.test(data1)){
+if(!pattern343.test(data1)){
 validate131.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"},message:"must match pattern \""+"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"+"\""}];
 return false;
 }
@@ -52122,7 +52100,7 @@ let data2 = data.projectRootIdentity;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
+if(!pattern12.test(data2)){
 validate131.errors = [{instancePath:instancePath+"/projectRootIdentity",schemaPath:"#/properties/projectRootIdentity/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -52242,7 +52220,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
+if(!pattern1.test(data7)){
 validate131.errors = [{instancePath:instancePath+"/committedAt",schemaPath:"#/properties/committedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -52274,7 +52252,7 @@ return false;
 }
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!pattern0.test(data8)){
+if(!pattern12.test(data8)){
 validate131.errors = [{instancePath:instancePath+"/previousEnvelopeDigest",schemaPath:"#/properties/previousEnvelopeDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -52328,7 +52306,7 @@ let data11 = data9.taskId;
 const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data11 === "string"){
-if(!pattern345.test(data11)){
+if(!pattern343.test(data11)){
 validate131.errors = [{instancePath:instancePath+"/owner/taskId",schemaPath:"#/properties/owner/properties/taskId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"},message:"must match pattern \""+"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"+"\""}];
 return false;
 }
@@ -52349,7 +52327,7 @@ let data12 = data9.projectRootIdentity;
 const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data12 === "string"){
-if(!pattern0.test(data12)){
+if(!pattern12.test(data12)){
 validate131.errors = [{instancePath:instancePath+"/owner/projectRootIdentity",schemaPath:"#/properties/owner/properties/projectRootIdentity/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -52370,7 +52348,7 @@ let data13 = data9.sessionDigest;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data13 === "string"){
-if(!pattern0.test(data13)){
+if(!pattern12.test(data13)){
 validate131.errors = [{instancePath:instancePath+"/owner/sessionDigest",schemaPath:"#/properties/owner/properties/sessionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -52418,7 +52396,7 @@ let data15 = data9.routeRevision;
 const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data15 === "string"){
-if(!pattern0.test(data15)){
+if(!pattern12.test(data15)){
 validate131.errors = [{instancePath:instancePath+"/owner/routeRevision",schemaPath:"#/properties/owner/properties/routeRevision/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -52466,7 +52444,7 @@ let data17 = data9.ownerNonce;
 const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data17 === "string"){
-if(!pattern353.test(data17)){
+if(!pattern351.test(data17)){
 validate131.errors = [{instancePath:instancePath+"/owner/ownerNonce",schemaPath:"#/properties/owner/properties/ownerNonce/pattern",keyword:"pattern",params:{pattern: "^owner-[a-f0-9]{40}$"},message:"must match pattern \""+"^owner-[a-f0-9]{40}$"+"\""}];
 return false;
 }
@@ -52515,7 +52493,7 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(errors === _errs41){
 if(typeof data19 === "string"){
-if(!pattern3.test(data19)){
+if(!pattern1.test(data19)){
 validate131.errors = [{instancePath:instancePath+"/owner/issuedAt",schemaPath:"#/properties/owner/properties/issuedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -52544,7 +52522,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(errors === _errs43){
 if(typeof data20 === "string"){
-if(!pattern3.test(data20)){
+if(!pattern1.test(data20)){
 validate131.errors = [{instancePath:instancePath+"/owner/expiresAt",schemaPath:"#/properties/owner/properties/expiresAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -52607,7 +52585,7 @@ let data22 = data21.fromLeaseDigest;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data22 === "string"){
-if(!pattern0.test(data22)){
+if(!pattern12.test(data22)){
 const err2 = {instancePath:instancePath+"/owner/handoffRef/fromLeaseDigest",schemaPath:"#/properties/owner/properties/handoffRef/anyOf/0/properties/fromLeaseDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -52640,7 +52618,7 @@ let data23 = data21.targetSessionDigest;
 const _errs52 = errors;
 if(errors === _errs52){
 if(typeof data23 === "string"){
-if(!pattern0.test(data23)){
+if(!pattern12.test(data23)){
 const err4 = {instancePath:instancePath+"/owner/handoffRef/targetSessionDigest",schemaPath:"#/properties/owner/properties/handoffRef/anyOf/0/properties/targetSessionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -52674,7 +52652,7 @@ const _errs54 = errors;
 if(errors === _errs54){
 if(errors === _errs54){
 if(typeof data24 === "string"){
-if(!pattern3.test(data24)){
+if(!pattern1.test(data24)){
 const err6 = {instancePath:instancePath+"/owner/handoffRef/preparedAt",schemaPath:"#/properties/owner/properties/handoffRef/anyOf/0/properties/preparedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
@@ -52720,7 +52698,7 @@ let data25 = data21.refDigest;
 const _errs56 = errors;
 if(errors === _errs56){
 if(typeof data25 === "string"){
-if(!pattern0.test(data25)){
+if(!pattern12.test(data25)){
 const err9 = {instancePath:instancePath+"/owner/handoffRef/refDigest",schemaPath:"#/properties/owner/properties/handoffRef/anyOf/0/properties/refDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -52850,7 +52828,7 @@ let data27 = data26.fromLeaseDigest;
 const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data27 === "string"){
-if(!pattern0.test(data27)){
+if(!pattern12.test(data27)){
 const err16 = {instancePath:instancePath+"/owner/takeoverRef/fromLeaseDigest",schemaPath:"#/properties/owner/properties/takeoverRef/anyOf/0/properties/fromLeaseDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -52883,7 +52861,7 @@ let data28 = data26.targetSessionDigest;
 const _errs67 = errors;
 if(errors === _errs67){
 if(typeof data28 === "string"){
-if(!pattern0.test(data28)){
+if(!pattern12.test(data28)){
 const err18 = {instancePath:instancePath+"/owner/takeoverRef/targetSessionDigest",schemaPath:"#/properties/owner/properties/takeoverRef/anyOf/0/properties/targetSessionDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
@@ -52916,7 +52894,7 @@ let data29 = data26.readbackContextDigest;
 const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data29 === "string"){
-if(!pattern0.test(data29)){
+if(!pattern12.test(data29)){
 const err20 = {instancePath:instancePath+"/owner/takeoverRef/readbackContextDigest",schemaPath:"#/properties/owner/properties/takeoverRef/anyOf/0/properties/readbackContextDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err20];
@@ -52949,7 +52927,7 @@ let data30 = data26.livenessEvidenceDigest;
 const _errs71 = errors;
 if(errors === _errs71){
 if(typeof data30 === "string"){
-if(!pattern0.test(data30)){
+if(!pattern12.test(data30)){
 const err22 = {instancePath:instancePath+"/owner/takeoverRef/livenessEvidenceDigest",schemaPath:"#/properties/owner/properties/takeoverRef/anyOf/0/properties/livenessEvidenceDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err22];
@@ -52982,7 +52960,7 @@ let data31 = data26.reconcileReceiptDigest;
 const _errs73 = errors;
 if(errors === _errs73){
 if(typeof data31 === "string"){
-if(!pattern0.test(data31)){
+if(!pattern12.test(data31)){
 const err24 = {instancePath:instancePath+"/owner/takeoverRef/reconcileReceiptDigest",schemaPath:"#/properties/owner/properties/takeoverRef/anyOf/0/properties/reconcileReceiptDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -53016,7 +52994,7 @@ const _errs75 = errors;
 if(errors === _errs75){
 if(errors === _errs75){
 if(typeof data32 === "string"){
-if(!pattern3.test(data32)){
+if(!pattern1.test(data32)){
 const err26 = {instancePath:instancePath+"/owner/takeoverRef/preparedAt",schemaPath:"#/properties/owner/properties/takeoverRef/anyOf/0/properties/preparedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
@@ -53062,7 +53040,7 @@ let data33 = data26.refDigest;
 const _errs77 = errors;
 if(errors === _errs77){
 if(typeof data33 === "string"){
-if(!pattern0.test(data33)){
+if(!pattern12.test(data33)){
 const err29 = {instancePath:instancePath+"/owner/takeoverRef/refDigest",schemaPath:"#/properties/owner/properties/takeoverRef/anyOf/0/properties/refDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
@@ -53201,7 +53179,7 @@ return false;
 }
 if(errors === _errs86){
 if(typeof data36 === "string"){
-if(!pattern0.test(data36)){
+if(!pattern12.test(data36)){
 validate131.errors = [{instancePath:instancePath+"/owner/transitionRef/priorLeaseDigest",schemaPath:"#/properties/owner/properties/transitionRef/properties/priorLeaseDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -53218,7 +53196,7 @@ let data37 = data34.requestDigest;
 const _errs88 = errors;
 if(errors === _errs88){
 if(typeof data37 === "string"){
-if(!pattern0.test(data37)){
+if(!pattern12.test(data37)){
 validate131.errors = [{instancePath:instancePath+"/owner/transitionRef/requestDigest",schemaPath:"#/properties/owner/properties/transitionRef/properties/requestDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -53240,7 +53218,7 @@ const _errs90 = errors;
 if(errors === _errs90){
 if(errors === _errs90){
 if(typeof data38 === "string"){
-if(!pattern3.test(data38)){
+if(!pattern1.test(data38)){
 validate131.errors = [{instancePath:instancePath+"/owner/transitionRef/committedAt",schemaPath:"#/properties/owner/properties/transitionRef/properties/committedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -53268,7 +53246,7 @@ let data39 = data34.refDigest;
 const _errs92 = errors;
 if(errors === _errs92){
 if(typeof data39 === "string"){
-if(!pattern0.test(data39)){
+if(!pattern12.test(data39)){
 validate131.errors = [{instancePath:instancePath+"/owner/transitionRef/refDigest",schemaPath:"#/properties/owner/properties/transitionRef/properties/refDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -53377,7 +53355,7 @@ let data43 = data9.leaseDigest;
 const _errs100 = errors;
 if(errors === _errs100){
 if(typeof data43 === "string"){
-if(!pattern0.test(data43)){
+if(!pattern12.test(data43)){
 validate131.errors = [{instancePath:instancePath+"/owner/leaseDigest",schemaPath:"#/properties/owner/properties/leaseDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -53529,7 +53507,7 @@ let data48 = data46.operationId;
 const _errs114 = errors;
 if(errors === _errs114){
 if(typeof data48 === "string"){
-if(!pattern130.test(data48)){
+if(!pattern128.test(data48)){
 const err38 = {instancePath:instancePath+"/operations/unresolved/operationId",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
@@ -53562,7 +53540,7 @@ let data49 = data46.idempotencyKey;
 const _errs116 = errors;
 if(errors === _errs116){
 if(typeof data49 === "string"){
-if(!pattern130.test(data49)){
+if(!pattern128.test(data49)){
 const err40 = {instancePath:instancePath+"/operations/unresolved/idempotencyKey",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/idempotencyKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err40];
@@ -53696,7 +53674,7 @@ vErrors.push(err48);
 errors++;
 }
 else {
-if(!pattern249.test(data52)){
+if(!pattern247.test(data52)){
 const err49 = {instancePath:instancePath+"/operations/unresolved/kind",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/kind/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err49];
@@ -53781,7 +53759,7 @@ vErrors.push(err54);
 errors++;
 }
 else {
-if(!pattern375.test(data54)){
+if(!pattern373.test(data54)){
 const err55 = {instancePath:instancePath+"/operations/unresolved/exactTargets/" + i0,schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/exactTargets/items/pattern",keyword:"pattern",params:{pattern: "^[^\\s\\\\](?:[^\\\\]*[^\\s\\\\])?$"},message:"must match pattern \""+"^[^\\s\\\\](?:[^\\\\]*[^\\s\\\\])?$"+"\""};
 if(vErrors === null){
 vErrors = [err55];
@@ -53861,7 +53839,7 @@ let data55 = data46.targetSetDigest;
 const _errs128 = errors;
 if(errors === _errs128){
 if(typeof data55 === "string"){
-if(!pattern0.test(data55)){
+if(!pattern12.test(data55)){
 const err59 = {instancePath:instancePath+"/operations/unresolved/targetSetDigest",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/targetSetDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err59];
@@ -53894,7 +53872,7 @@ let data56 = data46.beforeDigest;
 const _errs130 = errors;
 if(errors === _errs130){
 if(typeof data56 === "string"){
-if(!pattern0.test(data56)){
+if(!pattern12.test(data56)){
 const err61 = {instancePath:instancePath+"/operations/unresolved/beforeDigest",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/beforeDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err61];
@@ -53986,7 +53964,7 @@ const _errs136 = errors;
 if(errors === _errs136){
 if(errors === _errs136){
 if(typeof data59 === "string"){
-if(!pattern3.test(data59)){
+if(!pattern1.test(data59)){
 const err67 = {instancePath:instancePath+"/operations/unresolved/preparedAt",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/preparedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err67];
@@ -54043,7 +54021,7 @@ errors++;
 if(errors === _errs138){
 if(errors === _errs138){
 if(typeof data60 === "string"){
-if(!pattern3.test(data60)){
+if(!pattern1.test(data60)){
 const err71 = {instancePath:instancePath+"/operations/unresolved/dispatchedAt",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/dispatchedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err71];
@@ -54090,7 +54068,7 @@ errors++;
 if(errors === _errs140){
 if(errors === _errs140){
 if(typeof data61 === "string"){
-if(!pattern3.test(data61)){
+if(!pattern1.test(data61)){
 const err74 = {instancePath:instancePath+"/operations/unresolved/observedAt",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/observedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err74];
@@ -54137,7 +54115,7 @@ errors++;
 if(errors === _errs142){
 if(errors === _errs142){
 if(typeof data62 === "string"){
-if(!pattern3.test(data62)){
+if(!pattern1.test(data62)){
 const err77 = {instancePath:instancePath+"/operations/unresolved/settledAt",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/settledAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err77];
@@ -54183,7 +54161,7 @@ errors++;
 }
 if(errors === _errs144){
 if(typeof data63 === "string"){
-if(!pattern0.test(data63)){
+if(!pattern12.test(data63)){
 const err80 = {instancePath:instancePath+"/operations/unresolved/resultDigest",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/resultDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err80];
@@ -54216,7 +54194,7 @@ errors++;
 }
 if(errors === _errs146){
 if(typeof data64 === "string"){
-if(!pattern0.test(data64)){
+if(!pattern12.test(data64)){
 const err82 = {instancePath:instancePath+"/operations/unresolved/evidenceDigest",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/evidenceDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err82];
@@ -54239,7 +54217,7 @@ let data65 = data46.recordDigest;
 const _errs148 = errors;
 if(errors === _errs148){
 if(typeof data65 === "string"){
-if(!pattern0.test(data65)){
+if(!pattern12.test(data65)){
 const err83 = {instancePath:instancePath+"/operations/unresolved/recordDigest",schemaPath:"#/properties/operations/properties/unresolved/anyOf/0/properties/recordDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err83];
@@ -54407,7 +54385,7 @@ let data69 = data68.operationId;
 const _errs159 = errors;
 if(errors === _errs159){
 if(typeof data69 === "string"){
-if(!pattern130.test(data69)){
+if(!pattern128.test(data69)){
 validate131.errors = [{instancePath:instancePath+"/operations/settled/" + i2+"/operationId",schemaPath:"#/properties/operations/properties/settled/items/properties/operationId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""}];
 return false;
 }
@@ -54428,7 +54406,7 @@ let data70 = data68.idempotencyKey;
 const _errs161 = errors;
 if(errors === _errs161){
 if(typeof data70 === "string"){
-if(!pattern130.test(data70)){
+if(!pattern128.test(data70)){
 validate131.errors = [{instancePath:instancePath+"/operations/settled/" + i2+"/idempotencyKey",schemaPath:"#/properties/operations/properties/settled/items/properties/idempotencyKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""}];
 return false;
 }
@@ -54510,7 +54488,7 @@ let data74 = data68.recordDigest;
 const _errs169 = errors;
 if(errors === _errs169){
 if(typeof data74 === "string"){
-if(!pattern0.test(data74)){
+if(!pattern12.test(data74)){
 validate131.errors = [{instancePath:instancePath+"/operations/settled/" + i2+"/recordDigest",schemaPath:"#/properties/operations/properties/settled/items/properties/recordDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -54532,7 +54510,7 @@ const _errs171 = errors;
 if(errors === _errs171){
 if(errors === _errs171){
 if(typeof data75 === "string"){
-if(!pattern3.test(data75)){
+if(!pattern1.test(data75)){
 validate131.errors = [{instancePath:instancePath+"/operations/settled/" + i2+"/settledAt",schemaPath:"#/properties/operations/properties/settled/items/properties/settledAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -54591,7 +54569,7 @@ let data76 = data44.settledSetDigest;
 const _errs173 = errors;
 if(errors === _errs173){
 if(typeof data76 === "string"){
-if(!pattern0.test(data76)){
+if(!pattern12.test(data76)){
 validate131.errors = [{instancePath:instancePath+"/operations/settledSetDigest",schemaPath:"#/properties/operations/properties/settledSetDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -54693,7 +54671,7 @@ let data79 = data77.taskId;
 const _errs182 = errors;
 if(errors === _errs182){
 if(typeof data79 === "string"){
-if(!pattern345.test(data79)){
+if(!pattern343.test(data79)){
 const err92 = {instancePath:instancePath+"/terminalReceipt/taskId",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/taskId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"},message:"must match pattern \""+"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"+"\""};
 if(vErrors === null){
 vErrors = [err92];
@@ -54726,7 +54704,7 @@ let data80 = data77.projectRootIdentity;
 const _errs184 = errors;
 if(errors === _errs184){
 if(typeof data80 === "string"){
-if(!pattern0.test(data80)){
+if(!pattern12.test(data80)){
 const err94 = {instancePath:instancePath+"/terminalReceipt/projectRootIdentity",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/projectRootIdentity/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err94];
@@ -54923,7 +54901,7 @@ let data85 = data77.writeContextDigest;
 const _errs194 = errors;
 if(errors === _errs194){
 if(typeof data85 === "string"){
-if(!pattern0.test(data85)){
+if(!pattern12.test(data85)){
 const err107 = {instancePath:instancePath+"/terminalReceipt/writeContextDigest",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/writeContextDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err107];
@@ -54956,7 +54934,7 @@ let data86 = data77.priorOwnerLeaseDigest;
 const _errs196 = errors;
 if(errors === _errs196){
 if(typeof data86 === "string"){
-if(!pattern0.test(data86)){
+if(!pattern12.test(data86)){
 const err109 = {instancePath:instancePath+"/terminalReceipt/priorOwnerLeaseDigest",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/priorOwnerLeaseDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err109];
@@ -54989,7 +54967,7 @@ let data87 = data77.terminalOwnerLeaseDigest;
 const _errs198 = errors;
 if(errors === _errs198){
 if(typeof data87 === "string"){
-if(!pattern0.test(data87)){
+if(!pattern12.test(data87)){
 const err111 = {instancePath:instancePath+"/terminalReceipt/terminalOwnerLeaseDigest",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/terminalOwnerLeaseDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err111];
@@ -55112,7 +55090,7 @@ let data90 = data77.holderSession;
 const _errs204 = errors;
 if(errors === _errs204){
 if(typeof data90 === "string"){
-if(!pattern0.test(data90)){
+if(!pattern12.test(data90)){
 const err119 = {instancePath:instancePath+"/terminalReceipt/holderSession",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/holderSession/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err119];
@@ -55145,7 +55123,7 @@ let data91 = data77.settledSetDigest;
 const _errs206 = errors;
 if(errors === _errs206){
 if(typeof data91 === "string"){
-if(!pattern0.test(data91)){
+if(!pattern12.test(data91)){
 const err121 = {instancePath:instancePath+"/terminalReceipt/settledSetDigest",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/settledSetDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err121];
@@ -55290,7 +55268,7 @@ vErrors.push(err130);
 errors++;
 }
 else {
-if(!pattern343.test(data95)){
+if(!pattern341.test(data95)){
 const err131 = {instancePath:instancePath+"/terminalReceipt/evidence/" + i3+"/path",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/evidence/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$"},message:"must match pattern \""+"^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$"+"\""};
 if(vErrors === null){
 vErrors = [err131];
@@ -55325,7 +55303,7 @@ let data96 = data93.sha256;
 const _errs217 = errors;
 if(errors === _errs217){
 if(typeof data96 === "string"){
-if(!pattern0.test(data96)){
+if(!pattern12.test(data96)){
 const err133 = {instancePath:instancePath+"/terminalReceipt/evidence/" + i3+"/sha256",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/evidence/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err133];
@@ -55445,7 +55423,7 @@ const _errs221 = errors;
 if(errors === _errs221){
 if(errors === _errs221){
 if(typeof data98 === "string"){
-if(!pattern3.test(data98)){
+if(!pattern1.test(data98)){
 const err140 = {instancePath:instancePath+"/terminalReceipt/issuedAt",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/issuedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""};
 if(vErrors === null){
 vErrors = [err140];
@@ -55491,7 +55469,7 @@ let data99 = data77.receiptDigest;
 const _errs223 = errors;
 if(errors === _errs223){
 if(typeof data99 === "string"){
-if(!pattern0.test(data99)){
+if(!pattern12.test(data99)){
 const err143 = {instancePath:instancePath+"/terminalReceipt/receiptDigest",schemaPath:"#/properties/terminalReceipt/anyOf/0/properties/receiptDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err143];
@@ -55675,7 +55653,7 @@ let data104 = data101.receiptDigest;
 const _errs236 = errors;
 if(errors === _errs236){
 if(typeof data104 === "string"){
-if(!pattern0.test(data104)){
+if(!pattern12.test(data104)){
 validate131.errors = [{instancePath:instancePath+"/terminalLineage/" + i4+"/receiptDigest",schemaPath:"#/properties/terminalLineage/items/properties/receiptDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -55697,7 +55675,7 @@ const _errs238 = errors;
 if(errors === _errs238){
 if(errors === _errs238){
 if(typeof data105 === "string"){
-if(!pattern3.test(data105)){
+if(!pattern1.test(data105)){
 validate131.errors = [{instancePath:instancePath+"/terminalLineage/" + i4+"/terminalAt",schemaPath:"#/properties/terminalLineage/items/properties/terminalAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -55770,7 +55748,7 @@ let data107 = data.stateDigest;
 const _errs243 = errors;
 if(errors === _errs243){
 if(typeof data107 === "string"){
-if(!pattern0.test(data107)){
+if(!pattern12.test(data107)){
 validate131.errors = [{instancePath:instancePath+"/stateDigest",schemaPath:"#/properties/stateDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -55791,7 +55769,7 @@ let data108 = data.envelopeDigest;
 const _errs245 = errors;
 if(errors === _errs245){
 if(typeof data108 === "string"){
-if(!pattern0.test(data108)){
+if(!pattern12.test(data108)){
 validate131.errors = [{instancePath:instancePath+"/envelopeDigest",schemaPath:"#/properties/envelopeDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56182,7 +56160,7 @@ let data1 = data.taskId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern345.test(data1)){
+if(!pattern343.test(data1)){
 validate136.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"},message:"must match pattern \""+"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"+"\""}];
 return false;
 }
@@ -56203,7 +56181,7 @@ let data2 = data.projectRootIdentity;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
+if(!pattern12.test(data2)){
 validate136.errors = [{instancePath:instancePath+"/projectRootIdentity",schemaPath:"#/properties/projectRootIdentity/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56305,7 +56283,7 @@ let data6 = data.holderSession;
 const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!pattern0.test(data6)){
+if(!pattern12.test(data6)){
 validate136.errors = [{instancePath:instancePath+"/holderSession",schemaPath:"#/properties/holderSession/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56353,7 +56331,7 @@ let data8 = data.routeRevision;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!pattern0.test(data8)){
+if(!pattern12.test(data8)){
 validate136.errors = [{instancePath:instancePath+"/routeRevision",schemaPath:"#/properties/routeRevision/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56374,7 +56352,7 @@ let data9 = data.ownerLeaseDigest;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data9 === "string"){
-if(!pattern0.test(data9)){
+if(!pattern12.test(data9)){
 validate136.errors = [{instancePath:instancePath+"/ownerLeaseDigest",schemaPath:"#/properties/ownerLeaseDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56412,7 +56390,7 @@ let data11 = data.operationSetDigest;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!pattern0.test(data11)){
+if(!pattern12.test(data11)){
 validate136.errors = [{instancePath:instancePath+"/operationSetDigest",schemaPath:"#/properties/operationSetDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56433,7 +56411,7 @@ let data12 = data.settledSetDigest;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data12 === "string"){
-if(!pattern0.test(data12)){
+if(!pattern12.test(data12)){
 validate136.errors = [{instancePath:instancePath+"/settledSetDigest",schemaPath:"#/properties/settledSetDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56454,7 +56432,7 @@ let data13 = data.runtimeGeneration;
 const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data13 === "string"){
-if(!pattern130.test(data13)){
+if(!pattern128.test(data13)){
 validate136.errors = [{instancePath:instancePath+"/runtimeGeneration",schemaPath:"#/properties/runtimeGeneration/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"+"\""}];
 return false;
 }
@@ -56475,7 +56453,7 @@ let data14 = data.envelopeDigest;
 const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
+if(!pattern12.test(data14)){
 validate136.errors = [{instancePath:instancePath+"/envelopeDigest",schemaPath:"#/properties/envelopeDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56497,7 +56475,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(errors === _errs32){
 if(typeof data15 === "string"){
-if(!pattern3.test(data15)){
+if(!pattern1.test(data15)){
 validate136.errors = [{instancePath:instancePath+"/readAt",schemaPath:"#/properties/readAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -56525,7 +56503,7 @@ let data16 = data.contextDigest;
 const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
+if(!pattern12.test(data16)){
 validate136.errors = [{instancePath:instancePath+"/contextDigest",schemaPath:"#/properties/contextDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56678,7 +56656,7 @@ let data1 = data.taskId;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern345.test(data1)){
+if(!pattern343.test(data1)){
 validate141.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"},message:"must match pattern \""+"^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"+"\""}];
 return false;
 }
@@ -56699,7 +56677,7 @@ let data2 = data.projectRootIdentity;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
+if(!pattern12.test(data2)){
 validate141.errors = [{instancePath:instancePath+"/projectRootIdentity",schemaPath:"#/properties/projectRootIdentity/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56818,7 +56796,7 @@ let data7 = data.writeContextDigest;
 const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern0.test(data7)){
+if(!pattern12.test(data7)){
 validate141.errors = [{instancePath:instancePath+"/writeContextDigest",schemaPath:"#/properties/writeContextDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56839,7 +56817,7 @@ let data8 = data.priorOwnerLeaseDigest;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!pattern0.test(data8)){
+if(!pattern12.test(data8)){
 validate141.errors = [{instancePath:instancePath+"/priorOwnerLeaseDigest",schemaPath:"#/properties/priorOwnerLeaseDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56860,7 +56838,7 @@ let data9 = data.terminalOwnerLeaseDigest;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data9 === "string"){
-if(!pattern0.test(data9)){
+if(!pattern12.test(data9)){
 validate141.errors = [{instancePath:instancePath+"/terminalOwnerLeaseDigest",schemaPath:"#/properties/terminalOwnerLeaseDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56935,7 +56913,7 @@ let data12 = data.holderSession;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data12 === "string"){
-if(!pattern0.test(data12)){
+if(!pattern12.test(data12)){
 validate141.errors = [{instancePath:instancePath+"/holderSession",schemaPath:"#/properties/holderSession/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -56956,7 +56934,7 @@ let data13 = data.settledSetDigest;
 const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data13 === "string"){
-if(!pattern0.test(data13)){
+if(!pattern12.test(data13)){
 validate141.errors = [{instancePath:instancePath+"/settledSetDigest",schemaPath:"#/properties/settledSetDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -57041,7 +57019,7 @@ validate141.errors = [{instancePath:instancePath+"/evidence/" + i0+"/path",schem
 return false;
 }
 else {
-if(!pattern343.test(data17)){
+if(!pattern341.test(data17)){
 validate141.errors = [{instancePath:instancePath+"/evidence/" + i0+"/path",schemaPath:"#/properties/evidence/items/properties/path/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$"},message:"must match pattern \""+"^(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\x00-\\x1f]+)*$"+"\""}];
 return false;
 }
@@ -57064,7 +57042,7 @@ let data18 = data15.sha256;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data18 === "string"){
-if(!pattern0.test(data18)){
+if(!pattern12.test(data18)){
 validate141.errors = [{instancePath:instancePath+"/evidence/" + i0+"/sha256",schemaPath:"#/properties/evidence/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }
@@ -57142,7 +57120,7 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(errors === _errs43){
 if(typeof data20 === "string"){
-if(!pattern3.test(data20)){
+if(!pattern1.test(data20)){
 validate141.errors = [{instancePath:instancePath+"/issuedAt",schemaPath:"#/properties/issuedAt/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
@@ -57170,7 +57148,7 @@ let data21 = data.receiptDigest;
 const _errs45 = errors;
 if(errors === _errs45){
 if(typeof data21 === "string"){
-if(!pattern0.test(data21)){
+if(!pattern12.test(data21)){
 validate141.errors = [{instancePath:instancePath+"/receiptDigest",schemaPath:"#/properties/receiptDigest/pattern",keyword:"pattern",params:{pattern: "^[a-f0-9]{64}$"},message:"must match pattern \""+"^[a-f0-9]{64}$"+"\""}];
 return false;
 }

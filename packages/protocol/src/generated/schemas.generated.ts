@@ -492,8 +492,7 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
                 }
               },
               "operationRecordDigest": {
-                "description": "Digest of the task's operation record of this call, or null.",
-                "pattern": "^[a-f0-9]{64}$",
+                "description": "Digest of the task's operation record of this call (64 lowercase hex digits), or null (D-TLR-59).",
                 "type": [
                   "null",
                   "string"
@@ -584,8 +583,7 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<MessageTypeName, Readonly<Record<
             "type": "boolean"
           },
           "taskOperationSetDigest": {
-            "description": "Digest of the task's operation set, or null.",
-            "pattern": "^[a-f0-9]{64}$",
+            "description": "Digest of the task's operation set (64 lowercase hex digits), or null (D-TLR-59).",
             "type": [
               "null",
               "string"

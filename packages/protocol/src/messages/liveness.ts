@@ -1,6 +1,5 @@
 // The `liveness.*` methods (docs/protocol.md#liveness-v1-capability-liveness).
 import type {
-  NullableSha256Hex,
   TurnClassificationReason,
   TurnLivenessEvidenceV1,
   TurnLivenessStateV1,
@@ -54,8 +53,8 @@ export interface PreToolUseEvent {
   readonly mutating: boolean;
   /** The paths the call targets: workspace-relative artifact paths, as a lease holds them (D-TLR-59). */
   readonly targetPaths?: readonly string[];
-  /** Digest of the task's operation record of this call, or null. */
-  readonly operationRecordDigest?: NullableSha256Hex;
+  /** Digest of the task's operation record of this call (64 lowercase hex digits), or null (D-TLR-59). */
+  readonly operationRecordDigest?: string | null;
 }
 
 /** `PostToolUse`: a tool call's output arrived. */
@@ -87,8 +86,8 @@ export type LivenessHostEvent = UserPromptSubmitEvent | PreToolUseEvent | PostTo
 export interface LivenessEventContext {
   /** Whether the task has an unresolved operation (default false). */
   readonly unresolvedOperation?: boolean;
-  /** Digest of the task's operation set, or null. */
-  readonly taskOperationSetDigest?: NullableSha256Hex;
+  /** Digest of the task's operation set (64 lowercase hex digits), or null (D-TLR-59). */
+  readonly taskOperationSetDigest?: string | null;
   /** Who observed the event. */
   readonly observer?: 'hook-event-time' | 'host-native-watchdog';
 }
