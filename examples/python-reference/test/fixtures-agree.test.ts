@@ -5,20 +5,15 @@
 // first). The golden cases check only the first half; this holds the second, so a fixture that
 // breaks a second rule by one implementation's reading of docs/ is found. Its schema layer is
 // left out: jsonschema and ajv word a failed anyOf differently.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { listFixtures } from '../../../scripts/lib/fixture-corpus.ts';
+import { pythonJson } from './helpers/python-json.ts';
 
-const DIR = fileURLToPath(new URL('..', import.meta.url));
-
-// Reads [[key, contract, path], ...] on stdin; writes {key: [[code, path], ...]}.
+// Answers {key: [[code, path], ...]} for [[key, contract, path], ...].
 const JUDGE = `
-import json, sys
-sys.path.insert(0, sys.argv[1])
 from agent_ref.validate import judge
 out = {}
-for key, contract, path in json.load(sys.stdin):
+for key, contract, path in data:
     with open(path, encoding="utf-8") as f:
         out[key] = [[i["code"], i["path"]] for i in judge(json.load(f), contract)]
 json.dump(out, sys.stdout)
@@ -35,14 +30,10 @@ const semantic = listFixtures().filter((f) => f.kind === 'invalid' && f.expected
 describe('python-reference agrees with the semantic fixtures', () => {
   it('reports each fixture’s code, and no code its .expected.json does not allow', () => {
     expect(semantic.length).toBeGreaterThan(300);
-    const r = spawnSync('python3', ['-c', JUDGE, DIR], {
-      input: JSON.stringify(semantic.map((f) => [`${f.contract}/${f.name}`, f.contract, f.path])),
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 300_000,
-    });
-    expect(r.status, r.stderr).toBe(0);
-    const judged = JSON.parse(r.stdout) as Record<string, [string, string][]>;
+    const judged = pythonJson<Record<string, [string, string][]>>(
+      JUDGE,
+      semantic.map((f) => [`${f.contract}/${f.name}`, f.contract, f.path]),
+    );
     const missing: string[] = [];
     const extra: Record<string, string[]> = {};
     for (const f of semantic) {

@@ -4,23 +4,19 @@
 // both references, before the engine copies it into a turn state whose schema it would break.
 // The same params go to examples/reference-node's handler and to the Python reference's
 // `check_event`; both must accept the well-formed ones and refuse the others as malformed params.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { InvalidParams } from '@agent-contracts/protocol';
 import { createHandler } from '@agent-contracts/reference-node';
 import { describe, expect, it } from 'vitest';
+import { pythonJson } from './helpers/python-json.ts';
 
-const DIR = fileURLToPath(new URL('..', import.meta.url));
 const HEX = 'ab'.repeat(32);
 
-// Reads [params, ...] on stdin; writes ["ok" | "invalid-params" | crash text, ...].
+// Answers ["ok" | "invalid-params" | crash text, ...] for the params given.
 const CHECK = `
-import json, sys
-sys.path.insert(0, sys.argv[1])
 from agent_ref.liveness import check_event
 from agent_ref.errors import InvalidParams
 out = []
-for p in json.load(sys.stdin):
+for p in data:
     try:
         check_event(p)
         out.append("ok")
@@ -95,15 +91,7 @@ async function reference(params: unknown): Promise<string> {
   }
 }
 
-function python(params: unknown[]): string[] {
-  const r = spawnSync('python3', ['-c', CHECK, DIR], {
-    input: JSON.stringify(params),
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as string[];
-}
+const python = (params: unknown[]) => pythonJson<string[]>(CHECK, params);
 
 describe('malformed liveness.event params are -32602 in both references (D-TLR-59)', () => {
   it('the well-formed params are accepted by both', async () => {

@@ -5,25 +5,21 @@
 // by fast-check with a fixed seed, and must give the same seed or the same refusal (code and
 // path). Through `context.plan` the message schema refuses most of these records before either
 // producer sees them, so the protocol's cases cannot compare them.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { formIntentSeed, ManualClock } from '@agent-contracts/engines';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pythonJson } from './helpers/python-json.ts';
 
-const DIR = fileURLToPath(new URL('..', import.meta.url));
 const NOW = Date.parse('2026-12-02T05:00:00.000Z');
 
-// Reads [record, ...] on stdin; writes [{ok, seed} | {ok: false, code, path} | {crash}, ...].
+// Answers [{ok, seed} | {ok: false, code, path} | {crash}, ...] for the records given.
 const FORM = `
-import json, sys
-sys.path.insert(0, sys.argv[1])
 from agent_ref.context_plan import form_seed
 from agent_ref.errors import Refusal
 out = []
-for rec in json.load(sys.stdin):
+for rec in data:
     try:
-        out.append({"ok": True, "seed": form_seed(rec, int(sys.argv[2]))})
+        out.append({"ok": True, "seed": form_seed(rec, int(sys.argv[1]))})
     except Refusal as r:
         out.append({"ok": False, "code": r.code, "path": r.data.get("path")})
     except Exception as e:
@@ -32,16 +28,7 @@ json.dump(out, sys.stdout)
 `;
 
 /** The Python reference's answer for each record. */
-function python(records: unknown[]): unknown[] {
-  const r = spawnSync('python3', ['-c', FORM, DIR, String(NOW)], {
-    input: JSON.stringify(records),
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 120_000,
-  });
-  expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as unknown[];
-}
+const python = (records: unknown[]) => pythonJson<unknown[]>(FORM, records, [String(NOW)]);
 
 /** The engine's answer, in the Python reference's shape (its paths are under the `seed` member). */
 function engine(record: unknown): unknown {
