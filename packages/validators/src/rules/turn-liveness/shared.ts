@@ -34,12 +34,12 @@ export function sameJson(a: unknown, b: unknown): boolean {
   );
 }
 
-/** TURN_THRESHOLDS_INVALID on `contract`, whose invariants `specSection` states. */
-export function thresholdRule(contract: string, specSection: string): SemanticRule {
+/** TURN_THRESHOLDS_INVALID on `contract`, whose invariants the spec section `section` states. */
+export function thresholdRule(contract: string, section: string): SemanticRule {
   return semanticRule<{ readonly thresholds: TurnLivenessThresholdsV1 }>(
     'TURN_THRESHOLDS_INVALID',
     contract,
-    specSection,
+    section,
     'thresholds.stalledAfterMs is at least thresholds.suspectAfterMs.',
     (d) => {
       const th = d.thresholds;
@@ -49,7 +49,7 @@ export function thresholdRule(contract: string, specSection: string): SemanticRu
               'TURN_THRESHOLDS_INVALID',
               '/thresholds/stalledAfterMs',
               `stalledAfterMs ${th.stalledAfterMs} is below suspectAfterMs ${th.suspectAfterMs}; normalise the thresholds (raise stalledAfterMs) before writing.`,
-              specSection,
+              section,
             ),
           ]
         : [];
