@@ -30,7 +30,11 @@ import { RUN_STATE_BUNDLE_RULES, RUN_STATE_RULES } from './run-state.js';
 import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
 import { TASK_CONTRACT_BUNDLE_RULES, TASK_CONTRACT_RULES, TOOL_CONTRACT_RULES } from './task-contract.js';
 import { TOOL_PERMISSION_BUNDLE_RULES, TOOL_PERMISSION_RULES } from './tool-permission.js';
-import { TURN_LIVENESS_BUNDLE_RULES, TURN_LIVENESS_RULES } from './turn-liveness.js';
+import {
+  TURN_LIVENESS_BUNDLE_RULES,
+  TURN_LIVENESS_RULE_FILES,
+  TURN_LIVENESS_RULES,
+} from './turn-liveness/index.js';
 import type { BundleRule, SemanticRule } from './types.js';
 
 export type { Bundle, BundleRule, ContractDocument, SemanticRule } from './types.js';
@@ -114,7 +118,7 @@ export const RULE_FILES: ReadonlyMap<SemanticRule | BundleRule, string> = new Ma
       ['task-continuity.ts', [...TASK_CONTINUITY_BUNDLE_RULES, ...TASK_CONTINUITY_RULES]],
       ['task-contract.ts', [...TASK_CONTRACT_BUNDLE_RULES, ...TASK_CONTRACT_RULES, ...TOOL_CONTRACT_RULES]],
       ['tool-permission.ts', [...TOOL_PERMISSION_BUNDLE_RULES, ...TOOL_PERMISSION_RULES]],
-      ['turn-liveness.ts', [...TURN_LIVENESS_BUNDLE_RULES, ...TURN_LIVENESS_RULES]],
+      ...TURN_LIVENESS_RULE_FILES,
     ] as ReadonlyArray<readonly [string, ReadonlyArray<SemanticRule | BundleRule>]>
   ).flatMap(([file, rules]) => rules.map((r) => [r, file] as const)),
 );
