@@ -27,9 +27,6 @@ const NOT_YET_KIT = [
   'evidence-matrix',
   'local-task-trace',
   'architecture-report/bundles',
-  'context-receipts/chain',
-  'context-receipts/receipt-v1',
-  'context-receipts/reuse-decision',
 ];
 const notYetKit = (file: string) =>
   NOT_YET_KIT.some((area) => file === `${area}.ts` || file.startsWith(`${area}/`));
