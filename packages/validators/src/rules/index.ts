@@ -27,7 +27,11 @@ import { traceIsClean } from './local-task-trace-walk.js';
 import { PERMISSION_DECISION_BUNDLE_RULES, PERMISSION_DECISION_RULES } from './permission-decision.js';
 import { REPAIR_ROLES_RULES } from './repair-roles.js';
 import { RUN_STATE_BUNDLE_RULES, RUN_STATE_RULES } from './run-state.js';
-import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
+import {
+  TASK_CONTINUITY_BUNDLE_RULES,
+  TASK_CONTINUITY_RULE_FILES,
+  TASK_CONTINUITY_RULES,
+} from './task-continuity/index.js';
 import { TASK_CONTRACT_BUNDLE_RULES, TASK_CONTRACT_RULES, TOOL_CONTRACT_RULES } from './task-contract.js';
 import { TOOL_PERMISSION_BUNDLE_RULES, TOOL_PERMISSION_RULES } from './tool-permission.js';
 import {
@@ -115,7 +119,7 @@ export const RULE_FILES: ReadonlyMap<SemanticRule | BundleRule, string> = new Ma
       ['permission-decision.ts', [...PERMISSION_DECISION_BUNDLE_RULES, ...PERMISSION_DECISION_RULES]],
       ['repair-roles.ts', [...REPAIR_ROLES_RULES]],
       ['run-state.ts', [...RUN_STATE_BUNDLE_RULES, ...RUN_STATE_RULES]],
-      ['task-continuity.ts', [...TASK_CONTINUITY_BUNDLE_RULES, ...TASK_CONTINUITY_RULES]],
+      ...TASK_CONTINUITY_RULE_FILES,
       ['task-contract.ts', [...TASK_CONTRACT_BUNDLE_RULES, ...TASK_CONTRACT_RULES, ...TOOL_CONTRACT_RULES]],
       ['tool-permission.ts', [...TOOL_PERMISSION_BUNDLE_RULES, ...TOOL_PERMISSION_RULES]],
       ...TURN_LIVENESS_RULE_FILES,
