@@ -1,7 +1,7 @@
 // Vitest global setup: the CLI, the reference implementation, the fault-matrix tests' broken
 // store and the store tests' child processes as esbuild bundles of their sources (scripts/bundle-reference.mjs), built once per test
 // run, so that the tests that run them as processes (tooling/test-helpers/run-cli.ts,
-// packages/harness/test/faults-helpers.ts) do not start a TypeScript loader in each one (about
+// tooling/test-helpers/faults.ts) do not start a TypeScript loader in each one (about
 // 1.1 s of CPU each). The bundles are the sources' code: the tests of their behaviour are unchanged.
 import { spawnSync } from 'node:child_process';
 import { dirname } from 'node:path';

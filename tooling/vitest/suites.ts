@@ -7,9 +7,11 @@
 // `slow` if it is tagged so, else its kind. `--project unit` runs the quick in-process files;
 // `--tags-filter` selects by the same names. test/suite/suites.test.ts holds every file to this.
 // Where a file lives says what it covers: packages/<p>/test and examples/<e>/test that package
-// (with the packages it depends on as they are published); test/integration what runs several
-// packages together end to end (the fault matrix against the reference implementation, every
-// broken implementation of examples/broken against the kit), always tagged `integration`;
+// (with the packages it depends on as they are published: a test of a workspace package reaches
+// no other one its package.json does not declare, tooling/vitest/reach.ts); test/integration what
+// runs several packages together end to end (the fault matrix against the reference
+// implementation, `conform` against it, every broken implementation of examples/broken against
+// the kit), always tagged `integration`;
 // test/publish the packages as a user gets them; test/corpus and test/suite the repository's data
 // and the suite itself.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

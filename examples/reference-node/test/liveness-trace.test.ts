@@ -1,9 +1,10 @@
 // @module-tag integration
 // @module-tag slow
 // The liveness.*, checkpoint.validate and trace.* methods of the reference implementation: the
-// golden cases of conformance/cases/{liveness,checkpoint,trace} in process and through a real
-// `agent-contracts conform` run, and the turn state and trace surviving a kill -9 of the process
-// (restart-rehydrate: the same bytes are read back, and reading them writes nothing).
+// golden cases of conformance/cases/{liveness,checkpoint,trace} in process (through a real
+// `agent-contracts conform` run: test/integration/reference-conform.test.ts), and the turn state
+// and trace surviving a kill -9 of the process (restart-rehydrate: the same bytes are read back,
+// and reading them writes nothing).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,14 +12,12 @@ import { fileURLToPath } from 'node:url';
 import {
   type Implementation,
   loadCases,
-  parseReport,
   runSuite,
   startInProcess,
   startSubprocess,
 } from '@agent-contracts/harness';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../../tooling/test-helpers/reference.ts';
-import { runCli } from '../../../tooling/test-helpers/run-cli.ts';
 import { createHandler } from '../src/handler.ts';
 import { TURN_STATE_FILE } from '../src/liveness.ts';
 import { TRACE_FILE } from '../src/trace.ts';
@@ -145,28 +144,4 @@ describe('reference-node: liveness, checkpoints and the trace', () => {
     expect(readdirSync(cwd)).toEqual([]);
     rmSync(cwd, { recursive: true, force: true });
   });
-
-  it('passes through a real `agent-contracts conform` subprocess run', () => {
-    const report = join(mkdtempSync(join(tmpdir(), 'ref-conform-')), 'report.jsonl');
-    const r = runCli(
-      [
-        'conform',
-        '--impl',
-        REFERENCE,
-        '--filter',
-        'liveness/*',
-        '--filter',
-        'checkpoint/*',
-        '--filter',
-        'trace/*',
-        '--report',
-        report,
-      ],
-      { env: { NO_COLOR: '1' } },
-    );
-    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
-    const parsed = parseReport(readFileSync(report, 'utf8'));
-    expect(parsed.cases.length).toBeGreaterThan(200);
-    expect(parsed.cases.filter((c) => c.outcome !== 'pass').map((c) => `${c.id}: ${c.detail}`)).toEqual([]);
-  }, 120_000);
 });

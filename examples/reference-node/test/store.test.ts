@@ -1,17 +1,17 @@
 // @module-tag integration
 // @module-tag slow
 // The store over the protocol: every golden case of conformance/cases/store passes in process on
-// memory and on SQLite, through a real `agent-contracts conform` subprocess on SQLite, and on
-// PostgreSQL (skipped loudly without AGENT_CONTRACTS_PG_URL outside CI, a failure in CI). Durable
-// state survives kill -9, and a store that ignores the fence is caught by the cases.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// memory, on SQLite and on PostgreSQL (skipped loudly without AGENT_CONTRACTS_PG_URL outside CI, a
+// failure in CI; through a real `agent-contracts conform` subprocess:
+// test/integration/reference-conform.test.ts). Durable state survives kill -9, and a store that
+// ignores the fence is caught by the cases.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type InProcessAdapter,
   loadCases,
-  parseReport,
   runSuite,
   startInProcess,
   startSubprocess,
@@ -19,7 +19,6 @@ import {
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REFERENCE } from '../../../tooling/test-helpers/reference.ts';
-import { runCli } from '../../../tooling/test-helpers/run-cli.ts';
 import { createHandler } from '../src/handler.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -51,11 +50,6 @@ async function runStoreCases(adapter: InProcessAdapter, location: string | null)
 
 const notPassing = (results: Awaited<ReturnType<typeof runStoreCases>>) =>
   results.filter((r) => r.outcome !== 'pass').map((r) => `${r.id}: ${r.outcome} ${r.detail}`);
-
-function conform(...args: string[]) {
-  const r = runCli(['conform', ...args]);
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 const KEY = { projectRootIdentity: 'a'.repeat(64), taskId: '0199b6e2-4c1d-7a3e-8f52-3d9c0e7a41b6' };
 const acquire = {
@@ -195,35 +189,6 @@ describe('reference-node store over the protocol', () => {
       await impl.close();
     }
   });
-
-  it('passes every store case through `agent-contracts conform` on SQLite (a real subprocess)', () => {
-    const state = join(tmp, 'conform');
-    const report = join(tmp, 'store.jsonl');
-    const r = conform(
-      '--impl',
-      REFERENCE,
-      '--filter',
-      'store/*',
-      '--jobs',
-      '2',
-      '--state',
-      state,
-      '--report',
-      report,
-    );
-    expect(r.code, r.out + r.err).toBe(0);
-    const parsed = parseReport(readFileSync(report, 'utf8'));
-    expect(parsed.cases.length).toBe(storeCases.length);
-    expect(parsed.cases.filter((c) => c.outcome !== 'pass')).toEqual([]);
-    // One opaque directory per job (nothing in its name tells the jobs apart), each with its
-    // own SQLite file.
-    const jobDirs = readdirSync(state);
-    expect(jobDirs).toHaveLength(2);
-    for (const dir of jobDirs) {
-      expect(dir).toMatch(/^s-[0-9a-f]{24}$/);
-      expect(existsSync(join(state, dir, 'tasks.db'))).toBe(true);
-    }
-  });
 });
 
 describe.skipIf(PG_SKIP)('reference-node store on PostgreSQL', () => {
@@ -255,38 +220,5 @@ describe.skipIf(PG_SKIP)('reference-node store on PostgreSQL', () => {
     const results = await runStoreCases(createHandler(), url.href);
     expect(notPassing(results)).toEqual([]);
     expect(results.length).toBe(storeCases.length);
-  });
-
-  it('passes every store case through `agent-contracts conform --state-url`, one schema per job', async () => {
-    const base = fresh('conform');
-    const url = new URL(requirePgUrl());
-    url.searchParams.set('schema', base);
-    const report = join(tmp, 'pg.jsonl');
-    const r = conform(
-      '--impl',
-      REFERENCE,
-      '--filter',
-      'store/*',
-      '--jobs',
-      '2',
-      '--state-url',
-      url.href,
-      '--report',
-      report,
-    );
-    expect(r.code, r.out + r.err).toBe(0);
-    const parsed = parseReport(readFileSync(report, 'utf8'));
-    expect(parsed.cases.filter((c) => c.outcome !== 'pass')).toEqual([]);
-    const client = new pg.Client({ connectionString: requirePgUrl() });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ nspname: string }>(
-        'SELECT nspname FROM pg_namespace WHERE nspname = ANY($1) ORDER BY nspname',
-        [[`${base}_1`, `${base}_2`]],
-      );
-      expect(rows.map((x) => x.nspname)).toEqual([`${base}_1`, `${base}_2`]);
-    } finally {
-      await client.end();
-    }
   });
 });

@@ -2,7 +2,8 @@
 // @module-tag slow
 // `agent-contracts conform` as a new user meets it: typos, filters that match nothing, a hello that
 // fails, capabilities half declared, relative paths through `pnpm agent-contracts`, and progress
-// a person can follow on a terminal and in a CI log.
+// a person can follow on a terminal and in a CI log. (Progress of a run of the reference
+// implementation: test/integration/conform-ux.test.ts.)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -11,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { suggestOption } from '../src/args.ts';
 import { progressFor } from '../src/commands/conform/progress.ts';
 import type { Io } from '../src/io.ts';
-import { memoryIo, REFERENCE, repoRoot, runCli, tempDir } from './helpers.ts';
+import { memoryIo, repoRoot, runCli, tempDir } from './helpers.ts';
 
 const FAKE = join(repoRoot, 'packages/harness/test/fakes/fake-conform-impl.mjs');
 const tmp = tempDir();
@@ -162,22 +163,6 @@ describe('conform for a new user', () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(existsSync(join(here, 'out.jsonl'))).toBe(true);
     expect(existsSync(join(repoRoot, 'out.jsonl'))).toBe(false);
-  });
-
-  it('without a terminal: a heading per phase and one line per finished scenario', () => {
-    const r = runCli([
-      'conform',
-      '--impl',
-      REFERENCE,
-      '--filter',
-      'validate/IntentSeedV1/valid/*',
-      '--filter',
-      'faults/store/stale-fence',
-    ]);
-    expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stderr).toMatch(
-      /^Golden cases: \d+\n\.+ \d+\/\d+\nFault matrix: 1 scenario\n {2}pass {11}faults\/store\/stale-fence \(\d+\.\d s\) \[1\/1\]\n$/,
-    );
   });
 });
 

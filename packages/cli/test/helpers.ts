@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Io } from '../src/io.ts';
 
 export { REFERENCE, SOURCE_REFERENCE } from '../../../tooling/test-helpers/reference.ts';
 export { cliEntry, type Run, repoRoot, runCli } from '../../../tooling/test-helpers/run-cli.ts';
+export { tempDir } from '../../../tooling/test-helpers/temp-dir.ts';
 
 import type { Run } from '../../../tooling/test-helpers/run-cli.ts';
 
@@ -20,12 +18,6 @@ export function json(run: Run): {
   summary: { files: number; valid: number; invalid: number; errors: number; exitCode: number };
 } {
   return JSON.parse(run.stdout);
-}
-
-/** A fresh temporary directory, removed by the returned cleanup. */
-export function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-contracts-cli-'));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** No stack trace and no Node crash banner on stderr. */

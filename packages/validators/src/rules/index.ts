@@ -8,7 +8,11 @@ import {
   ARCHITECTURE_REPORT_RULES,
 } from './architecture-report/index.js';
 import { CAPABILITY_DOMAIN_BUNDLE_RULES, CAPABILITY_DOMAIN_RULES } from './capability-domain.js';
-import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './context-acquisition.js';
+import {
+  CONTEXT_ACQUISITION_BUNDLE_RULES,
+  CONTEXT_ACQUISITION_RULE_FILES,
+  CONTEXT_ACQUISITION_RULES,
+} from './context-acquisition/index.js';
 import { CONTEXT_MEMORY_BUNDLE_RULES, CONTEXT_MEMORY_RULES } from './context-memory.js';
 import {
   CHAIN_RULES as CONTEXT_CHAIN_RULES,
@@ -27,10 +31,18 @@ import { traceIsClean } from './local-task-trace-walk.js';
 import { PERMISSION_DECISION_BUNDLE_RULES, PERMISSION_DECISION_RULES } from './permission-decision.js';
 import { REPAIR_ROLES_RULES } from './repair-roles.js';
 import { RUN_STATE_BUNDLE_RULES, RUN_STATE_RULES } from './run-state.js';
-import { TASK_CONTINUITY_BUNDLE_RULES, TASK_CONTINUITY_RULES } from './task-continuity.js';
+import {
+  TASK_CONTINUITY_BUNDLE_RULES,
+  TASK_CONTINUITY_RULE_FILES,
+  TASK_CONTINUITY_RULES,
+} from './task-continuity/index.js';
 import { TASK_CONTRACT_BUNDLE_RULES, TASK_CONTRACT_RULES, TOOL_CONTRACT_RULES } from './task-contract.js';
 import { TOOL_PERMISSION_BUNDLE_RULES, TOOL_PERMISSION_RULES } from './tool-permission.js';
-import { TURN_LIVENESS_BUNDLE_RULES, TURN_LIVENESS_RULES } from './turn-liveness.js';
+import {
+  TURN_LIVENESS_BUNDLE_RULES,
+  TURN_LIVENESS_RULE_FILES,
+  TURN_LIVENESS_RULES,
+} from './turn-liveness/index.js';
 import type { BundleRule, SemanticRule } from './types.js';
 
 export type { Bundle, BundleRule, ContractDocument, SemanticRule } from './types.js';
@@ -97,7 +109,7 @@ export const RULE_FILES: ReadonlyMap<SemanticRule | BundleRule, string> = new Ma
       ['agent-routing.ts', [...AGENT_ROUTING_BUNDLE_RULES, ...AGENT_ROUTING_RULES]],
       ...ARCHITECTURE_REPORT_RULE_FILES,
       ['capability-domain.ts', [...CAPABILITY_DOMAIN_BUNDLE_RULES, ...CAPABILITY_DOMAIN_RULES]],
-      ['context-acquisition.ts', [...CONTEXT_ACQUISITION_BUNDLE_RULES, ...CONTEXT_ACQUISITION_RULES]],
+      ...CONTEXT_ACQUISITION_RULE_FILES,
       ['context-memory.ts', [...CONTEXT_MEMORY_BUNDLE_RULES, ...CONTEXT_MEMORY_RULES]],
       ['context-receipts/chain.ts', [...CONTEXT_CHAIN_RULES]],
       ['context-receipts/ledger.ts', [...CONTEXT_LEDGER_RULES]],
@@ -111,10 +123,10 @@ export const RULE_FILES: ReadonlyMap<SemanticRule | BundleRule, string> = new Ma
       ['permission-decision.ts', [...PERMISSION_DECISION_BUNDLE_RULES, ...PERMISSION_DECISION_RULES]],
       ['repair-roles.ts', [...REPAIR_ROLES_RULES]],
       ['run-state.ts', [...RUN_STATE_BUNDLE_RULES, ...RUN_STATE_RULES]],
-      ['task-continuity.ts', [...TASK_CONTINUITY_BUNDLE_RULES, ...TASK_CONTINUITY_RULES]],
+      ...TASK_CONTINUITY_RULE_FILES,
       ['task-contract.ts', [...TASK_CONTRACT_BUNDLE_RULES, ...TASK_CONTRACT_RULES, ...TOOL_CONTRACT_RULES]],
       ['tool-permission.ts', [...TOOL_PERMISSION_BUNDLE_RULES, ...TOOL_PERMISSION_RULES]],
-      ['turn-liveness.ts', [...TURN_LIVENESS_BUNDLE_RULES, ...TURN_LIVENESS_RULES]],
+      ...TURN_LIVENESS_RULE_FILES,
     ] as ReadonlyArray<readonly [string, ReadonlyArray<SemanticRule | BundleRule>]>
   ).flatMap(([file, rules]) => rules.map((r) => [r, file] as const)),
 );

@@ -16,6 +16,19 @@ export function issue(code: string, path: string, message: string, rule: string)
   return { code, path, message, rule, severity: 'error' };
 }
 
+/** Every rule a builder of this file returned; a rule written by hand is not among them. */
+const BUILT = new WeakSet<SemanticRule | BundleRule>();
+
+function built<R extends SemanticRule | BundleRule>(rule: R): R {
+  BUILT.add(rule);
+  return rule;
+}
+
+/** Whether `rule` was built by this kit (rule-files.test.ts holds every registered rule to it). */
+export function builtByKit(rule: SemanticRule | BundleRule): boolean {
+  return BUILT.has(rule);
+}
+
 /**
  * A semantic rule of `contract`. `check` receives the document as its contract type `T`: rules
  * run only on documents that passed the structural check.
@@ -27,13 +40,13 @@ export function semanticRule<T>(
   description: string,
   check: (doc: T) => Issue[],
 ): SemanticRule {
-  return {
+  return built({
     code,
     contract,
     specSection,
     description,
     check: (doc: ContractDocument) => check(doc as unknown as T),
-  };
+  });
 }
 
 /** How a check reports one violation: where, and what to change. */
@@ -67,7 +80,7 @@ export function bundleRule(
   description: string,
   check: BundleRule['check'],
 ): BundleRule {
-  return { code, bundle, specSection, description, check };
+  return built({ code, bundle, specSection, description, check });
 }
 
 /** The kit bound to one contract: its issues and rules default to `specSection`. */

@@ -9,7 +9,7 @@ import {
   type ToolPermissionBoundaryV1,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
-import { bundleRule, issue, laterDuplicates } from './kit.js';
+import { bundleRule, contractRules, issue, laterDuplicates } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const TOOL = 'ToolPermissionBoundaryV1';
@@ -20,38 +20,8 @@ const TOOL_INVARIANTS = `${PAGE}#toolpermissionboundaryv1-invariants`;
 const HUMAN_INVARIANTS = `${PAGE}#humaninloopboundaryv1-invariants`;
 const BUNDLES = `${PAGE}#bundles`;
 
-function toolRule(
-  code: string,
-  description: string,
-  check: (b: ToolPermissionBoundaryV1) => Issue[],
-): SemanticRule {
-  return {
-    code,
-    contract: TOOL,
-    specSection: TOOL_INVARIANTS,
-    description,
-    check: (doc) => check(doc as unknown as ToolPermissionBoundaryV1),
-  };
-}
-
-function humanRule(
-  code: string,
-  description: string,
-  check: (b: HumanInLoopBoundaryV1) => Issue[],
-): SemanticRule {
-  return {
-    code,
-    contract: HUMAN,
-    specSection: HUMAN_INVARIANTS,
-    description,
-    check: (doc) => check(doc as unknown as HumanInLoopBoundaryV1),
-  };
-}
-
-const toolIssue = (code: string, path: string, message: string) =>
-  issue(code, path, message, TOOL_INVARIANTS);
-const humanIssue = (code: string, path: string, message: string) =>
-  issue(code, path, message, HUMAN_INVARIANTS);
+const { rule: toolRule, issue: toolIssue } = contractRules<ToolPermissionBoundaryV1>(TOOL, TOOL_INVARIANTS);
+const { rule: humanRule, issue: humanIssue } = contractRules<HumanInLoopBoundaryV1>(HUMAN, HUMAN_INVARIANTS);
 
 /** The keyed lists of a tool boundary, each with the member that must be unique in it. */
 const KEYED_LISTS = [

@@ -7,14 +7,12 @@ export type ContractDocument = { readonly schemaVersion: string } & Readonly<Rec
  * A semantic rule: an invariant of docs/spec that the JSON Schema cannot express. Rules run only on
  * documents that already passed the structural check, so `check` may rely on the schema's shape.
  *
+ * A rule file builds one with the rule kit (`semanticRule` or `contractRules` of ./kit.ts), never as
+ * an object literal.
+ *
  * @example
- * const rule: SemanticRule = {
- *   code: 'EXAMPLE_NOT_EMPTY',
- *   contract: 'ExampleV1',
- *   specSection: 'docs/spec/example.md#example',
- *   description: 'An example rule.',
- *   check: () => [],
- * };
+ * const rule = semanticRule<ExampleV1>('EXAMPLE_NOT_EMPTY', 'ExampleV1', 'docs/spec/example.md#example',
+ *   'An example rule.', () => []);
  */
 export interface SemanticRule {
   /** Stable issue code the rule reports, e.g. `TRACE_SEQUENCE_GAP`; documented in docs/rules.md. */

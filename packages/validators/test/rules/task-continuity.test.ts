@@ -24,7 +24,7 @@ import {
   sameJson,
   TASK_CONTINUITY_BUNDLE_RULES,
   TASK_CONTINUITY_RULES,
-} from '../../src/rules/task-continuity.ts';
+} from '../../src/rules/task-continuity/index.ts';
 
 const errors = (issues: readonly Issue[]) => issues.filter((i) => i.severity === 'error');
 const brief = (issues: readonly Issue[]) => issues.map((i) => `${i.code} ${i.path}`);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { TURN_LIVENESS_BUNDLES, TURN_LIVENESS_FIXTURES } from '../../../../scripts/fixtures/turn-liveness.ts';
 import { validate, validateBundle } from '../../src/index.ts';
-import { TURN_LIVENESS_BUNDLE_RULES, TURN_LIVENESS_RULES } from '../../src/rules/turn-liveness.ts';
+import { TURN_LIVENESS_BUNDLE_RULES, TURN_LIVENESS_RULES } from '../../src/rules/turn-liveness/index.ts';
 
 describe('turn-liveness semantic rules', () => {
   for (const set of TURN_LIVENESS_FIXTURES) {

@@ -22,7 +22,7 @@ import {
   type NullableCompletenessObject,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../../issues.js';
-import { contractRules, laterDuplicates } from '../kit.js';
+import { contractRules, laterDuplicates, semanticRule } from '../kit.js';
 import type { ContractDocument, SemanticRule } from '../types.js';
 
 export const CONTRACT = 'AiAgentSystemArchitectureReportV1';
@@ -136,13 +136,7 @@ function shapeRule(
   check: (r: ReportView) => Issue[],
   specSection = shape.invariants,
 ): SemanticRule {
-  return {
-    code,
-    contract: shape.contract,
-    specSection,
-    description,
-    check: (doc) => check(doc as unknown as ReportView),
-  };
+  return semanticRule<ReportView>(code, shape.contract, specSection, description, check);
 }
 
 const wanted = (refs: ArchitectureFieldReferences) =>

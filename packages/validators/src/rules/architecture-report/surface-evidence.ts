@@ -6,7 +6,7 @@ import {
   type CapabilityAspectName,
   type CapabilitySurfaceEvidenceV1,
 } from '@agent-contracts/schemas';
-import type { Issue } from '../../issues.js';
+import { contractRules } from '../kit.js';
 import type { SemanticRule } from '../types.js';
 import { describeKinds, hasDirect, issue, SURFACE, SURFACE_INVARIANTS } from './shared.js';
 
@@ -14,19 +14,7 @@ type Aspect = CapabilityAspectBase & { readonly value: unknown; readonly limitMs
 const aspects = (d: CapabilitySurfaceEvidenceV1) =>
   CAPABILITY_ASPECTS.map((name) => [name, d[name] as Aspect] as const);
 
-function surfaceRule(
-  code: string,
-  description: string,
-  check: (d: CapabilitySurfaceEvidenceV1) => Issue[],
-): SemanticRule {
-  return {
-    code,
-    contract: SURFACE,
-    specSection: SURFACE_INVARIANTS,
-    description,
-    check: (doc) => check(doc as unknown as CapabilitySurfaceEvidenceV1),
-  };
-}
+const { rule: surfaceRule } = contractRules<CapabilitySurfaceEvidenceV1>(SURFACE, SURFACE_INVARIANTS);
 const perAspect = (
   code: string,
   member: 'status' | 'basis' | 'value',

@@ -156,13 +156,12 @@ const byUpdatedAt = <T extends { doc: { updatedAt: string } }>(list: T[]) =>
 const P = (i: number, path: string) => `/documents/${i}${path}`;
 
 export const CHAIN_RULES: BundleRule[] = [
-  {
-    code: 'CONTEXT_ACQUISITION_CHAIN_OUT_OF_ORDER',
-    bundle: CONTEXT_ACQUISITION_CHAIN,
-    specSection: RECEIPT_V2,
-    description:
-      'The chain is seed -> plan -> attempted -> PostToolUse observed -> receipt: documents in the Bundles order, one seed embedded verbatim by the plan, one epoch, the plan made inside its own observed tool call, and every read after the plan observation and before completion.',
-    check: (documents) => {
+  bundleRule(
+    'CONTEXT_ACQUISITION_CHAIN_OUT_OF_ORDER',
+    CONTEXT_ACQUISITION_CHAIN,
+    RECEIPT_V2,
+    'The chain is seed -> plan -> attempted -> PostToolUse observed -> receipt: documents in the Bundles order, one seed embedded verbatim by the plan, one epoch, the plan made inside its own observed tool call, and every read after the plan observation and before completion.',
+    (documents) => {
       const layout = layoutOf(documents);
       if (!layout.ok) return [layout.issue];
       const { seed, plan, receipts, ledgers } = layout.chain;
@@ -248,7 +247,7 @@ export const CHAIN_RULES: BundleRule[] = [
       }
       return out;
     },
-  },
+  ),
   chainRule(
     'CONTEXT_RECEIPT_V1_NOT_GATE_EVIDENCE',
     RECEIPT_V1,

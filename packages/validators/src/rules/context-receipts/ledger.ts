@@ -2,7 +2,7 @@
 // (docs/spec/context-acquisition-gate.md#contextsourceobservationledgerv1).
 import type { Issue } from '../../issues.js';
 import { describeValue } from '../../pointer.js';
-import { issue } from '../kit.js';
+import { issue, semanticRule } from '../kit.js';
 import type { SemanticRule } from '../types.js';
 import {
   duplicateIssues,
@@ -21,13 +21,10 @@ const ledgerRule = (
   code: string,
   description: string,
   check: (l: Ledger, rule: string) => Issue[],
-): SemanticRule => ({
-  code,
-  contract: 'ContextSourceObservationLedgerV1',
-  specSection: LEDGER,
-  description,
-  check: (doc) => check(doc as unknown as Ledger, LEDGER),
-});
+): SemanticRule =>
+  semanticRule<Ledger>(code, 'ContextSourceObservationLedgerV1', LEDGER, description, (l) =>
+    check(l, LEDGER),
+  );
 
 export const LEDGER_RULES: SemanticRule[] = [
   ledgerRule('CONTEXT_OBSERVATION_DUPLICATE', 'No two ledger records share an observationId.', (l, rule) =>

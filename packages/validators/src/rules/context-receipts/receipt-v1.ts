@@ -1,7 +1,7 @@
 // Semantic rules of ContextReadReceiptV1, the read-only legacy receipt
 // (docs/spec/context-acquisition-gate.md#contextreadreceiptv1).
 import type { Issue } from '../../issues.js';
-import { issue } from '../kit.js';
+import { issue, semanticRule } from '../kit.js';
 import type { SemanticRule } from '../types.js';
 import { FALLBACK_STATUSES, mandatoryOf } from './receipt-v2.js';
 import { type LegacyObservation, RECEIPT_V1, type ReceiptV1, sameList, show } from './shared.js';
@@ -29,14 +29,12 @@ function derivedV1Lists(r: ReceiptV1): { satisfied: string[]; missing: string[] 
 }
 
 export const RECEIPT_V1_RULES: SemanticRule[] = [
-  {
-    code: 'CONTEXT_RECEIPT_SATISFIED_NOT_DERIVED',
-    contract: 'ContextReadReceiptV1',
-    specSection: RECEIPT_V1,
-    description:
-      'satisfiedSourceIds and missingSourceIds follow the V1 rule (last correlated non-attempt record of each source with every evidence flag true), sorted and disjoint; fallback, stale and blocked receipts satisfy nothing.',
-    check: (doc) => {
-      const r = doc as unknown as ReceiptV1;
+  semanticRule<ReceiptV1>(
+    'CONTEXT_RECEIPT_SATISFIED_NOT_DERIVED',
+    'ContextReadReceiptV1',
+    RECEIPT_V1,
+    'satisfiedSourceIds and missingSourceIds follow the V1 rule (last correlated non-attempt record of each source with every evidence flag true), sorted and disjoint; fallback, stale and blocked receipts satisfy nothing.',
+    (r) => {
       const { satisfied, missing } = derivedV1Lists(r);
       const rule = RECEIPT_V1;
       const out: Issue[] = [];
@@ -60,15 +58,13 @@ export const RECEIPT_V1_RULES: SemanticRule[] = [
         );
       return out;
     },
-  },
-  {
-    code: 'CONTEXT_RECEIPT_FALLBACK_COMPLETE',
-    contract: 'ContextReadReceiptV1',
-    specSection: RECEIPT_V1,
-    description:
-      'A path-observable or instruction-only V1 receipt is unverified, stale or blocked, never completed or consumed, and satisfies nothing.',
-    check: (doc) => {
-      const r = doc as unknown as ReceiptV1;
+  ),
+  semanticRule<ReceiptV1>(
+    'CONTEXT_RECEIPT_FALLBACK_COMPLETE',
+    'ContextReadReceiptV1',
+    RECEIPT_V1,
+    'A path-observable or instruction-only V1 receipt is unverified, stale or blocked, never completed or consumed, and satisfies nothing.',
+    (r) => {
       if (r.verificationMode === 'structured-plan') return [];
       const rule = RECEIPT_V1;
       const fail = (path: string, what: string) => [
@@ -86,5 +82,5 @@ export const RECEIPT_V1_RULES: SemanticRule[] = [
         return fail('/satisfiedSourceIds', 'satisfies nothing (satisfiedSourceIds must be [])');
       return [];
     },
-  },
+  ),
 ];

@@ -2,7 +2,7 @@
 // Digest and derived-id fields are not rules here: their DigestRules carry the spec's codes.
 import type { Issue } from '../../issues.js';
 import { describeValue } from '../../pointer.js';
-import { issue } from '../kit.js';
+import { issue, semanticRule } from '../kit.js';
 import type { SemanticRule } from '../types.js';
 import {
   duplicateIssues,
@@ -40,13 +40,7 @@ const receiptRule = (
   anchor: string,
   description: string,
   check: (r: ReceiptV2) => Issue[],
-): SemanticRule => ({
-  code,
-  contract: 'ContextReadReceiptV2',
-  specSection: anchor,
-  description,
-  check: (doc) => check(doc as unknown as ReceiptV2),
-});
+): SemanticRule => semanticRule<ReceiptV2>(code, 'ContextReadReceiptV2', anchor, description, check);
 
 /** The mandatory set M of a receipt: satisfied ∪ missing. */
 export const mandatoryOf = (r: { satisfiedSourceIds: string[]; missingSourceIds: string[] }) =>

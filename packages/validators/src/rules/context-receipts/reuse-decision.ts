@@ -2,7 +2,7 @@
 // the ordered checks of computation and delivery reuse.
 import type { Issue } from '../../issues.js';
 import { describeValue } from '../../pointer.js';
-import { issue } from '../kit.js';
+import { issue, semanticRule } from '../kit.js';
 import type { SemanticRule } from '../types.js';
 import { type Decision, PAGE, REUSE } from './shared.js';
 
@@ -125,14 +125,12 @@ export function orderIssuesOf(
 }
 
 export const REUSE_RULES: SemanticRule[] = [
-  {
-    code: 'CONTEXT_REUSE_REASON_ORDER_VIOLATED',
-    contract: 'ContextReuseDecisionV1',
-    specSection: `${PAGE}#ordered-checks`,
-    description:
-      'Each verdict carries the reason of the first failing check: every check before it that the decision alone can evaluate passes, and the check itself fails when the decision alone can evaluate it.',
-    check: (doc) => {
-      const d = doc as unknown as Decision;
+  semanticRule<Decision>(
+    'CONTEXT_REUSE_REASON_ORDER_VIOLATED',
+    'ContextReuseDecisionV1',
+    `${PAGE}#ordered-checks`,
+    'Each verdict carries the reason of the first failing check: every check before it that the decision alone can evaluate passes, and the check itself fails when the decision alone can evaluate it.',
+    (d) => {
       const checks = docChecks(d);
       const rule = `${PAGE}#ordered-checks`;
       return [
@@ -140,15 +138,13 @@ export const REUSE_RULES: SemanticRule[] = [
         ...orderIssuesOf(d, 'delivery', checks, PARTIAL_DOC_CHECKS, rule),
       ];
     },
-  },
-  {
-    code: 'CONTEXT_REUSE_DELIVERY_WITHOUT_COMPUTATION',
-    contract: 'ContextReuseDecisionV1',
-    specSection: REUSE,
-    description:
-      'Delivery reuse is granted only with computation reuse; a refused computation refuses delivery with the delivery code of the same check.',
-    check: (doc) => {
-      const d = doc as unknown as Decision;
+  ),
+  semanticRule<Decision>(
+    'CONTEXT_REUSE_DELIVERY_WITHOUT_COMPUTATION',
+    'ContextReuseDecisionV1',
+    REUSE,
+    'Delivery reuse is granted only with computation reuse; a refused computation refuses delivery with the delivery code of the same check.',
+    (d) => {
       const rule = REUSE;
       if (d.computation.reuse) return [];
       if (d.delivery.reuse)
@@ -172,15 +168,13 @@ export const REUSE_RULES: SemanticRule[] = [
         ];
       return [];
     },
-  },
-  {
-    code: 'CONTEXT_REUSE_FROM_INCONSISTENT',
-    contract: 'ContextReuseDecisionV1',
-    specSection: REUSE,
-    description:
-      'reuseFrom is null iff computation is refused; it names the prior plan, and the prior receipt and its identities digest exactly when delivery is granted.',
-    check: (doc) => {
-      const d = doc as unknown as Decision;
+  ),
+  semanticRule<Decision>(
+    'CONTEXT_REUSE_FROM_INCONSISTENT',
+    'ContextReuseDecisionV1',
+    REUSE,
+    'reuseFrom is null iff computation is refused; it names the prior plan, and the prior receipt and its identities digest exactly when delivery is granted.',
+    (d) => {
       const rule = REUSE;
       const fail = (path: string, message: string) => [
         issue('CONTEXT_REUSE_FROM_INCONSISTENT', path, `${message}; treat all reuse as refused.`, rule),
@@ -220,15 +214,13 @@ export const REUSE_RULES: SemanticRule[] = [
         );
       return [];
     },
-  },
-  {
-    code: 'CONTEXT_REUSE_V1_RECEIPT',
-    contract: 'ContextReuseDecisionV1',
-    specSection: REUSE,
-    description:
-      'A decision whose prior receipt is a ContextReadReceiptV1 never grants delivery reuse, in any epoch.',
-    check: (doc) => {
-      const d = doc as unknown as Decision;
+  ),
+  semanticRule<Decision>(
+    'CONTEXT_REUSE_V1_RECEIPT',
+    'ContextReuseDecisionV1',
+    REUSE,
+    'A decision whose prior receipt is a ContextReadReceiptV1 never grants delivery reuse, in any epoch.',
+    (d) => {
       if (d.priorReceipt?.schemaVersion !== 'ContextReadReceiptV1' || !d.delivery.reuse) return [];
       return [
         issue(
@@ -239,5 +231,5 @@ export const REUSE_RULES: SemanticRule[] = [
         ),
       ];
     },
-  },
+  ),
 ];

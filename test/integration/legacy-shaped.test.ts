@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CaseLine, caseDifferences, parseReport, rootCauses } from '@agent-contracts/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli, tempDir } from './helpers.js';
+import { repoRoot, runCli, tempDir } from './helpers/cli.ts';
 
 const IMPL = `node ${join(repoRoot, 'examples/legacy-shaped/impl.mjs')}`;
 /** The acknowledgement cases (the bug), the recovery cards, and store cases whose commits cannot be sent. */

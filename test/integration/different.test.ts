@@ -11,8 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseReport } from '@agent-contracts/harness';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipWithoutChromium } from './chromium.ts';
-import { REFERENCE, repoRoot, runCli, tempDir } from './helpers.js';
+import { launchChromium, REFERENCE, repoRoot, runCli, skipWithoutChromium, tempDir } from './helpers/cli.ts';
 
 const PROXY = join(repoRoot, 'packages/harness/test/fakes/hostile-proxy.mjs');
 const CASE = 'store/operation/prepared/prepare';

@@ -6,8 +6,6 @@
 // method of every capability. The members the cases compare still match; the step fails anyway,
 // charged to the implementation, with the JSON Pointer and the keyword of the violation.
 import { join } from 'node:path';
-import { CAPABILITIES } from '@agent-contracts/protocol';
-import { describe, expect, it } from 'vitest';
 import {
   type CaseResult,
   FAULT_KIND_NAMES,
@@ -17,8 +15,10 @@ import {
   runFaultScenario,
   runSuite,
   startSubprocess,
-} from '../src/index.ts';
-import { CONFORMANCE, FAKE, REFERENCE, REPO, target } from './faults-helpers.ts';
+} from '@agent-contracts/harness';
+import { CAPABILITIES } from '@agent-contracts/protocol';
+import { describe, expect, it } from 'vitest';
+import { CONFORMANCE, FAKE, REFERENCE, REPO, target } from './helpers/faults.ts';
 
 const PROXY = join(REPO, 'packages/harness/test/fakes/schema-breaking-proxy.mjs');
 const proxied = (method: string, pointer: string, kind: string, inner = REFERENCE, after = '') =>

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { parseReport } from '@agent-contracts/harness';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE, runCli } from './helpers.ts';
+import { REFERENCE, runCli } from './helpers/cli.ts';
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const repo = fileURLToPath(new URL('../../', import.meta.url));
 const FAKE = join(repo, 'packages/harness/test/fakes/fake-conform-impl.mjs');
 const tmp = mkdtempSync(join(tmpdir(), 'conform-test-'));
 

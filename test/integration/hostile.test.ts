@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { sha256Hex } from '@agent-contracts/digest';
 import { loadCases, parseReport } from '@agent-contracts/harness';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { cliEntry, REFERENCE, repoRoot, runCli, SOURCE_REFERENCE, tempDir } from './helpers.js';
+import { cliEntry, REFERENCE, repoRoot, runCli, SOURCE_REFERENCE, tempDir } from './helpers/cli.ts';
 
 const PROXY = join(repoRoot, 'packages/harness/test/fakes/hostile-proxy.mjs');
 const UNIMPLEMENTED = join(repoRoot, 'packages/harness/test/fakes/unimplemented-impl.mjs');

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkRequests } from '../src/otel/judge.ts';
-import { REFERENCE, runCli, tempDir } from './helpers.ts';
+import { checkRequests } from '../../packages/cli/src/otel/judge.ts';
+import { REFERENCE, runCli, tempDir } from './helpers/cli.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseReport } from '@agent-contracts/harness';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REFERENCE, runCli, tempDir } from './helpers.ts';
+import { REFERENCE, runCli, tempDir } from './helpers/cli.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { judgeReport, parseReport } from '@agent-contracts/harness';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE, runCli } from './helpers.ts';
+import { REFERENCE, runCli } from './helpers/cli.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conform-levels-'));
 const conformance = join(tmp, 'conformance');

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REFERENCE, repoRoot, runCli, tempDir } from './helpers.ts';
+import { REFERENCE, repoRoot, runCli, tempDir } from './helpers/cli.ts';
 
 const PROXY = join(repoRoot, 'packages/harness/test/fakes/hostile-proxy.mjs');
 const proxied = (mode: string) => `node ${PROXY} ${mode} -- ${REFERENCE}`;
