@@ -31,7 +31,8 @@ function instances(doc: unknown, pattern: string): string[][] {
     for (const [path, value] of found) {
       if (value === null || typeof value !== 'object') continue;
       if (step === '*') {
-        if (Array.isArray(value)) for (let i = 0; i < value.length; i++) next.push([[...path, String(i)], value[i]]);
+        if (Array.isArray(value))
+          for (let i = 0; i < value.length; i++) next.push([[...path, String(i)], value[i]]);
       } else if (Object.hasOwn(value, step)) next.push([[...path, step], (value as Json)[step]]);
     }
     found = next;
