@@ -1,5 +1,5 @@
 // Process entry of `agent-contracts` (bin/agent-contracts.js imports the built copy of this).
-import { killAllImplementations } from '@agent-contracts/harness';
+import { killAllImplementations } from '@agent-contracts/harness/live';
 import { processIo } from './io.js';
 import { main } from './main.js';
 

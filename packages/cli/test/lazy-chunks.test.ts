@@ -11,6 +11,17 @@ import { bundleMetafile, type Metafile, staticInputs } from '../../../tooling/te
 const CONFORM = 'packages/cli/src/commands/conform/index.ts';
 const VALIDATE = 'packages/cli/src/commands/validate/index.ts';
 const EXPLORE_RUN = 'packages/cli/src/commands/conform/explore-run.ts';
+const BIN = 'packages/cli/src/bin.ts';
+
+/** The harness beyond its small subpaths (text, walk, live), and ajv's compiler, which only it uses. */
+const harness = (file: string) =>
+  (file.startsWith('packages/harness/src/') &&
+    ![
+      'packages/harness/src/text.ts',
+      'packages/harness/src/walk.ts',
+      'packages/harness/src/live.ts',
+    ].includes(file)) ||
+  file.includes('/node_modules/ajv/');
 
 /** Exploration's own code: the harness's explorers (its names and seed aside) and fast-check. */
 const exploration = (file: string) =>
@@ -32,5 +43,15 @@ describe('the published CLI bundle (scripts/bundle-reference.mjs cli-published)'
     expect(lazy.some((f) => f.includes('/node_modules/fast-check/'))).toBe(true);
     expect([...staticInputs(m, CONFORM)].filter(exploration)).toEqual([]);
     expect([...staticInputs(m, VALIDATE)].filter(exploration)).toEqual([]);
+  }, 120_000);
+
+  it('loads the harness only for the commands that run implementations: not at the entry, not for validate', async () => {
+    // Every command loads the entry's static graph first (bin.ts kills leftover implementations
+    // on its way out, through @agent-contracts/harness/live alone).
+    const m = await built();
+    expect([...staticInputs(m, CONFORM)].filter(harness)).toContain('packages/harness/src/index.ts');
+    expect([...staticInputs(m, BIN)]).toContain('packages/harness/src/live.ts');
+    expect([...staticInputs(m, BIN)].filter(harness)).toEqual([]);
+    expect([...staticInputs(m, VALIDATE)].filter(harness)).toEqual([]);
   }, 120_000);
 });

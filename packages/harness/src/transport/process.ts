@@ -6,9 +6,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { JsonTextError, nestingDepth, parseJsonText } from '@agent-contracts/digest';
 import { HarnessError, type HarnessErrorCode } from '../errors.js';
+import { LIVE } from '../live.js';
 import { printable, truncated } from '../text.js';
 import type { RawReply } from '../wire/reply.js';
 import type { WireTap } from '../wire-log.js';
+
+export { killAllImplementations } from '../live.js';
 
 /** How to start an implementation and how patient to be with it. */
 export interface ProcessOptions {
@@ -121,18 +124,6 @@ const PIPE_GRACE_MS = 1_000;
 
 /** How many ids of requests given up on are remembered, to tell a late reply from a foreign one. */
 const GIVEN_UP_KEPT = 1024;
-
-/** Every implementation process whose group may still be alive, for {@link killAllImplementations}. */
-const LIVE = new Set<ImplementationProcess>();
-
-/**
- * kill -9 the process group of every implementation this process started and has not reaped yet.
- * Synchronous, for a signal handler: after SIGINT or SIGTERM nothing the harness started may
- * outlive it.
- */
-export function killAllImplementations(): void {
-  for (const p of LIVE) p.killGroupNow();
-}
 
 /**
  * A running implementation. Create with {@link ImplementationProcess.start}.
