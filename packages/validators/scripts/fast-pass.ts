@@ -22,6 +22,87 @@ type Schema = Record<string, unknown>;
 /** The contracts that get a fail-fast pass: documents validated in bulk (bench/README.md). */
 export const FAST_PASS_CONTRACTS: readonly string[] = ['LocalTaskTraceV1', 'ContextReadPlanV2'];
 
+/**
+ * What implies the pattern of a deferred field: the digest rule (its `pointer` in DIGEST_RULES of
+ * @agent-contracts/schemas) or semantic rule (its code) that compares the field with a value
+ * matching the pattern and reports when they differ; `via` names the field that value is (itself
+ * deferred or checked), for a rule that compares with a copy rather than a recomputation.
+ */
+export interface DeferredBy {
+  readonly digest?: string;
+  readonly rule?: string;
+  readonly via?: string;
+}
+
+/**
+ * The patterns the fail-fast pass leaves, when validate() runs the default digest and semantic
+ * rules, to the rules that recompute the field: a derived id or a SHA-256 hex field whose rule
+ * reports nothing equals a value of the pattern, so testing it again (a regular expression per
+ * field: 28 per plan, one per event) is work only for a document the rules refuse. validate()
+ * then runs the strict pass (and ajv, which decides) whenever any rule reports, so the issues of
+ * every document are those of the strict route. By the stripped schema's location of the string
+ * (`#/properties/.../items/...`); the generator fails on a location that has no pattern or that
+ * the schema no longer has. packages/validators/test/deferred-patterns.test.ts breaks each field
+ * of every valid fixture and holds validate() to the strict route's answer.
+ */
+export const DEFERRED_PATTERNS: Readonly<Record<string, Readonly<Record<string, DeferredBy>>>> = {
+  LocalTaskTraceV1: {
+    '#/properties/traceId': { digest: '/traceId' },
+    '#/properties/events/items/properties/eventId': { digest: '/events/*/eventId' },
+  },
+  ContextReadPlanV2: {
+    '#/properties/planId': { digest: '/planId' },
+    '#/properties/planContentId': { digest: '/planContentId' },
+    '#/properties/contextBinding/properties/planId': { digest: '/contextBinding', via: '/planId' },
+    '#/properties/contextBinding/properties/planContentId': {
+      digest: '/contextBinding',
+      via: '/planContentId',
+    },
+    '#/properties/baselineDigest': { digest: '/baselineDigest' },
+    '#/properties/baselineSources/items/properties/sourceRefs/items/properties/metadataDigest': {
+      digest: '/baselineSources/*/sourceRefs/*/metadataDigest',
+    },
+    '#/properties/selectedSources/items/properties/sourceRefs/items/properties/metadataDigest': {
+      digest: '/selectedSources/*/sourceRefs/*/metadataDigest',
+    },
+    '#/properties/excludedSources/items/properties/sourceRefs/items/properties/metadataDigest': {
+      digest: '/excludedSources/*/sourceRefs/*/metadataDigest',
+    },
+    '#/properties/unclassifiedSources/items/properties/sourceRefs/items/properties/metadataDigest': {
+      digest: '/unclassifiedSources/*/sourceRefs/*/metadataDigest',
+    },
+    '#/properties/identityInputs/properties/baselineDigest': {
+      rule: 'CONTEXT_IDENTITY_INPUTS_MISMATCH',
+      via: '/baselineDigest',
+    },
+    '#/properties/identityInputs/properties/sources/items/properties/metadataDigests/items': {
+      rule: 'CONTEXT_IDENTITY_INPUTS_MISMATCH',
+      via: '/*/*/sourceRefs/*/metadataDigest',
+    },
+  },
+};
+
+/**
+ * A schema location (`#/properties/a/items/properties/b`) as the instance path it checks: `/a`,
+ * then `*` for any index, then `/b`.
+ */
+export function instancePattern(location: string): string {
+  const steps = location.split('/').slice(1);
+  const out: string[] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i];
+    if (step === 'properties' && i + 1 < steps.length) out.push(steps[++i]!);
+    else if (step === 'items') out.push('*');
+    else if (step === 'anyOf' && i + 1 < steps.length) i++;
+    else
+      throw new ValidatorsError(
+        'VALIDATORS_UNSUPPORTED_RUNTIME',
+        `the schema location ${location} is not one the fail-fast pass emits.`,
+      );
+  }
+  return `/${out.join('/')}`;
+}
+
 /** The pattern of every timestamp, implied by the date-time format (see impliedByFormat). */
 export const TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$';
 
@@ -89,9 +170,13 @@ class Emitter {
   private readonly patterns = new Map<string, string>();
   private readonly formats = new Map<string, string>();
 
+  /** The deferred locations (DEFERRED_PATTERNS) this emitter met, each with a pattern. */
+  readonly deferredMet = new Set<string>();
+
   constructor(
     private readonly name: string,
     private readonly corpus: readonly string[],
+    private readonly deferred: ReadonlySet<string> = new Set(),
   ) {}
 
   private fail(why: string): never {
@@ -131,7 +216,12 @@ class Emitter {
   private branch(schema: unknown, at: string): string {
     const local = `fastBranch_${this.name}_${this.next++}`;
     const body = this.value(schema, 'x', at);
-    this.constants.push(`function ${local}(x) {`, ...body.map((l) => `  ${l}`), '  return true;', '}');
+    this.constants.push(
+      `function ${local}(x, deferring) {`,
+      ...body.map((l) => `  ${l}`),
+      '  return true;',
+      '}',
+    );
     return local;
   }
 
@@ -159,7 +249,9 @@ class Emitter {
     if ('anyOf' in s) {
       const branches = s.anyOf as unknown[];
       if (!Array.isArray(branches) || branches.length === 0) this.fail(`anyOf at ${at}`);
-      const calls = branches.map((branch, i) => `${this.branch(branch, `${at}/anyOf/${i}`)}(${x})`);
+      const calls = branches.map(
+        (branch, i) => `${this.branch(branch, `${at}/anyOf/${i}`)}(${x}, deferring)`,
+      );
       out.push(`if (!(${calls.join(' || ')})) return false;`);
     }
     const types =
@@ -202,7 +294,11 @@ class Emitter {
         out.push(`if (${x}.length > ${s.maxLength} && ucs2length(${x}) > ${s.maxLength}) return false;`);
       if (typeof s.minLength === 'number')
         out.push(`if (${x}.length < ${2 * s.minLength} && ucs2length(${x}) < ${s.minLength}) return false;`);
-      if (typeof s.pattern === 'string' && !impliedByFormat(s.format, s.pattern, this.corpus))
+      if (this.deferred.has(at)) {
+        if (typeof s.pattern !== 'string') this.fail(`the deferred pattern at ${at}, which has none`);
+        this.deferredMet.add(at);
+        out.push(`if (!deferring && !${this.pattern(s.pattern)}.test(${x})) return false;`);
+      } else if (typeof s.pattern === 'string' && !impliedByFormat(s.format, s.pattern, this.corpus))
         out.push(`if (!${this.pattern(s.pattern)}.test(${x})) return false;`);
       if (typeof s.format === 'string')
         out.push(`if (!${this.format(s.format)}.validate(${x})) return false;`);
@@ -329,6 +425,7 @@ export function fastPassCode(schemas: ReadonlyMap<string, unknown>, corpus: read
     'const ucs2length = RUNTIME_HELPERS.ucs2length;',
   ];
   const table: string[] = [];
+  const defers: string[] = [];
   for (const name of FAST_PASS_CONTRACTS) {
     const schema = schemas.get(name);
     if (schema === undefined)
@@ -336,12 +433,21 @@ export function fastPassCode(schemas: ReadonlyMap<string, unknown>, corpus: read
         'VALIDATORS_UNSUPPORTED_RUNTIME',
         `FAST_PASS_CONTRACTS names ${name}, which has no schema.`,
       );
-    const emitter = new Emitter(name, corpus);
+    const deferred = Object.keys(DEFERRED_PATTERNS[name] ?? {});
+    const emitter = new Emitter(name, corpus, new Set(deferred));
     const body = emitter.value(schema, 'data', '#');
+    for (const location of deferred)
+      if (!emitter.deferredMet.has(location))
+        throw new ValidatorsError(
+          'VALIDATORS_UNSUPPORTED_RUNTIME',
+          `DEFERRED_PATTERNS of ${name} names ${location}, which its schema does not have; update scripts/fast-pass.ts.`,
+        );
+    if (deferred.length > 0)
+      defers.push(`  ${JSON.stringify(name)}: ${JSON.stringify(deferred.map(instancePattern))},`);
     lines.push(
       ...emitter.constants,
       '',
-      `function fast_${name}(data) {`,
+      `function fast_${name}(data, deferring) {`,
       ...body.map((l) => `  ${l}`),
       '  return true;',
       '}',
@@ -350,9 +456,17 @@ export function fastPassCode(schemas: ReadonlyMap<string, unknown>, corpus: read
   }
   lines.push(
     '',
-    '/** The fail-fast validity pass of the contracts validated in bulk, by contract name. */',
-    'export const FAST_VALIDATORS: Readonly<Record<string, (data: unknown) => boolean>> = {',
+    '/**',
+    ' * The fail-fast validity pass of the contracts validated in bulk, by contract name. With',
+    ' * `deferring`, the patterns of FAST_DEFERS are left to the default digest and semantic rules.',
+    ' */',
+    'export const FAST_VALIDATORS: Readonly<Record<string, (data: unknown, deferring?: boolean) => boolean>> = {',
     ...table,
+    '};',
+    '',
+    '/** The fields (instance paths, `*` for any index) whose patterns `deferring` leaves to the rules. */',
+    'export const FAST_DEFERS: Readonly<Record<string, readonly string[]>> = {',
+    ...defers,
     '};',
   );
   return lines.join('\n');

@@ -2,7 +2,7 @@ import { withCanonicalMemo } from '@agent-contracts/digest';
 import { CONTRACTS, getSchema } from '@agent-contracts/schemas';
 import { digestIssues } from './digests.js';
 import { ValidatorsError } from './errors.js';
-import { FAST_VALIDATORS, STRUCTURAL_VALIDATORS } from './generated/structural.generated.js';
+import { FAST_DEFERS, FAST_VALIDATORS, STRUCTURAL_VALIDATORS } from './generated/structural.generated.js';
 import type { Issue } from './issues.js';
 import { describeValue } from './pointer.js';
 import { CLEAN_WALKS, type ContractDocument, SEMANTIC_RULES, type SemanticRule } from './rules/index.js';
@@ -57,14 +57,24 @@ interface ContractChecks {
    * a conforming document, so ajv's full check, which collects every error, runs only when it
    * refuses.
    */
-  readonly fast: ((data: unknown) => boolean) | undefined;
+  readonly fast: ((data: unknown, deferring?: boolean) => boolean) | undefined;
+  /**
+   * Whether the pass can leave the patterns of some fields to the default digest and semantic
+   * rules, which recompute those fields (FAST_DEFERS; scripts/fast-pass.ts, DEFERRED_PATTERNS).
+   */
+  readonly defers: boolean;
   /** The contract's one walk over its digest and semantic rules (CLEAN_WALKS), if it has one. */
   readonly walk: ((doc: unknown) => boolean) | undefined;
 }
 const checksOf = new Map<string, ContractChecks>(
   [...validators].map(([name, validator]) => [
     name,
-    { validator, fast: FAST_VALIDATORS[name], walk: CLEAN_WALKS.get(name) },
+    {
+      validator,
+      fast: FAST_VALIDATORS[name],
+      defers: FAST_DEFERS[name] !== undefined,
+      walk: CLEAN_WALKS.get(name),
+    },
   ]),
 );
 const catalogue = new Set(CONTRACTS.map((c) => c.name));
@@ -187,34 +197,52 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
     }
     contract = version;
   }
-  const { validator, fast, walk } = checksOf.get(contract)!;
-  if (!fast?.(document) && !validator(document)) {
-    const schemaId = String(getSchema(contract)?.$id ?? contract);
-    return fail(contract, structuralIssues(validator.errors ?? [], contract, schemaId, document));
-  }
+  const { validator, fast, defers, walk } = checksOf.get(contract)!;
+  const defaults =
+    (options.rules === undefined || options.rules === SEMANTIC_RULES) && options.digests !== false;
+  const structural = (): ValidationFailure =>
+    fail(
+      contract,
+      structuralIssues(
+        validator.errors ?? [],
+        contract,
+        String(getSchema(contract)?.$id ?? contract),
+        document,
+      ),
+    );
+  // With the default rules the pass may leave the patterns of the fields those rules recompute
+  // to them (`pending`): a rule that reports nothing has found each such field equal to a value
+  // of its pattern. Whenever any rule reports, or throws, the strict pass (and ajv, which
+  // decides) runs first, so every document gets the strict route's answer.
+  let pending = false;
+  if (fast?.(document, defaults && defers)) pending = defaults && defers;
+  else if (!validator(document)) return structural();
+  const invalid = () => pending && !fast!(document) && !validator(document);
   const doc = document as ContractDocument;
   // A contract validated in bulk may have one walk that answers whether its digest and semantic
-  // rules would all be silent (rules/index.ts, CLEAN_WALKS); they run only when it says no.
-  if (
-    walk !== undefined &&
-    (options.rules === undefined || options.rules === SEMANTIC_RULES) &&
-    options.digests !== false &&
-    walk(doc)
-  )
-    return { ok: true, contract, value: doc, warnings: [] };
+  // rules would all be silent (rules/index.ts, CLEAN_WALKS); they run only when it says no. The
+  // walk stands for every digest rule a deferred pattern relies on (test/deferred-patterns.test.ts).
+  if (walk !== undefined && defaults && walk(doc)) return { ok: true, contract, value: doc, warnings: [] };
   // The digests and the rules canonicalize some of the same sub-objects: share their JCS texts.
   // Several rules derive the same values from the document (a plan's sources, its full-read
   // reasons): derive them once.
-  const issues = withCanonicalMemo(() =>
-    withDerivedMemo(() =>
-      runRules(
-        options.rules ?? SEMANTIC_RULES,
-        contract,
-        doc,
-        options.digests === false ? [] : digestIssues(contract, doc),
+  let issues: Issue[];
+  try {
+    issues = withCanonicalMemo(() =>
+      withDerivedMemo(() =>
+        runRules(
+          options.rules ?? SEMANTIC_RULES,
+          contract,
+          doc,
+          options.digests === false ? [] : digestIssues(contract, doc),
+        ),
       ),
-    ),
-  );
+    );
+  } catch (err) {
+    if (invalid()) return structural();
+    throw err;
+  }
+  if (issues.length > 0 && invalid()) return structural();
   for (let i = 0; i < issues.length; i++) if (issues[i]!.severity === 'error') return fail(contract, issues);
   return { ok: true, contract, value: doc, warnings: issues };
 }

@@ -12,25 +12,6 @@ import { builtByKit } from '../src/rules/kit.ts';
 
 const rulesDir = fileURLToPath(new URL('../src/rules/', import.meta.url));
 
-/**
- * Rule areas that still build rule objects by hand: helper "split" converts them to the kit while it
- * splits them (a file of the area, or any file under a folder of that name). Drop an entry once its
- * area builds every rule through the kit.
- */
-const NOT_YET_KIT = [
-  'task-continuity',
-  'context-acquisition',
-  'turn-liveness',
-  // Converted by helper kit in its next slices.
-  'agent-routing',
-  'delegation',
-  'evidence-matrix',
-  'local-task-trace',
-  'architecture-report/bundles',
-];
-const notYetKit = (file: string) =>
-  NOT_YET_KIT.some((area) => file === `${area}.ts` || file.startsWith(`${area}/`));
-
 /** The rule files of src/rules (paths relative to it, with `/`), the kit and the types aside. */
 const ruleFiles = () =>
   readdirSync(rulesDir, { recursive: true, encoding: 'utf8' })
@@ -83,7 +64,7 @@ describe('RULE_FILES', () => {
   it('leaves building rules to the rule kit: every registered rule is one a kit builder returned', () => {
     const all = [...SEMANTIC_RULES, ...BUNDLE_RULES];
     const byHand = all
-      .filter((r) => !builtByKit(r) && !notYetKit(RULE_FILES.get(r) ?? ''))
+      .filter((r) => !builtByKit(r))
       .map(
         (r) => `${r.code}: built by hand in ${RULE_FILES.get(r)} (use semanticRule or bundleRule of kit.ts)`,
       );
@@ -91,13 +72,11 @@ describe('RULE_FILES', () => {
   });
 
   it('leaves building rules to the rule kit: no rule file writes a rule object', () => {
-    const own = ruleFiles()
-      .filter((f) => !notYetKit(f))
-      .flatMap((f) =>
-        handBuilt(readFileSync(join(rulesDir, f), 'utf8')).map(
-          (why) => `${f}: ${why} (build the rule with semanticRule, bundleRule or contractRules of kit.ts)`,
-        ),
-      );
+    const own = ruleFiles().flatMap((f) =>
+      handBuilt(readFileSync(join(rulesDir, f), 'utf8')).map(
+        (why) => `${f}: ${why} (build the rule with semanticRule, bundleRule or contractRules of kit.ts)`,
+      ),
+    );
     expect(own).toEqual([]);
   });
 

@@ -91311,7 +91311,7 @@ const fastFormat_LocalTaskTraceV1_0 = formats["date-time"];
 const fastPattern_LocalTaskTraceV1_2 = new RegExp("^[a-f0-9]{64}$", "u");
 const fastPattern_LocalTaskTraceV1_3 = new RegExp("^event-[a-f0-9]{24}$", "u");
 
-function fast_LocalTaskTraceV1(data) {
+function fast_LocalTaskTraceV1(data, deferring) {
   if (!((data && typeof data == "object" && !Array.isArray(data)))) return false;
   const keys0 = Object.keys(data);
   let seen2 = 0;
@@ -91328,7 +91328,7 @@ function fast_LocalTaskTraceV1(data) {
       case "traceId": {
         const v5 = data["traceId"];
         if (!(typeof v5 === "string")) return false;
-        if (!fastPattern_LocalTaskTraceV1_0.test(v5)) return false;
+        if (!deferring && !fastPattern_LocalTaskTraceV1_0.test(v5)) return false;
         seen2 |= 2;
         break;
       }
@@ -91412,7 +91412,7 @@ function fast_LocalTaskTraceV1(data) {
               case "eventId": {
                 const v21 = item16["eventId"];
                 if (!(typeof v21 === "string")) return false;
-                if (!fastPattern_LocalTaskTraceV1_3.test(v21)) return false;
+                if (!deferring && !fastPattern_LocalTaskTraceV1_3.test(v21)) return false;
                 seen19 |= 1;
                 break;
               }
@@ -91495,26 +91495,26 @@ const fastPattern_ContextReadPlanV2_12 = new RegExp("^[^\\\\\\u0000-\\u001f]+$",
 const fastPattern_ContextReadPlanV2_13 = new RegExp("^[a-z0-9]+(-[a-z0-9]+)*$", "u");
 const fastPattern_ContextReadPlanV2_14 = new RegExp("^[^\\s\\\\\\u0000-\\u001f](?:[^\\\\\\u0000-\\u001f]*[^\\s\\\\\\u0000-\\u001f])?$", "u");
 const fastPattern_ContextReadPlanV2_15 = new RegExp("^(profile:(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]{1,255}|memory:(status|session|summary))$", "u");
-function fastBranch_ContextReadPlanV2_198(x) {
+function fastBranch_ContextReadPlanV2_198(x, deferring) {
   if (!(x === "audit-intent" || x === "cross-service" || x === "destructive" || x === "explicit-request" || x === "low-confidence" || x === "release" || x === "security")) return false;
   if (!(typeof x === "string")) return false;
   return true;
 }
-function fastBranch_ContextReadPlanV2_199(x) {
+function fastBranch_ContextReadPlanV2_199(x, deferring) {
   if (x !== null) return false;
   return true;
 }
-function fastBranch_ContextReadPlanV2_291(x) {
+function fastBranch_ContextReadPlanV2_291(x, deferring) {
   if (!(x === "audit-intent" || x === "cross-service" || x === "destructive" || x === "explicit-request" || x === "low-confidence" || x === "release" || x === "security")) return false;
   if (!(typeof x === "string")) return false;
   return true;
 }
-function fastBranch_ContextReadPlanV2_292(x) {
+function fastBranch_ContextReadPlanV2_292(x, deferring) {
   if (x !== null) return false;
   return true;
 }
 
-function fast_ContextReadPlanV2(data) {
+function fast_ContextReadPlanV2(data, deferring) {
   if (!((data && typeof data == "object" && !Array.isArray(data)))) return false;
   const keys0 = Object.keys(data);
   let seen2 = 0;
@@ -91531,14 +91531,14 @@ function fast_ContextReadPlanV2(data) {
       case "planId": {
         const v5 = data["planId"];
         if (!(typeof v5 === "string")) return false;
-        if (!fastPattern_ContextReadPlanV2_0.test(v5)) return false;
+        if (!deferring && !fastPattern_ContextReadPlanV2_0.test(v5)) return false;
         seen2 |= 2;
         break;
       }
       case "planContentId": {
         const v6 = data["planContentId"];
         if (!(typeof v6 === "string")) return false;
-        if (!fastPattern_ContextReadPlanV2_1.test(v6)) return false;
+        if (!deferring && !fastPattern_ContextReadPlanV2_1.test(v6)) return false;
         seen2 |= 4;
         break;
       }
@@ -91569,14 +91569,14 @@ function fast_ContextReadPlanV2(data) {
             case "planId": {
               const v14 = v7["planId"];
               if (!(typeof v14 === "string")) return false;
-              if (!fastPattern_ContextReadPlanV2_0.test(v14)) return false;
+              if (!deferring && !fastPattern_ContextReadPlanV2_0.test(v14)) return false;
               seen10 |= 4;
               break;
             }
             case "planContentId": {
               const v15 = v7["planContentId"];
               if (!(typeof v15 === "string")) return false;
-              if (!fastPattern_ContextReadPlanV2_1.test(v15)) return false;
+              if (!deferring && !fastPattern_ContextReadPlanV2_1.test(v15)) return false;
               seen10 |= 8;
               break;
             }
@@ -91827,7 +91827,7 @@ function fast_ContextReadPlanV2(data) {
       case "baselineDigest": {
         const v57 = data["baselineDigest"];
         if (!(typeof v57 === "string")) return false;
-        if (!fastPattern_ContextReadPlanV2_9.test(v57)) return false;
+        if (!deferring && !fastPattern_ContextReadPlanV2_9.test(v57)) return false;
         seen2 |= 256;
         break;
       }
@@ -92005,7 +92005,7 @@ function fast_ContextReadPlanV2(data) {
                       case "metadataDigest": {
                         const v96 = item86["metadataDigest"];
                         if (!(typeof v96 === "string")) return false;
-                        if (!fastPattern_ContextReadPlanV2_9.test(v96)) return false;
+                        if (!deferring && !fastPattern_ContextReadPlanV2_9.test(v96)) return false;
                         seen89 |= 32;
                         break;
                       }
@@ -92219,7 +92219,7 @@ function fast_ContextReadPlanV2(data) {
                       case "metadataDigest": {
                         const v135 = item125["metadataDigest"];
                         if (!(typeof v135 === "string")) return false;
-                        if (!fastPattern_ContextReadPlanV2_9.test(v135)) return false;
+                        if (!deferring && !fastPattern_ContextReadPlanV2_9.test(v135)) return false;
                         seen128 |= 32;
                         break;
                       }
@@ -92378,7 +92378,7 @@ function fast_ContextReadPlanV2(data) {
                       case "metadataDigest": {
                         const v165 = item155["metadataDigest"];
                         if (!(typeof v165 === "string")) return false;
-                        if (!fastPattern_ContextReadPlanV2_9.test(v165)) return false;
+                        if (!deferring && !fastPattern_ContextReadPlanV2_9.test(v165)) return false;
                         seen158 |= 32;
                         break;
                       }
@@ -92515,7 +92515,7 @@ function fast_ContextReadPlanV2(data) {
                       case "metadataDigest": {
                         const v191 = item181["metadataDigest"];
                         if (!(typeof v191 === "string")) return false;
-                        if (!fastPattern_ContextReadPlanV2_9.test(v191)) return false;
+                        if (!deferring && !fastPattern_ContextReadPlanV2_9.test(v191)) return false;
                         seen184 |= 32;
                         break;
                       }
@@ -92564,7 +92564,7 @@ function fast_ContextReadPlanV2(data) {
       }
       case "fullReadReason": {
         const v197 = data["fullReadReason"];
-        if (!(fastBranch_ContextReadPlanV2_198(v197) || fastBranch_ContextReadPlanV2_199(v197))) return false;
+        if (!(fastBranch_ContextReadPlanV2_198(v197, deferring) || fastBranch_ContextReadPlanV2_199(v197, deferring))) return false;
         seen2 |= 262144;
         break;
       }
@@ -92856,7 +92856,7 @@ function fast_ContextReadPlanV2(data) {
             case "baselineDigest": {
               const v258 = v224["baselineDigest"];
               if (!(typeof v258 === "string")) return false;
-              if (!fastPattern_ContextReadPlanV2_9.test(v258)) return false;
+              if (!deferring && !fastPattern_ContextReadPlanV2_9.test(v258)) return false;
               seen227 |= 4;
               break;
             }
@@ -92937,7 +92937,7 @@ function fast_ContextReadPlanV2(data) {
                       for (let i275 = 0; i275 < v274.length; i275++) {
                         const item276 = v274[i275];
                         if (!(typeof item276 === "string")) return false;
-                        if (!fastPattern_ContextReadPlanV2_9.test(item276)) return false;
+                        if (!deferring && !fastPattern_ContextReadPlanV2_9.test(item276)) return false;
                       }
                       seen264 |= 256;
                       break;
@@ -93001,7 +93001,7 @@ function fast_ContextReadPlanV2(data) {
                   }
                   case "fullReadReason": {
                     const v290 = v277["fullReadReason"];
-                    if (!(fastBranch_ContextReadPlanV2_291(v290) || fastBranch_ContextReadPlanV2_292(v290))) return false;
+                    if (!(fastBranch_ContextReadPlanV2_291(v290, deferring) || fastBranch_ContextReadPlanV2_292(v290, deferring))) return false;
                     seen280 |= 16;
                     break;
                   }
@@ -93140,8 +93140,17 @@ function fast_ContextReadPlanV2(data) {
   return true;
 }
 
-/** The fail-fast validity pass of the contracts validated in bulk, by contract name. */
-export const FAST_VALIDATORS: Readonly<Record<string, (data: unknown) => boolean>> = {
+/**
+ * The fail-fast validity pass of the contracts validated in bulk, by contract name. With
+ * `deferring`, the patterns of FAST_DEFERS are left to the default digest and semantic rules.
+ */
+export const FAST_VALIDATORS: Readonly<Record<string, (data: unknown, deferring?: boolean) => boolean>> = {
   "LocalTaskTraceV1": fast_LocalTaskTraceV1,
   "ContextReadPlanV2": fast_ContextReadPlanV2,
+};
+
+/** The fields (instance paths, `*` for any index) whose patterns `deferring` leaves to the rules. */
+export const FAST_DEFERS: Readonly<Record<string, readonly string[]>> = {
+  "LocalTaskTraceV1": ["/traceId","/events/*/eventId"],
+  "ContextReadPlanV2": ["/planId","/planContentId","/contextBinding/planId","/contextBinding/planContentId","/baselineDigest","/baselineSources/*/sourceRefs/*/metadataDigest","/selectedSources/*/sourceRefs/*/metadataDigest","/excludedSources/*/sourceRefs/*/metadataDigest","/unclassifiedSources/*/sourceRefs/*/metadataDigest","/identityInputs/baselineDigest","/identityInputs/sources/*/metadataDigests/*"],
 };

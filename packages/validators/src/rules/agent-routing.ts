@@ -9,7 +9,7 @@ import {
   type RouteTarget,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
-import { contractRules } from './kit.js';
+import { bundleRule, contractRules } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const CONTRACT = 'AgentRouteDecisionV1';
@@ -251,13 +251,12 @@ const COPIED = ['contextEpoch', 'semantic', 'riskHint', 'confidence', 'continuat
 
 /** Cross-document rules of this area: the decision's seed reference resolves to the seed. */
 export const AGENT_ROUTING_BUNDLE_RULES: readonly BundleRule[] = [
-  {
-    code: 'ROUTE_SEED_REF_MISMATCH',
-    bundle: 'intent-route',
-    specSection: BUNDLE,
-    description:
-      "Documents [AgentRouteDecisionV1, IntentSeedV1]: the decision's seedDigest is digestOf(the seed) and its copied seed fields equal the seed's.",
-    check: (docs: readonly ContractDocument[]) => {
+  bundleRule(
+    'ROUTE_SEED_REF_MISMATCH',
+    'intent-route',
+    BUNDLE,
+    "Documents [AgentRouteDecisionV1, IntentSeedV1]: the decision's seedDigest is digestOf(the seed) and its copied seed fields equal the seed's.",
+    (docs: readonly ContractDocument[]) => {
       const [decision, seed] = docs;
       if (
         docs.length !== 2 ||
@@ -295,5 +294,5 @@ export const AGENT_ROUTING_BUNDLE_RULES: readonly BundleRule[] = [
           );
       return out;
     },
-  },
+  ),
 ];

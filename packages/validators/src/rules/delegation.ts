@@ -10,7 +10,7 @@ import {
   wildcardViolations,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
-import { contractRules } from './kit.js';
+import { bundleRule, contractRules } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const CONTRACT = 'DelegationContractV1';
@@ -103,13 +103,12 @@ function chainIssues(documents: readonly ContractDocument[], code: string): Issu
 
 /** Cross-document rules of this area: a chain of delegations, each contained in the one before. */
 export const DELEGATION_BUNDLE_RULES: readonly BundleRule[] = [
-  {
-    code: 'DELEGATION_CHAIN_PARENT_MISMATCH',
-    bundle: DELEGATION_CHAIN,
-    specSection: BUNDLES,
-    description:
-      "Each contract after the first names the one before as its parent (kind delegation, its delegationId and delegationDigest) and its delegator is that contract's delegate (bundle rule 1).",
-    check: (documents) => {
+  bundleRule(
+    'DELEGATION_CHAIN_PARENT_MISMATCH',
+    DELEGATION_CHAIN,
+    BUNDLES,
+    "Each contract after the first names the one before as its parent (kind delegation, its delegationId and delegationDigest) and its delegator is that contract's delegate (bundle rule 1).",
+    (documents) => {
       const out: Issue[] = [];
       for (let i = 1; i < documents.length; i++) {
         const parent = asContract(documents[i - 1]!);
@@ -140,13 +139,13 @@ export const DELEGATION_BUNDLE_RULES: readonly BundleRule[] = [
       }
       return out;
     },
-  },
-  ...CHAIN_CODES.map(
-    (code): BundleRule => ({
+  ),
+  ...CHAIN_CODES.map((code) =>
+    bundleRule(
       code,
-      bundle: DELEGATION_CHAIN,
-      specSection: BUNDLES,
-      description: {
+      DELEGATION_CHAIN,
+      BUNDLES,
+      {
         DELEGATION_TOOL_NOT_CONTAINED:
           "Each delegate's allowedTools are among its delegator's (bundle rule 2).",
         DELEGATION_PERMISSION_NOT_CONTAINED:
@@ -156,7 +155,7 @@ export const DELEGATION_BUNDLE_RULES: readonly BundleRule[] = [
         DELEGATION_DEADLINE_EXCEEDS_PARENT:
           "Each delegate deadline is not after its delegator's (bundle rule 5).",
       }[code],
-      check: (documents) => chainIssues(documents, code),
-    }),
+      (documents) => chainIssues(documents, code),
+    ),
   ),
 ];

@@ -12,13 +12,13 @@ import {
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
 import { resolve } from './architecture-report/index.js';
-import { contractRules, semanticRule } from './kit.js';
+import { bundleRule, contractRules, semanticRule } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const CONTRACT = 'EvidenceMatrixV1';
 const PAGE = 'docs/spec/replay-observability-gate.md';
 const INVARIANTS = `${PAGE}#invariants`;
-const { issue } = contractRules<EvidenceMatrixV1>(CONTRACT, INVARIANTS);
+const { issue, rule } = contractRules<EvidenceMatrixV1>(CONTRACT, INVARIANTS);
 const GATE_OUTCOME = `${PAGE}#gate-outcome`;
 const BUNDLES = `${PAGE}#bundles`;
 
@@ -49,36 +49,27 @@ const label = (c: EvidenceMatrixClaim) => `claim "${c.claimId}"`;
 
 /** Semantic rules of this area's contracts (one per code), in spec order. */
 export const EVIDENCE_MATRIX_RULES: readonly SemanticRule[] = [
-  {
-    code: 'EVIDENCE_MATRIX_CLAIM_DUPLICATE',
-    contract: CONTRACT,
-    specSection: INVARIANTS,
-    description: 'No two claims share a claimId (invariant 3).',
-    check: (doc) => {
-      const seen = new Set<string>();
-      return asMatrix(doc).claims.flatMap((c, i) => {
-        if (!seen.has(c.claimId)) {
-          seen.add(c.claimId);
-          return [];
-        }
-        return [
-          issue(
-            'EVIDENCE_MATRIX_CLAIM_DUPLICATE',
-            `/claims/${i}/claimId`,
-            `${label(c)} repeats the id of an earlier claim; merge the two claims, or give this one its own id.`,
-          ),
-        ];
-      });
-    },
-  },
-  {
-    code: 'EVIDENCE_MATRIX_DOCUMENT_DIGEST_MISMATCH',
-    contract: CONTRACT,
-    specSection: INVARIANTS,
-    description:
-      "An entry that names a contract document is pinned by that document's digest: digest equals document.documentDigest (invariant 4).",
-    check: (doc) =>
-      asMatrix(doc).claims.flatMap((c, i) =>
+  rule('EVIDENCE_MATRIX_CLAIM_DUPLICATE', 'No two claims share a claimId (invariant 3).', (m) => {
+    const seen = new Set<string>();
+    return m.claims.flatMap((c, i) => {
+      if (!seen.has(c.claimId)) {
+        seen.add(c.claimId);
+        return [];
+      }
+      return [
+        issue(
+          'EVIDENCE_MATRIX_CLAIM_DUPLICATE',
+          `/claims/${i}/claimId`,
+          `${label(c)} repeats the id of an earlier claim; merge the two claims, or give this one its own id.`,
+        ),
+      ];
+    });
+  }),
+  rule(
+    'EVIDENCE_MATRIX_DOCUMENT_DIGEST_MISMATCH',
+    "An entry that names a contract document is pinned by that document's digest: digest equals document.documentDigest (invariant 4).",
+    (m) =>
+      m.claims.flatMap((c, i) =>
         c.evidence.flatMap((e, j) =>
           e.document === null || e.digest === e.document.documentDigest
             ? []
@@ -91,14 +82,12 @@ export const EVIDENCE_MATRIX_RULES: readonly SemanticRule[] = [
               ],
         ),
       ),
-  },
-  {
-    code: 'EVIDENCE_MATRIX_DOCUMENT_CONTRACT_UNKNOWN',
-    contract: CONTRACT,
-    specSection: INVARIANTS,
-    description: 'A named contract document is of a contract of the spec catalogue (invariant 5).',
-    check: (doc) =>
-      asMatrix(doc).claims.flatMap((c, i) =>
+  ),
+  rule(
+    'EVIDENCE_MATRIX_DOCUMENT_CONTRACT_UNKNOWN',
+    'A named contract document is of a contract of the spec catalogue (invariant 5).',
+    (m) =>
+      m.claims.flatMap((c, i) =>
         c.evidence.flatMap((e, j) =>
           e.document === null || known.has(e.document.contract)
             ? []
@@ -111,7 +100,7 @@ export const EVIDENCE_MATRIX_RULES: readonly SemanticRule[] = [
               ],
         ),
       ),
-  },
+  ),
   perClaim(
     'EVIDENCE_MATRIX_CHANGE_CLASS_INCONSISTENT',
     'Only a behaviour claim is a behaviour change (invariant 6).',
@@ -195,20 +184,19 @@ function shapeIssues(docs: readonly ContractDocument[]): Issue[] {
 
 /** Cross-document rules of this area's bundle kinds. */
 export const EVIDENCE_MATRIX_BUNDLE_RULES: readonly BundleRule[] = [
-  {
-    code: 'EVIDENCE_MATRIX_BUNDLE_SHAPE_INVALID',
-    bundle: EVIDENCE_MATRIX_WITH_DOCUMENTS,
-    specSection: BUNDLES,
-    description: 'The bundle starts with the matrix; the documents its entries name follow in any order.',
-    check: shapeIssues,
-  },
-  {
-    code: 'EVIDENCE_MATRIX_DOCUMENT_UNRESOLVED',
-    bundle: EVIDENCE_MATRIX_WITH_DOCUMENTS,
-    specSection: BUNDLES,
-    description:
-      'Every contract document an entry names resolves to a document of the bundle: same contract, digestOf the entire document, and its id field when documentId is set (invariant 10).',
-    check: (docs) => {
+  bundleRule(
+    'EVIDENCE_MATRIX_BUNDLE_SHAPE_INVALID',
+    EVIDENCE_MATRIX_WITH_DOCUMENTS,
+    BUNDLES,
+    'The bundle starts with the matrix; the documents its entries name follow in any order.',
+    shapeIssues,
+  ),
+  bundleRule(
+    'EVIDENCE_MATRIX_DOCUMENT_UNRESOLVED',
+    EVIDENCE_MATRIX_WITH_DOCUMENTS,
+    BUNDLES,
+    'Every contract document an entry names resolves to a document of the bundle: same contract, digestOf the entire document, and its id field when documentId is set (invariant 10).',
+    (docs) => {
       if (shapeIssues(docs).length > 0) return [];
       const candidates = docs
         .slice(1)
@@ -230,5 +218,5 @@ export const EVIDENCE_MATRIX_BUNDLE_RULES: readonly BundleRule[] = [
         }),
       );
     },
-  },
+  ),
 ];

@@ -8,7 +8,11 @@ import {
   ARCHITECTURE_REPORT_RULES,
 } from './architecture-report/index.js';
 import { CAPABILITY_DOMAIN_BUNDLE_RULES, CAPABILITY_DOMAIN_RULES } from './capability-domain.js';
-import { CONTEXT_ACQUISITION_BUNDLE_RULES, CONTEXT_ACQUISITION_RULES } from './context-acquisition.js';
+import {
+  CONTEXT_ACQUISITION_BUNDLE_RULES,
+  CONTEXT_ACQUISITION_RULE_FILES,
+  CONTEXT_ACQUISITION_RULES,
+} from './context-acquisition/index.js';
 import { CONTEXT_MEMORY_BUNDLE_RULES, CONTEXT_MEMORY_RULES } from './context-memory.js';
 import {
   CHAIN_RULES as CONTEXT_CHAIN_RULES,
@@ -105,7 +109,7 @@ export const RULE_FILES: ReadonlyMap<SemanticRule | BundleRule, string> = new Ma
       ['agent-routing.ts', [...AGENT_ROUTING_BUNDLE_RULES, ...AGENT_ROUTING_RULES]],
       ...ARCHITECTURE_REPORT_RULE_FILES,
       ['capability-domain.ts', [...CAPABILITY_DOMAIN_BUNDLE_RULES, ...CAPABILITY_DOMAIN_RULES]],
-      ['context-acquisition.ts', [...CONTEXT_ACQUISITION_BUNDLE_RULES, ...CONTEXT_ACQUISITION_RULES]],
+      ...CONTEXT_ACQUISITION_RULE_FILES,
       ['context-memory.ts', [...CONTEXT_MEMORY_BUNDLE_RULES, ...CONTEXT_MEMORY_RULES]],
       ['context-receipts/chain.ts', [...CONTEXT_CHAIN_RULES]],
       ['context-receipts/ledger.ts', [...CONTEXT_LEDGER_RULES]],

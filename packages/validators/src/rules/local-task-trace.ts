@@ -17,7 +17,7 @@ import {
   traceFromReplay,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../issues.js';
-import { issue } from './kit.js';
+import { bundleRule, issue, semanticRule } from './kit.js';
 import type { BundleRule, ContractDocument, SemanticRule } from './types.js';
 
 const PAGE = 'docs/spec/local-task-trace-gate.md';
@@ -408,63 +408,53 @@ const prefixChecks: TraceCheck = (t, code, rule) => {
   return out;
 };
 
-const TRACE_CHECKS: ReadonlyArray<{ code: string; description: string; check: TraceCheck }> = [
-  {
-    code: 'TRACE_BOUNDS_EXCEEDED',
-    description:
-      'T1/T2: the whole trace is at most 131072 bytes of JCS and every event payload at most 8192 bytes of JCS.',
-    check: boundsChecks,
-  },
-  {
-    code: 'TRACE_SEQUENCE_INVALID',
-    description:
-      'T5/T6/T7: events[i].sequence = sequenceBase + i + 1, sequence = sequenceBase + events.length, and observedAt never decreases (from openedAt on).',
-    check: sequenceChecks,
-  },
-  {
-    code: 'TRACE_DUPLICATE_EVENT',
-    description: 'T8: no two events of a trace have the same eventId.',
-    check: duplicateChecks,
-  },
-  {
-    code: 'TRACE_EVENT_INVALID',
-    description:
-      'T10: every event result is one the result vocabulary table allows for its type (terminal pairings are T9).',
-    check: eventChecks,
-  },
-  {
-    code: 'TRACE_TERMINAL_INVALID',
-    description:
-      'T9/T11/T12/T13: only TurnTerminal carries a terminal result; it is the last event; an open trace has none and no completedAt; a closed trace ends with one whose result is status and whose observedAt is completedAt.',
-    check: terminalChecks,
-  },
-  {
-    code: 'TRACE_PREFIX_INVALID',
-    description:
-      'T14/T15: droppedEvents equals sequenceBase, and prefixDigest is non-null when events were dropped (null when none were: digest rule).',
-    check: prefixChecks,
-  },
+/**
+ * T1-T15 as [code, description, check], in rule order: each is a rule of its own, and the replay
+ * runs every check on the trace it rebuilds (R5).
+ */
+const TRACE_CHECKS: ReadonlyArray<readonly [code: string, description: string, check: TraceCheck]> = [
+  [
+    'TRACE_BOUNDS_EXCEEDED',
+    'T1/T2: the whole trace is at most 131072 bytes of JCS and every event payload at most 8192 bytes of JCS.',
+    boundsChecks,
+  ],
+  [
+    'TRACE_SEQUENCE_INVALID',
+    'T5/T6/T7: events[i].sequence = sequenceBase + i + 1, sequence = sequenceBase + events.length, and observedAt never decreases (from openedAt on).',
+    sequenceChecks,
+  ],
+  ['TRACE_DUPLICATE_EVENT', 'T8: no two events of a trace have the same eventId.', duplicateChecks],
+  [
+    'TRACE_EVENT_INVALID',
+    'T10: every event result is one the result vocabulary table allows for its type (terminal pairings are T9).',
+    eventChecks,
+  ],
+  [
+    'TRACE_TERMINAL_INVALID',
+    'T9/T11/T12/T13: only TurnTerminal carries a terminal result; it is the last event; an open trace has none and no completedAt; a closed trace ends with one whose result is status and whose observedAt is completedAt.',
+    terminalChecks,
+  ],
+  [
+    'TRACE_PREFIX_INVALID',
+    'T14/T15: droppedEvents equals sequenceBase, and prefixDigest is non-null when events were dropped (null when none were: digest rule).',
+    prefixChecks,
+  ],
 ];
 
 /** Semantic rules of this area's contracts (one per code), in spec order. */
 export const LOCAL_TASK_TRACE_RULES: readonly SemanticRule[] = [
-  ...TRACE_CHECKS.map(
-    ({ code, description, check }): SemanticRule => ({
-      code,
-      contract: 'LocalTaskTraceV1',
-      specSection: TRACE_INVARIANTS,
-      description,
-      check: (doc) => check(doc as unknown as LocalTaskTraceV1, code, TRACE_INVARIANTS),
-    }),
+  ...TRACE_CHECKS.map(([code, description, check]) =>
+    semanticRule<LocalTaskTraceV1>(code, 'LocalTaskTraceV1', TRACE_INVARIANTS, description, (t) =>
+      check(t, code, TRACE_INVARIANTS),
+    ),
   ),
-  {
-    code: 'TRACE_REPLAY_MISMATCH',
-    contract: 'LocalTaskTraceReplayV1',
-    specSection: REPLAY_INVARIANTS,
-    description:
-      'R1-R6: ok iff no violations; errorCode is null iff ok, else violations[0].errorCode; violations in verdict order without repeated pairs; an invalid trace copies nothing; a valid one copies every field and rebuilds a trace that breaks none of T1-T15; TRACE_NOT_FOUND stands alone.',
-    check: (doc) => replayIssues(doc as unknown as LocalTaskTraceReplayV1),
-  },
+  semanticRule<LocalTaskTraceReplayV1>(
+    'TRACE_REPLAY_MISMATCH',
+    'LocalTaskTraceReplayV1',
+    REPLAY_INVARIANTS,
+    'R1-R6: ok iff no violations; errorCode is null iff ok, else violations[0].errorCode; violations in verdict order without repeated pairs; an invalid trace copies nothing; a valid one copies every field and rebuilds a trace that breaks none of T1-T15; TRACE_NOT_FOUND stands alone.',
+    replayIssues,
+  ),
 ];
 
 const COPIED = [
@@ -568,7 +558,7 @@ function replayIssues(r: LocalTaskTraceReplayV1): Issue[] {
     );
   if (missing.length > 0 || r.traceId === null) return out;
   const rebuilt = traceFromReplay(r as unknown as Record<string, unknown>) as unknown as LocalTaskTraceV1;
-  for (const { check } of TRACE_CHECKS)
+  for (const [, , check] of TRACE_CHECKS)
     for (const i of check(rebuilt, code, rule))
       out.push({ ...i, message: `R5: the trace rebuilt from this replay breaks ${i.message}` });
   return out;
@@ -652,12 +642,11 @@ function bundleIssues(documents: readonly ContractDocument[]): Issue[] {
 
 /** Cross-document rules of this area's bundle kinds. */
 export const LOCAL_TASK_TRACE_BUNDLE_RULES: readonly BundleRule[] = [
-  {
-    code: 'TRACE_REPLAY_MISMATCH',
-    bundle: 'trace-replay',
-    specSection: REPLAY_INVARIANTS,
-    description:
-      "B1-B3: in [LocalTaskTraceV1, LocalTaskTraceReplayV1], the replay is exactly the projection of that trace: traceDigest = digestOf(trace), its verdict is the trace's (ok for a valid trace), and every copied field and event equals the trace's.",
-    check: bundleIssues,
-  },
+  bundleRule(
+    'TRACE_REPLAY_MISMATCH',
+    'trace-replay',
+    REPLAY_INVARIANTS,
+    "B1-B3: in [LocalTaskTraceV1, LocalTaskTraceReplayV1], the replay is exactly the projection of that trace: traceDigest = digestOf(trace), its verdict is the trace's (ok for a valid trace), and every copied field and event equals the trace's.",
+    bundleIssues,
+  ),
 ];

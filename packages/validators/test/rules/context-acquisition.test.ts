@@ -29,7 +29,7 @@ import type { Issue } from '../../src/issues.ts';
 import {
   CONTEXT_ACQUISITION_BUNDLE_RULES,
   CONTEXT_ACQUISITION_RULES,
-} from '../../src/rules/context-acquisition.ts';
+} from '../../src/rules/context-acquisition/index.ts';
 import { listFixtures, repoRoot } from '../helpers.ts';
 
 const CONTRACTS = [

@@ -7,7 +7,10 @@
 import { canonicalize } from '@agent-contracts/digest';
 import { type ContextReadPlanV2, deriveContextPlanIdentityInputs } from '@agent-contracts/schemas';
 import { describe, expect, it } from 'vitest';
-import { CONTEXT_ACQUISITION_RULES, IDENTITY_INPUTS_MEMBERS } from '../../src/rules/context-acquisition.ts';
+import {
+  CONTEXT_ACQUISITION_RULES,
+  IDENTITY_INPUTS_MEMBERS,
+} from '../../src/rules/context-acquisition/index.ts';
 import { listFixtures } from '../helpers.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: variants of unchecked plans

@@ -240,16 +240,15 @@ function bundleRules(kind: ReportBundleKind): BundleRule[] {
         ? V2_SHAPE.backedFields
         : CONTRACT_BACKED;
   return [
-    {
-      code: 'ARCH_BUNDLE_SHAPE_INVALID',
-      bundle: kind,
-      specSection: BUNDLES,
-      description:
-        kind === REPORT_WITH_MATRIX
-          ? 'The bundle is exactly [report, matrix], and the report references a matrix.'
-          : `The bundle starts with the ${reportContractOf(kind)} report; the documents it references follow in any order.`,
-      check: (docs) => shapeIssues(kind, docs),
-    },
+    bundleRule(
+      'ARCH_BUNDLE_SHAPE_INVALID',
+      kind,
+      BUNDLES,
+      kind === REPORT_WITH_MATRIX
+        ? 'The bundle is exactly [report, matrix], and the report references a matrix.'
+        : `The bundle starts with the ${reportContractOf(kind)} report; the documents it references follow in any order.`,
+      (docs) => shapeIssues(kind, docs),
+    ),
     make(
       'ARCH_CONTRACT_REF_UNRESOLVED',
       kind === REPORT_WITH_MATRIX
