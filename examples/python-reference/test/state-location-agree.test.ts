@@ -116,7 +116,9 @@ describe('the Python reference reads a state location as parseStateLocation does
       Object.fromEntries(LOCATIONS.map((l) => [String(l), typescript(l)])),
     );
     // The list holds every form, and locations that name no store.
-    const kinds = new Set(LOCATIONS.map((l) => typescript(l)).map((a) => ('invalid' in a ? 'invalid' : a.kind)));
+    const kinds = new Set(
+      LOCATIONS.map((l) => typescript(l)).map((a) => ('invalid' in a ? 'invalid' : a.kind)),
+    );
     expect([...kinds].sort()).toEqual(['directory', 'invalid', 'memory', 'postgres', 'sqlite']);
   });
 
