@@ -5,6 +5,7 @@ import hashlib
 from . import jcs
 from .clock import Clock
 from .errors import InvalidParams, MethodNotFound, Refusal
+from .state_location import StateLocationError, parse_state_location
 
 PROTOCOL_VERSION = 1
 # Capabilities added after protocol v1 was first released (PROTO-600): declared only when installed.
@@ -58,6 +59,10 @@ class Server:
         if params.get("protocolVersion") != PROTOCOL_VERSION:
             raise Refusal("PROTOCOL_VERSION_UNSUPPORTED", "this implementation speaks protocol 1 only")
         self.state_location = params.get("stateLocation")
+        try:
+            parse_state_location(self.state_location)
+        except StateLocationError as e:  # names no store (PROTO-550)
+            raise Refusal(e.code, str(e)) from None
         self.local_directory = params.get("localDirectory")
         for hook in self.on_hello:
             hook(self.state_location, self.local_directory)

@@ -10,6 +10,8 @@ import json
 import os
 import sqlite3
 
+from .state_location import DIRECTORY_SQLITE_FILE, parse_state_location
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS envelopes (
   project_root TEXT NOT NULL,
@@ -32,14 +34,16 @@ class StoreFailure(Exception):
 
 
 def database_path(state_location):
-    """The SQLite file for a state location, ':memory:', or None for a location it cannot use."""
-    if state_location is None or state_location == "memory:":
+    """The SQLite file for a state location, ':memory:', or None for a PostgreSQL one (which this
+    store cannot use); StateLocationError for a location that names no store (PROTO-550)."""
+    location = parse_state_location(state_location)
+    if location["kind"] == "memory":
         return ":memory:"
-    if state_location.startswith("sqlite:"):
-        return state_location[len("sqlite:"):]
-    if "://" in state_location:
-        return None
-    return os.path.join(state_location, "tasks.db")
+    if location["kind"] == "sqlite":
+        return location["path"]
+    if location["kind"] == "directory":
+        return os.path.join(location["path"], DIRECTORY_SQLITE_FILE)
+    return None
 
 
 def _dump(envelope):

@@ -3,6 +3,7 @@
 // here decides a rule; it only sends what a runtime would send and returns what came back, with
 // spec refusals (-32000) as values so that scenarios can check their codes.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Fence } from '@agent-contracts/engines';
 import type {
   StorageFailureData,
   StoreBoundEvent,
@@ -24,9 +25,6 @@ import { checkDifferences, FaultCheckFailure } from './check.js';
 /** A task key. */
 export type TaskKey = StoreTaskKey;
 
-/** The fence numbers of a `TaskRecoveryCommitFenceV1`. */
-export type FenceNumbers = Pick<TaskRecoveryCommitFenceV1, 'stateSequence' | 'writerGeneration'>;
-
 /** A stored envelope (`TaskRecoveryStateV5`), as `store.read` and `store.history` return it. */
 export type Envelope = StoreReadFound['envelope'];
 
@@ -43,7 +41,8 @@ export type Written = StoreCommitResult;
 export interface Refused {
   readonly ok: false;
   readonly code: string;
-  readonly currentFence: FenceNumbers | null;
+  /** Its fence numbers: the engines' `Fence`, the one type of the two numbers a commit compares. */
+  readonly currentFence: Fence | null;
   /** The refusal's `data` (`StoreRefusalData`, `StorageFailureData`). */
   readonly data: StoreRefusalData | StorageFailureData;
 }
