@@ -18,10 +18,10 @@ import {
   TASK_CONTINUITY_FIXTURES,
 } from '../../../../scripts/fixtures/task-continuity.ts';
 import { type Issue, validate, validateBundle } from '../../src/index.ts';
+import { sameJson } from '../../src/rules/json.ts';
 import {
   compareTime,
   generationDelta,
-  sameJson,
   TASK_CONTINUITY_BUNDLE_RULES,
   TASK_CONTINUITY_RULES,
 } from '../../src/rules/task-continuity/index.ts';

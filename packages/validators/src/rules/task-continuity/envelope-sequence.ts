@@ -11,9 +11,10 @@ import {
 } from '@agent-contracts/engines';
 import type { TaskRecoveryStateV5, WorkflowTaskTerminalReceiptV1 } from '@agent-contracts/schemas';
 import { resolvePointer } from '../../pointer.js';
+import { sameJson } from '../json.js';
 import { bundleRule, collect, type Report } from '../kit.js';
 import type { BundleRule, ContractDocument } from '../types.js';
-import { compareTime, instant, isEnvelope, ownerOperationOf, SECTION, sameJson, show } from './shared.js';
+import { compareTime, instant, isEnvelope, ownerOperationOf, SECTION, show } from './shared.js';
 
 const SEQUENCE_BUNDLE = 'envelope-sequence';
 

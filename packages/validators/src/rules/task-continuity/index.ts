@@ -16,7 +16,7 @@ import { RECEIPT_RULES } from './terminal-receipt.js';
 import { READBACK_RULES } from './write-context-readback.js';
 
 export { generationDelta } from './envelope-sequence.js';
-export { compareTime, sameJson } from './shared.js';
+export { compareTime } from './shared.js';
 
 /** Semantic rules of this area's contracts (one per code and contract), in spec order. */
 export const TASK_CONTINUITY_RULES: readonly SemanticRule[] = [

@@ -41,26 +41,6 @@ export function compareUtf16(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** JCS-equivalent equality of two JSON values (key order ignored). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => sameJson(v, bb[i]));
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return (
-    ka.length === kb.length &&
-    ka.every(
-      (k) =>
-        Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-    )
-  );
-}
-
 /** For `owner-<op>` kinds: the owner transition; `null` for state and operation kinds. */
 export function ownerOperationOf(kind: TaskRecoveryStateV5['commitKind']): string | null {
   return kind.startsWith('owner-') ? kind.slice('owner-'.length) : null;

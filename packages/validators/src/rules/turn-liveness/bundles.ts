@@ -10,9 +10,10 @@ import type {
   TurnRecoveryCardV1,
 } from '@agent-contracts/schemas';
 import type { Issue } from '../../issues.js';
+import { sameJson } from '../json.js';
 import { bundleRule, issue } from '../kit.js';
 import type { BundleRule, ContractDocument } from '../types.js';
-import { ms, S_CARD, S_CHECKPOINT, S_EMISSION, S_EVIDENCE, sameJson } from './shared.js';
+import { ms, S_CARD, S_CHECKPOINT, S_EMISSION, S_EVIDENCE } from './shared.js';
 
 type State = TurnLivenessStateV1;
 

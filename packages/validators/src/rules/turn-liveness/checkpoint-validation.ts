@@ -5,9 +5,10 @@
 import { evidenceItemProblem, isTerminalEvidence, validateCheckpoint } from '@agent-contracts/engines';
 import type { CheckpointValidationResultV1 } from '@agent-contracts/schemas';
 import type { Issue } from '../../issues.js';
+import { sameJson } from '../json.js';
 import { contractRules, issue } from '../kit.js';
 import type { SemanticRule } from '../types.js';
-import { ms, S_VALIDATION, sameJson } from './shared.js';
+import { ms, S_VALIDATION } from './shared.js';
 
 type Result = CheckpointValidationResultV1;
 

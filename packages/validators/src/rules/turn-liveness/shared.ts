@@ -18,22 +18,6 @@ export const S_EMISSION = `${PAGE}#emission`;
 /** Milliseconds since the epoch of an RFC 3339 timestamp. */
 export const ms = (s: string): number => Date.parse(s);
 
-/** Structural equality of JSON values (key order ignored). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return (
-    ka.length === kb.length &&
-    ka.every(
-      (k) =>
-        Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-    )
-  );
-}
-
 /** TURN_THRESHOLDS_INVALID on `contract`, whose invariants the spec section `section` states. */
 export function thresholdRule(contract: string, section: string): SemanticRule {
   return semanticRule<{ readonly thresholds: TurnLivenessThresholdsV1 }>(
