@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkRequests } from '../../packages/cli/src/otel/judge.ts';
 import { REFERENCE, runCli, tempDir } from './helpers/cli.ts';
 
 const tmp = tempDir();
@@ -53,7 +52,10 @@ describe('conform --otel', () => {
     const first = attrs(cases[0]!);
     expect(first.get('agent_contracts.case.outcome')).toEqual({ stringValue: 'pass' });
     expect(first.get('agent_contracts.case.requirements')?.arrayValue?.values?.length).toBeGreaterThan(0);
-    // OTLP trace data that otel check reads (no agent run in it, and no input problem).
-    expect(checkRequests([body]).input).toEqual([]);
+    // OTLP trace data that otel check reads: no agent run in it, and no problem of the input's form.
+    const check = runCli(['otel', 'check', out]);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain('OTEL_NO_AGENT_RUN');
+    expect(`${check.stdout}${check.stderr}`).not.toMatch(/OTEL_INPUT_INVALID|OTEL_ATTRIBUTE_INVALID|INPUT_[A-Z_]+/);
   });
 });
