@@ -56,6 +56,8 @@ describe('conform --otel', () => {
     const check = runCli(['otel', 'check', out]);
     expect(check.status).toBe(1);
     expect(check.stderr).toContain('OTEL_NO_AGENT_RUN');
-    expect(`${check.stdout}${check.stderr}`).not.toMatch(/OTEL_INPUT_INVALID|OTEL_ATTRIBUTE_INVALID|INPUT_[A-Z_]+/);
+    expect(`${check.stdout}${check.stderr}`).not.toMatch(
+      /OTEL_INPUT_INVALID|OTEL_ATTRIBUTE_INVALID|INPUT_[A-Z_]+/,
+    );
   });
 });
