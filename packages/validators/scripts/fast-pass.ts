@@ -170,8 +170,8 @@ class Emitter {
   private readonly patterns = new Map<string, string>();
   private readonly formats = new Map<string, string>();
 
-  /** The deferred locations (DEFERRED_PATTERNS) this emitter met, each with a pattern. */
-  readonly deferredMet = new Set<string>();
+  /** The deferred locations (DEFERRED_PATTERNS) this emitter met, with their pattern's constant. */
+  readonly deferredMet = new Map<string, string>();
 
   constructor(
     private readonly name: string,
@@ -184,6 +184,38 @@ class Emitter {
       'VALIDATORS_UNSUPPORTED_RUNTIME',
       `the fail-fast pass of ${this.name} cannot check ${why}; teach scripts/fast-pass.ts or remove ${this.name} from FAST_PASS_CONTRACTS.`,
     );
+  }
+
+  /**
+   * Statements that `return false` unless the string at schema location `at` below `x` (a value
+   * the deferring pass accepted, so of the schema's types) matches `pattern`: the navigation to
+   * it, every index of an array, skipping what is absent or null.
+   */
+  held(at: string, pattern: string): string[] {
+    const steps = at.split('/').slice(1);
+    const emit = (i: number, x: string): string[] => {
+      if (i === steps.length)
+        return [`if (typeof ${x} === "string" && !${pattern}.test(${x})) return false;`];
+      const v = this.variable('h');
+      if (steps[i] === 'properties' && i + 1 < steps.length)
+        return [
+          `{`,
+          `  const ${v} = ${x} == null ? undefined : ${x}[${JSON.stringify(steps[i + 1])}];`,
+          ...emit(i + 2, v).map((l) => `  ${l}`),
+          `}`,
+        ];
+      if (steps[i] === 'items') {
+        const k = this.variable('k');
+        return [
+          `if (Array.isArray(${x})) for (let ${k} = 0; ${k} < ${x}.length; ${k}++) {`,
+          `  const ${v} = ${x}[${k}];`,
+          ...emit(i + 1, v).map((l) => `  ${l}`),
+          `}`,
+        ];
+      }
+      return this.fail(`the deferred location ${at} (only properties and items are followed)`);
+    };
+    return emit(0, 'data');
   }
 
   private variable(prefix: string): string {
@@ -296,7 +328,7 @@ class Emitter {
         out.push(`if (${x}.length < ${2 * s.minLength} && ucs2length(${x}) < ${s.minLength}) return false;`);
       if (this.deferred.has(at)) {
         if (typeof s.pattern !== 'string') this.fail(`the deferred pattern at ${at}, which has none`);
-        this.deferredMet.add(at);
+        this.deferredMet.set(at, this.pattern(s.pattern));
         out.push(`if (!deferring && !${this.pattern(s.pattern)}.test(${x})) return false;`);
       } else if (typeof s.pattern === 'string' && !impliedByFormat(s.format, s.pattern, this.corpus))
         out.push(`if (!${this.pattern(s.pattern)}.test(${x})) return false;`);
@@ -426,6 +458,7 @@ export function fastPassCode(schemas: ReadonlyMap<string, unknown>, corpus: read
   ];
   const table: string[] = [];
   const defers: string[] = [];
+  const held: string[] = [];
   for (const name of FAST_PASS_CONTRACTS) {
     const schema = schemas.get(name);
     if (schema === undefined)
@@ -434,6 +467,7 @@ export function fastPassCode(schemas: ReadonlyMap<string, unknown>, corpus: read
         `FAST_PASS_CONTRACTS names ${name}, which has no schema.`,
       );
     const deferred = Object.keys(DEFERRED_PATTERNS[name] ?? {});
+    let heldCode: string[] = [];
     const emitter = new Emitter(name, corpus, new Set(deferred));
     const body = emitter.value(schema, 'data', '#');
     for (const location of deferred)
@@ -442,8 +476,14 @@ export function fastPassCode(schemas: ReadonlyMap<string, unknown>, corpus: read
           'VALIDATORS_UNSUPPORTED_RUNTIME',
           `DEFERRED_PATTERNS of ${name} names ${location}, which its schema does not have; update scripts/fast-pass.ts.`,
         );
-    if (deferred.length > 0)
+    if (deferred.length > 0) {
       defers.push(`  ${JSON.stringify(name)}: ${JSON.stringify(deferred.map(instancePattern))},`);
+      const checks = deferred.flatMap((location) =>
+        emitter.held(location, emitter.deferredMet.get(location)!),
+      );
+      heldCode = ['', `function held_${name}(data) {`, ...checks.map((l) => `  ${l}`), '  return true;', '}'];
+      held.push(`  ${JSON.stringify(name)}: held_${name},`);
+    }
     lines.push(
       ...emitter.constants,
       '',
@@ -451,6 +491,7 @@ export function fastPassCode(schemas: ReadonlyMap<string, unknown>, corpus: read
       ...body.map((l) => `  ${l}`),
       '  return true;',
       '}',
+      ...heldCode,
     );
     table.push(`  ${JSON.stringify(name)}: fast_${name},`);
   }
@@ -467,6 +508,14 @@ export function fastPassCode(schemas: ReadonlyMap<string, unknown>, corpus: read
     '/** The fields (instance paths, `*` for any index) whose patterns `deferring` leaves to the rules. */',
     'export const FAST_DEFERS: Readonly<Record<string, readonly string[]>> = {',
     ...defers,
+    '};',
+    '',
+    '/**',
+    ' * Whether the patterns of FAST_DEFERS hold in a document the deferring pass accepted: both',
+    ' * together are the strict pass (validate() asks it when a rule reports).',
+    ' */',
+    'export const FAST_DEFERRED_HELD: Readonly<Record<string, (data: unknown) => boolean>> = {',
+    ...held,
     '};',
   );
   return lines.join('\n');

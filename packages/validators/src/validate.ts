@@ -2,7 +2,11 @@ import { withCanonicalMemo } from '@agent-contracts/digest';
 import { CONTRACTS, getSchema } from '@agent-contracts/schemas';
 import { digestIssues } from './digests.js';
 import { ValidatorsError } from './errors.js';
-import { FAST_DEFERS, FAST_VALIDATORS, STRUCTURAL_VALIDATORS } from './generated/structural.generated.js';
+import {
+  FAST_DEFERRED_HELD,
+  FAST_VALIDATORS,
+  STRUCTURAL_VALIDATORS,
+} from './generated/structural.generated.js';
 import type { Issue } from './issues.js';
 import { describeValue } from './pointer.js';
 import { CLEAN_WALKS, type ContractDocument, SEMANTIC_RULES, type SemanticRule } from './rules/index.js';
@@ -59,10 +63,11 @@ interface ContractChecks {
    */
   readonly fast: ((data: unknown, deferring?: boolean) => boolean) | undefined;
   /**
-   * Whether the pass can leave the patterns of some fields to the default digest and semantic
-   * rules, which recompute those fields (FAST_DEFERS; scripts/fast-pass.ts, DEFERRED_PATTERNS).
+   * When the pass can leave the patterns of some fields to the default digest and semantic rules,
+   * which recompute those fields (FAST_DEFERS; scripts/fast-pass.ts, DEFERRED_PATTERNS): whether
+   * those patterns hold in a document the deferring pass accepted.
    */
-  readonly defers: boolean;
+  readonly held: ((data: unknown) => boolean) | undefined;
   /** The contract's one walk over its digest and semantic rules (CLEAN_WALKS), if it has one. */
   readonly walk: ((doc: unknown) => boolean) | undefined;
 }
@@ -72,7 +77,7 @@ const checksOf = new Map<string, ContractChecks>(
     {
       validator,
       fast: FAST_VALIDATORS[name],
-      defers: FAST_DEFERS[name] !== undefined,
+      held: FAST_DEFERRED_HELD[name],
       walk: CLEAN_WALKS.get(name),
     },
   ]),
@@ -210,13 +215,15 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
     }
     contract = version;
   }
-  const { validator, fast, defers, walk } = checksOf.get(contract)!;
+  const { validator, fast, held, walk } = checksOf.get(contract)!;
+  const defers = held !== undefined;
   const defaults =
     (options.rules === undefined || options.rules === SEMANTIC_RULES) && options.digests !== false;
   // With the default rules the pass may leave the patterns of the fields those rules recompute
   // to them (`pending`): a rule that reports nothing has found each such field equal to a value
-  // of its pattern. Whenever any rule reports, or throws, the strict pass (and ajv, which
-  // decides) runs first, so every document gets the strict route's answer.
+  // of its pattern. Whenever any rule reports, or throws, those patterns are tested (the rest of
+  // the strict pass is the deferring pass), and ajv decides when one fails, so every document
+  // gets the strict route's answer.
   let pending = false;
   if (fast?.(document, defaults && defers)) pending = defaults && defers;
   else if (!validator(document)) return structuralFailure(contract, validator, document);
@@ -241,11 +248,11 @@ function check(document: unknown, options: ValidateOptions): ValidationResult {
       ),
     );
   } catch (err) {
-    if (pending && !fast!(document) && !validator(document))
+    if (pending && !held!(document) && !validator(document))
       return structuralFailure(contract, validator, document);
     throw err;
   }
-  if (pending && issues.length > 0 && !fast!(document) && !validator(document))
+  if (pending && issues.length > 0 && !held!(document) && !validator(document))
     return structuralFailure(contract, validator, document);
   for (let i = 0; i < issues.length; i++) if (issues[i]!.severity === 'error') return fail(contract, issues);
   return { ok: true, contract, value: doc, warnings: issues };

@@ -9,6 +9,7 @@ import { DIGEST_RULES, deriveContextPlanIdentityInputs } from '@agent-contracts/
 import { describe, expect, it } from 'vitest';
 import { DEFERRED_PATTERNS, instancePattern } from '../scripts/fast-pass.ts';
 import {
+  FAST_DEFERRED_HELD,
   FAST_DEFERS,
   FAST_VALIDATORS,
   STRUCTURAL_VALIDATORS,
@@ -101,6 +102,7 @@ function restamp(contract: string, doc: unknown, keep: string): void {
 describe('deferred patterns', () => {
   it('are the generated table, named by location, for contracts with a fail-fast pass', () => {
     expect(Object.keys(FAST_DEFERS).sort()).toEqual(Object.keys(DEFERRED_PATTERNS).sort());
+    expect(Object.keys(FAST_DEFERRED_HELD).sort()).toEqual(Object.keys(DEFERRED_PATTERNS).sort());
     for (const [contract, locations] of Object.entries(DEFERRED_PATTERNS)) {
       expect(FAST_VALIDATORS[contract], contract).toBeDefined();
       expect(FAST_DEFERS[contract]).toEqual(Object.keys(locations).map(instancePattern));
@@ -132,11 +134,18 @@ describe('deferred patterns', () => {
     const fixtures = listFixtures().filter((f) => f.contract === contract);
     const valid = fixtures.filter((f) => f.kind === 'valid');
     const patterns = FAST_DEFERS[contract]!;
+    const fast = FAST_VALIDATORS[contract]!;
+    const held = FAST_DEFERRED_HELD[contract]!;
+    /** The deferring pass and the deferred patterns together are the strict pass. */
+    const strictPass = (doc: unknown) => fast(doc, true) && held(doc);
 
     describe(contract, () => {
       it('answers as the strict route on every fixture', () => {
         expect(valid.length).toBeGreaterThan(0);
-        for (const f of fixtures) expect(validate(f.document), f.name).toEqual(validate(f.document, STRICT));
+        for (const f of fixtures) {
+          expect(validate(f.document), f.name).toEqual(validate(f.document, STRICT));
+          expect(strictPass(f.document), f.name).toBe(fast(f.document));
+        }
       });
 
       it('each deferred field is pinned by a rule: another value of its pattern, all else restamped, is refused', () => {
@@ -164,6 +173,7 @@ describe('deferred patterns', () => {
 
       it('answers as the strict route, a pattern issue, with any deferred field broken', () => {
         let broken = 0;
+        let refusedAnyway = 0; // a restamped copy (a cache key) breaks a pattern that is not deferred
         for (const f of valid)
           for (const pattern of patterns)
             for (const path of some(instances(f.document, pattern))) {
@@ -183,10 +193,15 @@ describe('deferred patterns', () => {
                       what,
                     ).toContain(`SCHEMA_PATTERN ${pointer(path)}`);
                   expect(validate(doc), what).toEqual(strict);
+                  expect(fast(doc), what).toBe(false);
+                  expect(strictPass(doc), what).toBe(false);
+                  if (fast(doc, true)) expect(held(doc), what).toBe(false);
+                  else refusedAnyway++;
                   broken++;
                 }
             }
         expect(broken).toBeGreaterThan(valid.length);
+        expect(refusedAnyway).toBeLessThan(broken / 2);
       });
 
       it('answers as the strict route when a field and the copy a rule compares it with are broken alike', () => {

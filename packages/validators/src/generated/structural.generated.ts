@@ -91478,6 +91478,24 @@ function fast_LocalTaskTraceV1(data, deferring) {
   if ((seen2 & 2047) !== 2047) return false;
   return true;
 }
+
+function held_LocalTaskTraceV1(data) {
+  {
+    const h29 = data == null ? undefined : data["traceId"];
+    if (typeof h29 === "string" && !fastPattern_LocalTaskTraceV1_0.test(h29)) return false;
+  }
+  {
+    const h30 = data == null ? undefined : data["events"];
+    if (Array.isArray(h30)) for (let k32 = 0; k32 < h30.length; k32++) {
+      const h31 = h30[k32];
+      {
+        const h33 = h31 == null ? undefined : h31["eventId"];
+        if (typeof h33 === "string" && !fastPattern_LocalTaskTraceV1_3.test(h33)) return false;
+      }
+    }
+  }
+  return true;
+}
 const fastPattern_ContextReadPlanV2_0 = new RegExp("^plan-[a-f0-9]{24}$", "u");
 const fastPattern_ContextReadPlanV2_1 = new RegExp("^plan-content-[a-f0-9]{64}$", "u");
 const fastPattern_ContextReadPlanV2_2 = new RegExp("^\\S+$", "u");
@@ -93140,6 +93158,123 @@ function fast_ContextReadPlanV2(data, deferring) {
   return true;
 }
 
+function held_ContextReadPlanV2(data) {
+  {
+    const h313 = data == null ? undefined : data["planId"];
+    if (typeof h313 === "string" && !fastPattern_ContextReadPlanV2_0.test(h313)) return false;
+  }
+  {
+    const h314 = data == null ? undefined : data["planContentId"];
+    if (typeof h314 === "string" && !fastPattern_ContextReadPlanV2_1.test(h314)) return false;
+  }
+  {
+    const h315 = data == null ? undefined : data["contextBinding"];
+    {
+      const h316 = h315 == null ? undefined : h315["planId"];
+      if (typeof h316 === "string" && !fastPattern_ContextReadPlanV2_0.test(h316)) return false;
+    }
+  }
+  {
+    const h317 = data == null ? undefined : data["contextBinding"];
+    {
+      const h318 = h317 == null ? undefined : h317["planContentId"];
+      if (typeof h318 === "string" && !fastPattern_ContextReadPlanV2_1.test(h318)) return false;
+    }
+  }
+  {
+    const h319 = data == null ? undefined : data["baselineDigest"];
+    if (typeof h319 === "string" && !fastPattern_ContextReadPlanV2_9.test(h319)) return false;
+  }
+  {
+    const h320 = data == null ? undefined : data["baselineSources"];
+    if (Array.isArray(h320)) for (let k322 = 0; k322 < h320.length; k322++) {
+      const h321 = h320[k322];
+      {
+        const h323 = h321 == null ? undefined : h321["sourceRefs"];
+        if (Array.isArray(h323)) for (let k325 = 0; k325 < h323.length; k325++) {
+          const h324 = h323[k325];
+          {
+            const h326 = h324 == null ? undefined : h324["metadataDigest"];
+            if (typeof h326 === "string" && !fastPattern_ContextReadPlanV2_9.test(h326)) return false;
+          }
+        }
+      }
+    }
+  }
+  {
+    const h327 = data == null ? undefined : data["selectedSources"];
+    if (Array.isArray(h327)) for (let k329 = 0; k329 < h327.length; k329++) {
+      const h328 = h327[k329];
+      {
+        const h330 = h328 == null ? undefined : h328["sourceRefs"];
+        if (Array.isArray(h330)) for (let k332 = 0; k332 < h330.length; k332++) {
+          const h331 = h330[k332];
+          {
+            const h333 = h331 == null ? undefined : h331["metadataDigest"];
+            if (typeof h333 === "string" && !fastPattern_ContextReadPlanV2_9.test(h333)) return false;
+          }
+        }
+      }
+    }
+  }
+  {
+    const h334 = data == null ? undefined : data["excludedSources"];
+    if (Array.isArray(h334)) for (let k336 = 0; k336 < h334.length; k336++) {
+      const h335 = h334[k336];
+      {
+        const h337 = h335 == null ? undefined : h335["sourceRefs"];
+        if (Array.isArray(h337)) for (let k339 = 0; k339 < h337.length; k339++) {
+          const h338 = h337[k339];
+          {
+            const h340 = h338 == null ? undefined : h338["metadataDigest"];
+            if (typeof h340 === "string" && !fastPattern_ContextReadPlanV2_9.test(h340)) return false;
+          }
+        }
+      }
+    }
+  }
+  {
+    const h341 = data == null ? undefined : data["unclassifiedSources"];
+    if (Array.isArray(h341)) for (let k343 = 0; k343 < h341.length; k343++) {
+      const h342 = h341[k343];
+      {
+        const h344 = h342 == null ? undefined : h342["sourceRefs"];
+        if (Array.isArray(h344)) for (let k346 = 0; k346 < h344.length; k346++) {
+          const h345 = h344[k346];
+          {
+            const h347 = h345 == null ? undefined : h345["metadataDigest"];
+            if (typeof h347 === "string" && !fastPattern_ContextReadPlanV2_9.test(h347)) return false;
+          }
+        }
+      }
+    }
+  }
+  {
+    const h348 = data == null ? undefined : data["identityInputs"];
+    {
+      const h349 = h348 == null ? undefined : h348["baselineDigest"];
+      if (typeof h349 === "string" && !fastPattern_ContextReadPlanV2_9.test(h349)) return false;
+    }
+  }
+  {
+    const h350 = data == null ? undefined : data["identityInputs"];
+    {
+      const h351 = h350 == null ? undefined : h350["sources"];
+      if (Array.isArray(h351)) for (let k353 = 0; k353 < h351.length; k353++) {
+        const h352 = h351[k353];
+        {
+          const h354 = h352 == null ? undefined : h352["metadataDigests"];
+          if (Array.isArray(h354)) for (let k356 = 0; k356 < h354.length; k356++) {
+            const h355 = h354[k356];
+            if (typeof h355 === "string" && !fastPattern_ContextReadPlanV2_9.test(h355)) return false;
+          }
+        }
+      }
+    }
+  }
+  return true;
+}
+
 /**
  * The fail-fast validity pass of the contracts validated in bulk, by contract name. With
  * `deferring`, the patterns of FAST_DEFERS are left to the default digest and semantic rules.
@@ -93153,4 +93288,13 @@ export const FAST_VALIDATORS: Readonly<Record<string, (data: unknown, deferring?
 export const FAST_DEFERS: Readonly<Record<string, readonly string[]>> = {
   "LocalTaskTraceV1": ["/traceId","/events/*/eventId"],
   "ContextReadPlanV2": ["/planId","/planContentId","/contextBinding/planId","/contextBinding/planContentId","/baselineDigest","/baselineSources/*/sourceRefs/*/metadataDigest","/selectedSources/*/sourceRefs/*/metadataDigest","/excludedSources/*/sourceRefs/*/metadataDigest","/unclassifiedSources/*/sourceRefs/*/metadataDigest","/identityInputs/baselineDigest","/identityInputs/sources/*/metadataDigests/*"],
+};
+
+/**
+ * Whether the patterns of FAST_DEFERS hold in a document the deferring pass accepted: both
+ * together are the strict pass (validate() asks it when a rule reports).
+ */
+export const FAST_DEFERRED_HELD: Readonly<Record<string, (data: unknown) => boolean>> = {
+  "LocalTaskTraceV1": held_LocalTaskTraceV1,
+  "ContextReadPlanV2": held_ContextReadPlanV2,
 };
