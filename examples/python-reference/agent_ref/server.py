@@ -63,7 +63,12 @@ class Server:
             parse_state_location(self.state_location)
         except StateLocationError as e:  # names no store (PROTO-550)
             raise Refusal(e.code, str(e)) from None
-        self.local_directory = params.get("localDirectory")
+        local = params.get("localDirectory")
+        if not isinstance(local, str):
+            # PROTO-004: with a directory stateLocation, host-local state lives there as well.
+            named = parse_state_location(self.state_location)
+            local = named["path"] if named["kind"] == "directory" else None
+        self.local_directory = local
         for hook in self.on_hello:
             hook(self.state_location, self.local_directory)
         return {

@@ -227,6 +227,31 @@ describe('examples/python-reference (Python, standard library and the pinned jso
     );
   }, 120_000);
 
+  it('keeps the trace in a directory stateLocation when no localDirectory is given (PROTO-004), so a restart sees it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'py-reference-local-'));
+    const run = () => {
+      const lines = [
+        { id: 1, method: 'hello', params: { protocolVersion: 1, stateLocation: dir, localDirectory: null } },
+        {
+          id: 2,
+          method: 'trace.open',
+          params: { turnKey: 'turn-1', openedAt: '2026-12-03T06:00:00.000Z' },
+        },
+        { id: 3, method: 'shutdown', params: {} },
+      ].map((m) => JSON.stringify({ jsonrpc: '2.0', ...m }));
+      const r = spawnSync('python3', [IMPL], { input: `${lines.join('\n')}\n`, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))[1].result;
+    };
+    expect(run()).toMatchObject({ unchanged: false });
+    expect(existsSync(join(dir, 'trace.json'))).toBe(true);
+    // A new process on the same location finds the turn's trace: the second open changes nothing.
+    expect(run()).toMatchObject({ unchanged: true });
+  });
+
   it('on a PostgreSQL state location it declares no store (no driver in the standard library) and answers store.* with -32601', () => {
     const lines = [
       {
