@@ -91,7 +91,7 @@ export function instancePattern(location: string): string {
   const out: string[] = [];
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i];
-    if (step === 'properties' && i + 1 < steps.length) out.push(steps[++i]!);
+    if (step === 'properties' && i + 1 < steps.length && steps[i + 1] !== '*') out.push(steps[++i]!);
     else if (step === 'items') out.push('*');
     else if (step === 'anyOf' && i + 1 < steps.length) i++;
     else
@@ -192,28 +192,28 @@ class Emitter {
    * it, every index of an array, skipping what is absent or null.
    */
   held(at: string, pattern: string): string[] {
-    const steps = at.split('/').slice(1);
+    // A branch of anyOf would need its own test of which branch the value took.
+    if (at.includes('/anyOf/'))
+      this.fail(`the deferred location ${at} (only properties and items are followed)`);
+    const steps = instancePattern(at).split('/').slice(1);
     const emit = (i: number, x: string): string[] => {
       if (i === steps.length)
         return [`if (typeof ${x} === "string" && !${pattern}.test(${x})) return false;`];
       const v = this.variable('h');
-      if (steps[i] === 'properties' && i + 1 < steps.length)
+      if (steps[i] !== '*')
         return [
           `{`,
-          `  const ${v} = ${x} == null ? undefined : ${x}[${JSON.stringify(steps[i + 1])}];`,
-          ...emit(i + 2, v).map((l) => `  ${l}`),
-          `}`,
-        ];
-      if (steps[i] === 'items') {
-        const k = this.variable('k');
-        return [
-          `if (Array.isArray(${x})) for (let ${k} = 0; ${k} < ${x}.length; ${k}++) {`,
-          `  const ${v} = ${x}[${k}];`,
+          `  const ${v} = ${x} == null ? undefined : ${x}[${JSON.stringify(steps[i])}];`,
           ...emit(i + 1, v).map((l) => `  ${l}`),
           `}`,
         ];
-      }
-      return this.fail(`the deferred location ${at} (only properties and items are followed)`);
+      const k = this.variable('k');
+      return [
+        `if (Array.isArray(${x})) for (let ${k} = 0; ${k} < ${x}.length; ${k}++) {`,
+        `  const ${v} = ${x}[${k}];`,
+        ...emit(i + 1, v).map((l) => `  ${l}`),
+        `}`,
+      ];
     };
     return emit(0, 'data');
   }
